@@ -1,0 +1,32 @@
+// Kernels: Identity and NoOp on CPU.
+#include "runtime/kernel_registry.h"
+#include "runtime/op_requires.h"
+
+namespace minitf {
+
+// Forwards its input; the output shares the input's buffer. A reference
+// input (a Variable) is read: the output is its current value.
+class IdentityOp : public OpKernel {
+ public:
+  explicit IdentityOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
+  void Compute(OpKernelContext* ctx) override {
+    if (ctx->input_is_ref(0)) {
+      absl::MutexLock lock(ctx->input_ref_mutex(0));
+      ctx->set_output(0, *ctx->mutable_input(0));
+      return;
+    }
+    ctx->set_output(0, ctx->input(0));
+  }
+  bool IsExpensive() override { return false; }
+};
+REGISTER_KERNEL_BUILDER(Name("Identity").Device(DEVICE_CPU), IdentityOp);
+
+class NoOp : public OpKernel {
+ public:
+  explicit NoOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
+  void Compute(OpKernelContext*) override {}
+  bool IsExpensive() override { return false; }
+};
+REGISTER_KERNEL_BUILDER(Name("NoOp").Device(DEVICE_CPU), NoOp);
+
+}  // namespace minitf

@@ -1,0 +1,48 @@
+// CallFrameInterface: how a step's feeds reach its _Arg nodes and how its
+// _Retval nodes hand back the fetches. FunctionCallFrame is the plain
+// implementation DirectSession uses.
+#ifndef MINITF_RUNTIME_CALL_FRAME_H_
+#define MINITF_RUNTIME_CALL_FRAME_H_
+
+#include <optional>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/status/status.h"
+#include "absl/synchronization/mutex.h"
+#include "runtime/tensor.h"
+
+namespace minitf {
+
+class CallFrameInterface {
+ public:
+  virtual ~CallFrameInterface() = default;
+  virtual size_t num_args() const = 0;
+  virtual size_t num_retvals() const = 0;
+  virtual absl::Status GetArg(int index, Tensor* value) const = 0;
+  virtual absl::Status SetRetval(int index, const Tensor& value) = 0;
+};
+
+// Args set before the step, retvals read after it. Thread-safe.
+class FunctionCallFrame final : public CallFrameInterface {
+ public:
+  FunctionCallFrame(std::vector<Tensor> args, size_t num_retvals);
+
+  size_t num_args() const override { return args_.size(); }
+  size_t num_retvals() const override { return num_retvals_; }
+  absl::Status GetArg(int index, Tensor* value) const override;
+  // An error when the index is out of range or the retval is set twice.
+  absl::Status SetRetval(int index, const Tensor& value) override;
+  // Moves the retvals out; an error names the first one never set.
+  absl::Status ConsumeRetvals(std::vector<Tensor>* retvals);
+
+ private:
+  const std::vector<Tensor> args_;
+  const size_t num_retvals_;
+  absl::Mutex mu_;
+  std::vector<std::optional<Tensor>> retvals_ ABSL_GUARDED_BY(mu_);
+};
+
+}  // namespace minitf
+
+#endif  // MINITF_RUNTIME_CALL_FRAME_H_

@@ -1,0 +1,78 @@
+// DeviceBase: what the runtime (executor, kernels) needs of a device; the
+// concrete devices live in device/. DeviceContext: how tensors move between
+// a device and the host, implemented by devices with their own memory.
+#ifndef MINITF_RUNTIME_DEVICE_BASE_H_
+#define MINITF_RUNTIME_DEVICE_BASE_H_
+
+#include <functional>
+#include <string>
+
+#include "absl/status/status.h"
+#include "allocator/allocator.h"
+#include "runtime/threadpool.h"
+
+namespace minitf {
+
+class AsyncOpKernel;
+class DeviceBase;
+class OpKernel;
+class OpKernelContext;
+class ResourceMgr;
+class Tensor;
+
+// Device type names.
+inline constexpr char DEVICE_CPU[] = "CPU";
+inline constexpr char DEVICE_GPU[] = "GPU";
+
+using StatusCallback = std::function<void(const absl::Status&)>;
+
+// Where an allocation should live.
+struct AllocatorAttributes {
+  // Host memory even on a device with memory of its own.
+  bool on_host = false;
+};
+
+// Moves tensors between host and device memory, ordered on the device's
+// streams. The defaults return Unimplemented (devices without their own
+// memory never need them).
+class DeviceContext {
+ public:
+  virtual ~DeviceContext() = default;
+  virtual void CopyCPUTensorToDevice(const Tensor* cpu_tensor, DeviceBase* device,
+                                     Tensor* device_tensor, StatusCallback done) const;
+  virtual void CopyDeviceTensorToCPU(const Tensor* device_tensor, DeviceBase* device,
+                                     Tensor* cpu_tensor, StatusCallback done) const;
+};
+
+class DeviceBase {
+ public:
+  virtual ~DeviceBase() = default;
+
+  // "/job:localhost/replica:0/task:0/device:CPU:0".
+  virtual const std::string& name() const = 0;
+  // "CPU", "GPU".
+  virtual const std::string& device_type() const = 0;
+
+  // The allocator kernels use for their outputs and temporaries. Not owned.
+  virtual Allocator* GetAllocator(AllocatorAttributes attrs) = 0;
+  // State shared across steps (variables). Not owned; lives as the device.
+  virtual ResourceMgr* resource_manager() = 0;
+  // The intra-op pool kernels split element loops over. Not owned.
+  virtual ThreadPool* intra_op_thread_pool() = 0;
+  const Eigen::ThreadPoolDevice& eigen_cpu_device() {
+    return intra_op_thread_pool()->eigen_device();
+  }
+  // Host-to-device copies; nullptr for devices that compute in host memory.
+  virtual DeviceContext* device_context() { return nullptr; }
+
+  // Runs a kernel. Devices override these to add bookkeeping (streams, timing).
+  virtual void Compute(OpKernel* op_kernel, OpKernelContext* context);
+  virtual void ComputeAsync(AsyncOpKernel* op_kernel, OpKernelContext* context,
+                            std::function<void()> done);
+  // Waits for outstanding device work; an error if it failed.
+  virtual absl::Status Sync() { return absl::OkStatus(); }
+};
+
+}  // namespace minitf
+
+#endif  // MINITF_RUNTIME_DEVICE_BASE_H_

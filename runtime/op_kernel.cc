@@ -1,0 +1,175 @@
+#include "runtime/op_kernel.h"
+
+#include "absl/strings/str_cat.h"
+#include "absl/synchronization/notification.h"
+#include "runtime/kernel_registry.h"
+#include "runtime/op_registry.h"
+
+namespace minitf {
+
+void DeviceContext::CopyCPUTensorToDevice(const Tensor*, DeviceBase* device, Tensor*,
+                                          StatusCallback done) const {
+  done(absl::UnimplementedError(
+      absl::StrCat("device ", device->name(), " has no host-to-device copy")));
+}
+
+void DeviceContext::CopyDeviceTensorToCPU(const Tensor*, DeviceBase* device, Tensor*,
+                                          StatusCallback done) const {
+  done(absl::UnimplementedError(
+      absl::StrCat("device ", device->name(), " has no device-to-host copy")));
+}
+
+void DeviceBase::Compute(OpKernel* op_kernel, OpKernelContext* context) {
+  op_kernel->Compute(context);
+}
+
+void DeviceBase::ComputeAsync(AsyncOpKernel* op_kernel, OpKernelContext* context,
+                              std::function<void()> done) {
+  op_kernel->ComputeAsync(context, std::move(done));
+}
+
+OpKernelConstruction::OpKernelConstruction(std::string device_type, DeviceBase* device,
+                                           const NodeDef* def, const OpDef* op_def,
+                                           DataTypeVector input_types,
+                                           DataTypeVector output_types)
+    : device_type_(std::move(device_type)),
+      device_(device),
+      def_(def),
+      op_def_(op_def),
+      input_types_(std::move(input_types)),
+      output_types_(std::move(output_types)) {}
+
+void OpKernelConstruction::CtxFailure(const absl::Status& s) {
+  if (status_.ok()) status_ = s;
+}
+
+OpKernel::OpKernel(OpKernelConstruction* context)
+    : def_(context->def()),
+      input_types_(context->input_types()),
+      output_types_(context->output_types()) {}
+
+void AsyncOpKernel::Compute(OpKernelContext* context) {
+  absl::Notification n;
+  ComputeAsync(context, [&n] { n.Notify(); });
+  n.WaitForNotification();
+}
+
+OpKernelContext::OpKernelContext(Params* params)
+    : params_(params), outputs_(params->op_kernel->num_outputs()) {}
+
+const Tensor& OpKernelContext::input(int i) const {
+  MINITF_CHECK(i >= 0 && i < num_inputs());
+  return *params_->inputs[i].tensor;
+}
+
+absl::Status OpKernelContext::allocate_output(int index, const TensorShape& shape,
+                                              Tensor** output) {
+  if (index < 0 || index >= num_outputs()) {
+    return absl::InternalError(absl::StrCat("Node '", op_kernel().name(),
+                                            "': output index ", index, " out of range"));
+  }
+  const DataType dtype = RemoveRefType(expected_output_dtype(index));
+  auto tensor = Tensor::Allocate(get_allocator(), dtype, shape);
+  if (!tensor.ok()) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "Node '", op_kernel().name(), "' (op '", op_kernel().type_string(),
+        "'): output ", index, ": ", tensor.status().message()));
+  }
+  output_bytes_allocated_ += static_cast<int64_t>(tensor->AllocatedBytes());
+  Output& slot = outputs_[index];
+  slot.is_set = true;
+  slot.value = *std::move(tensor);
+  slot.ref = nullptr;
+  slot.ref_mutex = nullptr;
+  *output = &slot.value;
+  return absl::OkStatus();
+}
+
+absl::Status OpKernelContext::forward_input_or_allocate_output(
+    std::initializer_list<int> candidate_inputs, int output_index, const TensorShape& shape,
+    Tensor** output) {
+  const DataType dtype = RemoveRefType(expected_output_dtype(output_index));
+  for (int i : candidate_inputs) {
+    const TensorValue& in = params_->inputs[i];
+    if (in.is_ref() || in.tensor == nullptr) continue;
+    Tensor& t = *in.tensor;
+    // Reusable only when nobody else can observe the buffer.
+    if (t.dtype() != dtype || !t.RefCountIsOne() ||
+        t.NumElements() != shape.num_elements() || t.allocator() != get_allocator()) {
+      continue;
+    }
+    Output& slot = outputs_[output_index];
+    slot.is_set = true;
+    slot.value.CopyFrom(t, shape);
+    slot.ref = nullptr;
+    slot.ref_mutex = nullptr;
+    *output = &slot.value;
+    return absl::OkStatus();
+  }
+  return allocate_output(output_index, shape, output);
+}
+
+absl::Status OpKernelContext::allocate_temp(DataType dtype, const TensorShape& shape,
+                                            Tensor* out) {
+  auto tensor = Tensor::Allocate(get_allocator(), dtype, shape);
+  if (!tensor.ok()) {
+    return absl::ResourceExhaustedError(absl::StrCat("Node '", op_kernel().name(),
+                                                     "': temporary: ",
+                                                     tensor.status().message()));
+  }
+  *out = *std::move(tensor);
+  return absl::OkStatus();
+}
+
+void OpKernelContext::set_output(int index, const Tensor& tensor) {
+  MINITF_CHECK(index >= 0 && index < num_outputs());
+  Output& slot = outputs_[index];
+  slot.is_set = true;
+  slot.value = tensor;
+  slot.ref = nullptr;
+  slot.ref_mutex = nullptr;
+}
+
+void OpKernelContext::set_output_ref(int index, absl::Mutex* mu, Tensor* tensor) {
+  MINITF_CHECK(index >= 0 && index < num_outputs());
+  Output& slot = outputs_[index];
+  slot.is_set = true;
+  slot.value = Tensor();
+  slot.ref = tensor;
+  slot.ref_mutex = mu;
+}
+
+void OpKernelContext::forward_ref_input_to_ref_output(int input_index, int output_index) {
+  const TensorValue& in = params_->inputs[input_index];
+  MINITF_CHECK(in.is_ref());
+  set_output_ref(output_index, in.mutex_if_ref, in.tensor);
+}
+
+void OpKernelContext::SetStatus(const absl::Status& status) {
+  if (status_.ok()) status_ = status;
+}
+
+absl::StatusOr<std::unique_ptr<OpKernel>> CreateOpKernel(const std::string& device_type,
+                                                         DeviceBase* device,
+                                                         const NodeDef& def) {
+  const OpDef* op_def = OpRegistry::Global()->LookUp(def.op);
+  if (op_def == nullptr) {
+    return absl::NotFoundError(
+        absl::StrCat("Node '", def.name, "': op type not registered: '", def.op, "'"));
+  }
+  auto reg = KernelRegistry::Global()->FindKernel(device_type, def);
+  if (!reg.ok()) return reg.status();
+  DataTypeVector inputs, outputs;
+  if (absl::Status s = InOutTypesForNode(def, *op_def, &inputs, &outputs); !s.ok()) {
+    return AttachNodeName(s, def);
+  }
+  OpKernelConstruction construction(device_type, device, &def, op_def, std::move(inputs),
+                                    std::move(outputs));
+  std::unique_ptr<OpKernel> kernel = (*reg)->factory(&construction);
+  if (!construction.status().ok()) {
+    return AttachNodeName(construction.status(), def);
+  }
+  return kernel;
+}
+
+}  // namespace minitf

@@ -1,0 +1,15 @@
+#include "runtime/resource_mgr.h"
+
+namespace minitf {
+
+void ResourceMgr::Cleanup(const std::string& container) {
+  absl::MutexLock lock(&mu_);
+  absl::erase_if(resources_, [&](const auto& kv) { return kv.first.first == container; });
+}
+
+size_t ResourceMgr::size() const {
+  absl::MutexLock lock(&mu_);
+  return resources_.size();
+}
+
+}  // namespace minitf

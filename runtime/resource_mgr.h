@@ -1,0 +1,83 @@
+// ResourceMgr: per-device state that outlives a step and is shared by the
+// kernels that name it (a Variable's value, say), keyed by container and
+// name. Kernels reach it through their device.
+//
+//   auto var = rm->LookupOrCreate<Var>("", "w", [] { return std::make_unique<Var>(); });
+//
+// Thread-safe. Resources are shared: every user holds a shared_ptr.
+#ifndef MINITF_RUNTIME_RESOURCE_MGR_H_
+#define MINITF_RUNTIME_RESOURCE_MGR_H_
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <typeindex>
+#include <utility>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
+
+namespace minitf {
+
+class ResourceBase {
+ public:
+  virtual ~ResourceBase() = default;
+  virtual std::string DebugString() const = 0;
+};
+
+class ResourceMgr {
+ public:
+  // Returns the resource, creating it with `creator` when absent. An error
+  // when the name is taken by a resource of another type.
+  template <typename T>
+  absl::StatusOr<std::shared_ptr<T>> LookupOrCreate(
+      const std::string& container, const std::string& name,
+      const std::function<std::unique_ptr<T>()>& creator) {
+    absl::MutexLock lock(&mu_);
+    Key key{container, name};
+    auto it = resources_.find(key);
+    if (it != resources_.end()) {
+      if (it->second.type != std::type_index(typeid(T))) {
+        return absl::AlreadyExistsError(absl::StrCat(
+            "resource '", container, "/", name, "' exists with another type"));
+      }
+      return std::static_pointer_cast<T>(it->second.resource);
+    }
+    std::shared_ptr<T> created = creator();
+    resources_.emplace(key, Entry{std::type_index(typeid(T)), created});
+    return created;
+  }
+
+  // NotFound when absent.
+  template <typename T>
+  absl::StatusOr<std::shared_ptr<T>> Lookup(const std::string& container,
+                                            const std::string& name) const {
+    absl::MutexLock lock(&mu_);
+    auto it = resources_.find(Key{container, name});
+    if (it == resources_.end() || it->second.type != std::type_index(typeid(T))) {
+      return absl::NotFoundError(
+          absl::StrCat("resource '", container, "/", name, "' does not exist"));
+    }
+    return std::static_pointer_cast<T>(it->second.resource);
+  }
+
+  // Drops every resource of `container` ("" is the default container).
+  void Cleanup(const std::string& container);
+  size_t size() const;
+
+ private:
+  using Key = std::pair<std::string, std::string>;
+  struct Entry {
+    std::type_index type;
+    std::shared_ptr<ResourceBase> resource;
+  };
+  mutable absl::Mutex mu_;
+  absl::flat_hash_map<Key, Entry> resources_ ABSL_GUARDED_BY(mu_);
+};
+
+}  // namespace minitf
+
+#endif  // MINITF_RUNTIME_RESOURCE_MGR_H_
