@@ -49,6 +49,17 @@ absl::StatusOr<std::vector<Tensor>> KernelRunner::Run(const std::vector<Tensor>&
   std::vector<Tensor> owned = inputs;
   std::vector<TensorValue> values;
   for (Tensor& t : owned) values.push_back(TensorValue{&t, nullptr});
+  return RunWithValues(values);
+}
+
+absl::StatusOr<std::vector<Tensor>> KernelRunner::RunWithValues(
+    const std::vector<TensorValue>& values) {
+  if (!status_.ok()) return status_;
+  if (static_cast<int>(values.size()) != kernel_->num_inputs()) {
+    return absl::InvalidArgumentError(absl::StrCat("kernel '", def_.name, "' takes ",
+                                                   kernel_->num_inputs(), " inputs, got ",
+                                                   values.size()));
+  }
   CancellationManager cancellation;
   OpKernelContext::Params params;
   params.device = device_.get();

@@ -35,6 +35,10 @@ class KernelRunner {
 
   // Runs once with `inputs` (values, no references).
   absl::StatusOr<std::vector<Tensor>> Run(const std::vector<Tensor>& inputs);
+  // Runs once with raw input slots, so reference inputs (a Variable's
+  // tensor and its mutex) can be passed. Reference outputs come back as the
+  // referenced tensor's current value.
+  absl::StatusOr<std::vector<Tensor>> RunWithValues(const std::vector<TensorValue>& inputs);
   // The construction status (e.g. a bad attr).
   const absl::Status& status() const { return status_; }
   OpKernel* kernel() const { return kernel_.get(); }
