@@ -1,0 +1,100 @@
+// DirectSession: runs graphs in this process on the local devices.
+//
+// For each distinct (feeds, fetches, targets) signature it builds, once,
+// the executors for that signature: it copies the graph, rewrites feeds and
+// fetches into _Arg/_Retval nodes, prunes what the fetches and targets do
+// not need, places every node and builds one Executor per device partition.
+// Later Runs with the same signature (in any order) reuse them.
+//
+// Thread-safe: Run may be called from many threads at once; each call gets
+// its own step id, call frame and cancellation manager.
+#ifndef MINITF_SESSION_DIRECT_SESSION_H_
+#define MINITF_SESSION_DIRECT_SESSION_H_
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/container/flat_hash_map.h"
+#include "absl/synchronization/mutex.h"
+#include "device/device_mgr.h"
+#include "runtime/executor.h"
+#include "runtime/threadpool.h"
+#include "session/session.h"
+
+namespace minitf {
+
+class DirectSession : public Session {
+ public:
+  // Creates the session's devices and thread pools.
+  static absl::StatusOr<std::unique_ptr<DirectSession>> New(const SessionOptions& options);
+  ~DirectSession() override;
+
+  absl::Status Create(const GraphDef& graph) override;
+  absl::Status Extend(const GraphDef& graph) override;
+  using Session::Run;
+  absl::Status Run(const RunOptions& run_options,
+                   const std::vector<std::pair<std::string, Tensor>>& inputs,
+                   const std::vector<std::string>& output_tensor_names,
+                   const std::vector<std::string>& target_node_names,
+                   std::vector<Tensor>* outputs, RunMetadata* run_metadata) override;
+  std::vector<Device*> ListDevices() const override;
+  absl::Status Close() override;
+
+  // Number of cached executor sets (one per Run signature), for tests.
+  int NumCachedExecutors() const;
+
+ private:
+  // The executors for one Run signature. Immutable once built.
+  struct ExecutorsAndKeys {
+    int64_t graph_id = 0;  // Stable per cache entry.
+    struct Partition {
+      Device* device = nullptr;  // Not owned.
+      std::unique_ptr<Executor> executor;
+    };
+    std::vector<Partition> partitions;
+    // Canonical feed and fetch names -> their index in the call frame.
+    absl::flat_hash_map<std::string, int> input_index;
+    absl::flat_hash_map<std::string, int> output_index;
+    int num_outputs = 0;
+    // What each feed must be.
+    std::vector<DataType> feed_types;
+    std::vector<PartialTensorShape> feed_shapes;
+  };
+
+  DirectSession(const SessionOptions& options, std::unique_ptr<DeviceMgr> device_mgr);
+
+  absl::StatusOr<const ExecutorsAndKeys*> GetOrCreateExecutors(
+      const std::vector<std::string>& feeds, const std::vector<std::string>& fetches,
+      const std::vector<std::string>& targets);
+  absl::StatusOr<std::unique_ptr<ExecutorsAndKeys>> CreateExecutors(
+      const GraphDef& graph_def, const std::vector<std::string>& feeds,
+      const std::vector<std::string>& fetches, const std::vector<std::string>& targets);
+
+  // Constant after construction.
+  const SessionOptions options_;
+  const std::unique_ptr<DeviceMgr> device_mgr_;
+  DeviceSet device_set_;
+  std::unique_ptr<ThreadPool> inter_op_pool_;
+  Runner runner_;
+
+  std::atomic<int64_t> next_step_id_{1};
+  std::atomic<bool> closed_{false};
+
+  mutable absl::Mutex graph_mu_;
+  GraphDef graph_def_ ABSL_GUARDED_BY(graph_mu_);
+  bool graph_created_ ABSL_GUARDED_BY(graph_mu_) = false;
+
+  mutable absl::Mutex executor_mu_;
+  // Signature key -> executors. Entries are never removed while the session
+  // lives, so pointers to them stay valid.
+  absl::flat_hash_map<std::string, std::unique_ptr<ExecutorsAndKeys>> executors_
+      ABSL_GUARDED_BY(executor_mu_);
+  int64_t next_graph_id_ ABSL_GUARDED_BY(executor_mu_) = 1;
+};
+
+}  // namespace minitf
+
+#endif  // MINITF_SESSION_DIRECT_SESSION_H_

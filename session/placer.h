@@ -1,0 +1,28 @@
+// Placement: choose a device for every node of a graph.
+//
+// A node runs on the device its NodeDef asks for when one matches; with no
+// request, on the first device of the highest-priority type that has a
+// kernel for it. A request no device matches is an error naming the node and
+// the devices there are, unless soft placement is allowed, in which case the
+// node is placed as if it had asked for nothing. Nodes joined by reference
+// edges (a Variable and its Assign) must share a device.
+#ifndef MINITF_SESSION_PLACER_H_
+#define MINITF_SESSION_PLACER_H_
+
+#include "absl/status/status.h"
+#include "device/device_mgr.h"
+#include "runtime/graph.h"
+
+namespace minitf {
+
+struct PlacerOptions {
+  bool allow_soft_placement = false;
+  bool log_device_placement = false;
+};
+
+// Sets assigned_device_name() on every op node of `graph`.
+absl::Status PlaceGraph(Graph* graph, const DeviceSet& devices, const PlacerOptions& options);
+
+}  // namespace minitf
+
+#endif  // MINITF_SESSION_PLACER_H_

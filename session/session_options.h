@@ -1,0 +1,51 @@
+// SessionOptions, RunOptions, RunMetadata: how a session is configured, how
+// one Run is configured, and what a Run reports back.
+#ifndef MINITF_SESSION_SESSION_OPTIONS_H_
+#define MINITF_SESSION_SESSION_OPTIONS_H_
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "runtime/step_stats.h"
+
+namespace minitf {
+
+// TensorFlow's ConfigProto: the parts minitf implements.
+struct ConfigProto {
+  // Threads of the session's inter-op pool (runs expensive nodes); 0 means
+  // one per core.
+  int inter_op_parallelism_threads = 0;
+  // Threads each device splits a kernel's element loops over; 0 means one
+  // per core.
+  int intra_op_parallelism_threads = 0;
+  // Devices of each type to create, at most ("CPU" -> 1).
+  std::map<std::string, int> device_count;
+  // When a node asks for a device that does not exist, place it elsewhere
+  // instead of failing.
+  bool allow_soft_placement = false;
+  // Logs the device each node was placed on.
+  bool log_device_placement = false;
+  // Default deadline of every Run, in ms; 0 means none.
+  int64_t operation_timeout_in_ms = 0;
+};
+
+struct SessionOptions {
+  ConfigProto config;
+};
+
+struct RunOptions {
+  enum TraceLevel { NO_TRACE = 0, FULL_TRACE = 1 };
+  TraceLevel trace_level = NO_TRACE;
+  // Deadline of this Run in ms (overrides the session's); 0 means none.
+  int64_t timeout_in_ms = 0;
+};
+
+struct RunMetadata {
+  // Filled when RunOptions::trace_level is FULL_TRACE.
+  StepStats step_stats;
+};
+
+}  // namespace minitf
+
+#endif  // MINITF_SESSION_SESSION_OPTIONS_H_
