@@ -4,7 +4,7 @@
 
 #include "absl/base/thread_annotations.h"
 #include "absl/container/flat_hash_map.h"
-#include "absl/synchronization/mutex.h"
+#include "runtime/mutex.h"
 #include "allocator/allocator.h"
 #include "fmt/format.h"
 
@@ -35,7 +35,7 @@ class CpuAllocator final : public Allocator {
         std::max<size_t>(alignment, (num_bytes + alignment - 1) / alignment * alignment);
     void* ptr = std::aligned_alloc(alignment, rounded);
     if (ptr == nullptr) return nullptr;
-    absl::MutexLock lock(&mu_);
+    MutexLock lock(&mu_);
     sizes_[ptr] = num_bytes;
     ++stats_.num_allocs;
     stats_.bytes_in_use += static_cast<int64_t>(num_bytes);
@@ -48,7 +48,7 @@ class CpuAllocator final : public Allocator {
   void DeallocateRaw(void* ptr) override {
     if (ptr == nullptr) return;
     {
-      absl::MutexLock lock(&mu_);
+      MutexLock lock(&mu_);
       auto it = sizes_.find(ptr);
       if (it == sizes_.end()) return;  // Not ours: refuse rather than corrupt.
       stats_.bytes_in_use -= static_cast<int64_t>(it->second);
@@ -58,19 +58,19 @@ class CpuAllocator final : public Allocator {
   }
 
   std::optional<AllocatorStats> GetStats() const override {
-    absl::MutexLock lock(&mu_);
+    MutexLock lock(&mu_);
     return stats_;
   }
 
   void ClearStats() override {
-    absl::MutexLock lock(&mu_);
+    MutexLock lock(&mu_);
     stats_.num_allocs = 0;
     stats_.peak_bytes_in_use = stats_.bytes_in_use;
     stats_.largest_alloc_size = 0;
   }
 
  private:
-  mutable absl::Mutex mu_;
+  mutable Mutex mu_;
   absl::flat_hash_map<void*, size_t> sizes_ ABSL_GUARDED_BY(mu_);
   AllocatorStats stats_ ABSL_GUARDED_BY(mu_);
 };

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "absl/base/thread_annotations.h"
-#include "absl/synchronization/mutex.h"
+#include "runtime/mutex.h"
 #include "runtime/logging.h"
 
 namespace minitf {
@@ -16,7 +16,7 @@ struct FactoryEntry {
 };
 
 struct FactoryRegistry {
-  absl::Mutex mu;
+  Mutex mu;
   std::map<std::string, FactoryEntry> factories ABSL_GUARDED_BY(mu);
 };
 
@@ -30,7 +30,7 @@ FactoryRegistry* Registry() {
 void DeviceFactory::Register(const std::string& device_type,
                              std::unique_ptr<DeviceFactory> factory, int priority) {
   FactoryRegistry* r = Registry();
-  absl::MutexLock lock(&r->mu);
+  MutexLock lock(&r->mu);
   auto it = r->factories.find(device_type);
   // The higher priority wins, as in TensorFlow.
   if (it != r->factories.end() && it->second.priority >= priority) {
@@ -43,14 +43,14 @@ void DeviceFactory::Register(const std::string& device_type,
 
 DeviceFactory* DeviceFactory::GetFactory(const std::string& device_type) {
   FactoryRegistry* r = Registry();
-  absl::MutexLock lock(&r->mu);
+  MutexLock lock(&r->mu);
   auto it = r->factories.find(device_type);
   return it == r->factories.end() ? nullptr : it->second.factory.get();
 }
 
 int DeviceFactory::DevicePriority(const std::string& device_type) {
   FactoryRegistry* r = Registry();
-  absl::MutexLock lock(&r->mu);
+  MutexLock lock(&r->mu);
   auto it = r->factories.find(device_type);
   return it == r->factories.end() ? -1 : it->second.priority;
 }
@@ -59,7 +59,7 @@ std::vector<std::string> DeviceFactory::GetDeviceTypes() {
   FactoryRegistry* r = Registry();
   std::vector<std::pair<int, std::string>> entries;
   {
-    absl::MutexLock lock(&r->mu);
+    MutexLock lock(&r->mu);
     for (const auto& [type, entry] : r->factories) entries.emplace_back(entry.priority, type);
   }
   std::sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) {

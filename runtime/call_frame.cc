@@ -21,7 +21,7 @@ absl::Status FunctionCallFrame::SetRetval(int index, const Tensor& value) {
     return absl::InvalidArgumentError(
         absl::StrCat("retval index ", index, " out of range [0, ", num_retvals_, ")"));
   }
-  absl::MutexLock lock(&mu_);
+  MutexLock lock(&mu_);
   if (retvals_[index].has_value()) {
     return absl::InternalError(absl::StrCat("retval ", index, " set twice"));
   }
@@ -30,7 +30,7 @@ absl::Status FunctionCallFrame::SetRetval(int index, const Tensor& value) {
 }
 
 absl::Status FunctionCallFrame::ConsumeRetvals(std::vector<Tensor>* retvals) {
-  absl::MutexLock lock(&mu_);
+  MutexLock lock(&mu_);
   retvals->clear();
   for (size_t i = 0; i < retvals_.size(); ++i) {
     if (!retvals_[i].has_value()) {

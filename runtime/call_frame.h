@@ -9,7 +9,7 @@
 
 #include "absl/base/thread_annotations.h"
 #include "absl/status/status.h"
-#include "absl/synchronization/mutex.h"
+#include "runtime/mutex.h"
 #include "runtime/tensor.h"
 
 namespace minitf {
@@ -39,7 +39,7 @@ class FunctionCallFrame final : public CallFrameInterface {
  private:
   const std::vector<Tensor> args_;
   const size_t num_retvals_;
-  absl::Mutex mu_;
+  Mutex mu_;
   std::vector<std::optional<Tensor>> retvals_ ABSL_GUARDED_BY(mu_);
 };
 

@@ -7,14 +7,14 @@ namespace minitf {
 void CancellationManager::StartCancel() {
   absl::flat_hash_map<CancellationToken, CancelCallback> callbacks;
   {
-    absl::MutexLock lock(&mu_);
+    MutexLock lock(&mu_);
     if (is_cancelled_ || is_cancelling_) return;
     is_cancelling_ = true;
     callbacks.swap(callbacks_);
   }
   for (auto& [token, callback] : callbacks) callback();
   {
-    absl::MutexLock lock(&mu_);
+    MutexLock lock(&mu_);
     is_cancelling_ = false;
     is_cancelled_ = true;
   }
@@ -22,17 +22,17 @@ void CancellationManager::StartCancel() {
 }
 
 bool CancellationManager::IsCancelled() const {
-  absl::MutexLock lock(&mu_);
+  MutexLock lock(&mu_);
   return is_cancelled_ || is_cancelling_;
 }
 
 CancellationToken CancellationManager::get_cancellation_token() {
-  absl::MutexLock lock(&mu_);
+  MutexLock lock(&mu_);
   return next_token_++;
 }
 
 bool CancellationManager::RegisterCallback(CancellationToken token, CancelCallback callback) {
-  absl::MutexLock lock(&mu_);
+  MutexLock lock(&mu_);
   if (is_cancelled_ || is_cancelling_) return false;
   callbacks_.emplace(token, std::move(callback));
   return true;
@@ -40,7 +40,7 @@ bool CancellationManager::RegisterCallback(CancellationToken token, CancelCallba
 
 bool CancellationManager::DeregisterCallback(CancellationToken token) {
   {
-    absl::MutexLock lock(&mu_);
+    MutexLock lock(&mu_);
     if (!is_cancelled_ && !is_cancelling_) {
       callbacks_.erase(token);
       return true;

@@ -17,8 +17,8 @@
 
 #include "absl/base/thread_annotations.h"
 #include "absl/container/flat_hash_map.h"
-#include "absl/synchronization/mutex.h"
-#include "absl/synchronization/notification.h"
+#include "runtime/mutex.h"
+#include "runtime/mutex.h"
 
 namespace minitf {
 
@@ -43,12 +43,12 @@ class CancellationManager {
   bool DeregisterCallback(CancellationToken token);
 
  private:
-  mutable absl::Mutex mu_;
+  mutable Mutex mu_;
   bool is_cancelling_ ABSL_GUARDED_BY(mu_) = false;
   bool is_cancelled_ ABSL_GUARDED_BY(mu_) = false;
   CancellationToken next_token_ ABSL_GUARDED_BY(mu_) = 0;
   absl::flat_hash_map<CancellationToken, CancelCallback> callbacks_ ABSL_GUARDED_BY(mu_);
-  absl::Notification cancelled_notification_;
+  Notification cancelled_notification_;
 };
 
 }  // namespace minitf

@@ -10,14 +10,14 @@
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "absl/synchronization/notification.h"
+#include "runtime/mutex.h"
 #include "runtime/graph_view.h"
 #include "runtime/logging.h"
 
 namespace minitf {
 
 absl::Status Executor::Run(const Args& args) {
-  absl::Notification done;
+  Notification done;
   absl::Status status;
   RunAsync(args, [&](const absl::Status& s) {
     status = s;
@@ -98,7 +98,7 @@ struct Entry {
   State state = State::kNoValue;
   Tensor val;
   Tensor* ref = nullptr;            // Not owned.
-  absl::Mutex* ref_mu = nullptr;    // Not owned.
+  Mutex* ref_mu = nullptr;    // Not owned.
 
   void Clear() {
     state = State::kNoValue;
@@ -159,7 +159,7 @@ class ExecutorState {
   std::unique_ptr<std::atomic<uint64_t>[]> pending_;  // By node id.
   std::atomic<int64_t> num_outstanding_ops_{0};
 
-  absl::Mutex mu_;
+  Mutex mu_;
   absl::Status status_ ABSL_GUARDED_BY(mu_);
 };
 
@@ -260,7 +260,7 @@ absl::Status ExecutorState::PrepareInputs(const NodeItem& item,
         }
         // A value input fed by a reference reads the referenced tensor now.
         {
-          absl::MutexLock lock(entry.ref_mu);
+          MutexLock lock(entry.ref_mu);
           entry.val = *entry.ref;
         }
         if (!entry.val.IsInitialized()) {
@@ -488,7 +488,7 @@ bool ExecutorState::NodeDone(const absl::Status& s, const TaggedNodeSeq& ready,
     abort_run = true;
     bool first_error = false;
     {
-      absl::MutexLock lock(&mu_);
+      MutexLock lock(&mu_);
       if (status_.ok()) {
         status_ = s;
         first_error = true;
@@ -513,7 +513,7 @@ bool ExecutorState::NodeDone(const absl::Status& s, const TaggedNodeSeq& ready,
 void ExecutorState::Finish() {
   absl::Status status;
   {
-    absl::MutexLock lock(&mu_);
+    MutexLock lock(&mu_);
     status = status_;
   }
   Executor::DoneCallback done = done_;

@@ -48,13 +48,13 @@ void KernelRegistry::Register(KernelDef def, std::string class_name, KernelFacto
   registration->def = std::move(def);
   registration->class_name = std::move(class_name);
   registration->factory = std::move(factory);
-  absl::MutexLock lock(&mu_);
+  MutexLock lock(&mu_);
   kernels_[op].push_back(std::move(registration));
 }
 
 absl::StatusOr<const KernelRegistration*> KernelRegistry::FindKernel(
     const std::string& device_type, const NodeDef& def) const {
-  absl::MutexLock lock(&mu_);
+  MutexLock lock(&mu_);
   const KernelRegistration* best = nullptr;
   bool tie = false;
   auto it = kernels_.find(def.op);
@@ -95,7 +95,7 @@ absl::StatusOr<const KernelRegistration*> KernelRegistry::FindKernel(
 
 std::vector<const KernelRegistration*> KernelRegistry::KernelsForOp(
     const std::string& op) const {
-  absl::MutexLock lock(&mu_);
+  MutexLock lock(&mu_);
   std::vector<const KernelRegistration*> out;
   auto it = kernels_.find(op);
   if (it == kernels_.end()) return out;

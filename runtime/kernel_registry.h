@@ -21,7 +21,7 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
-#include "absl/synchronization/mutex.h"
+#include "runtime/mutex.h"
 #include "runtime/graph_def.h"
 #include "runtime/op_kernel.h"
 #include "runtime/types.h"
@@ -94,7 +94,7 @@ class KernelRegistry {
   std::vector<std::string> DeviceTypesForOp(const std::string& op) const;
 
  private:
-  mutable absl::Mutex mu_;
+  mutable Mutex mu_;
   // op name -> registrations. Registrations are never removed, so pointers
   // to them stay valid.
   absl::flat_hash_map<std::string, std::vector<std::unique_ptr<KernelRegistration>>> kernels_

@@ -1,7 +1,7 @@
 #include "runtime/op_kernel.h"
 
 #include "absl/strings/str_cat.h"
-#include "absl/synchronization/notification.h"
+#include "runtime/mutex.h"
 #include "runtime/kernel_registry.h"
 #include "runtime/op_registry.h"
 
@@ -49,7 +49,7 @@ OpKernel::OpKernel(OpKernelConstruction* context)
       output_types_(context->output_types()) {}
 
 void AsyncOpKernel::Compute(OpKernelContext* context) {
-  absl::Notification n;
+  Notification n;
   ComputeAsync(context, [&n] { n.Notify(); });
   n.WaitForNotification();
 }
@@ -130,7 +130,7 @@ void OpKernelContext::set_output(int index, const Tensor& tensor) {
   slot.ref_mutex = nullptr;
 }
 
-void OpKernelContext::set_output_ref(int index, absl::Mutex* mu, Tensor* tensor) {
+void OpKernelContext::set_output_ref(int index, Mutex* mu, Tensor* tensor) {
   MINITF_CHECK(index >= 0 && index < num_outputs());
   Output& slot = outputs_[index];
   slot.is_set = true;

@@ -29,7 +29,7 @@
 
 #include "absl/strings/string_view.h"
 #include "absl/status/status.h"
-#include "absl/synchronization/mutex.h"
+#include "runtime/mutex.h"
 #include "absl/types/span.h"
 #include "runtime/cancellation.h"
 #include "runtime/device_base.h"
@@ -138,7 +138,7 @@ class AsyncOpKernel : public OpKernel {
 // elsewhere (a Variable's), guarded by `mutex_if_ref`.
 struct TensorValue {
   Tensor* tensor = nullptr;          // Not owned.
-  absl::Mutex* mutex_if_ref = nullptr;  // Non-null iff the slot is a reference.
+  Mutex* mutex_if_ref = nullptr;  // Non-null iff the slot is a reference.
 
   bool is_ref() const { return mutex_if_ref != nullptr; }
 };
@@ -169,7 +169,7 @@ class OpKernelContext {
     // When the output is a reference (Variable, Assign): the referenced
     // tensor and its mutex.
     Tensor* ref = nullptr;
-    absl::Mutex* ref_mutex = nullptr;
+    Mutex* ref_mutex = nullptr;
   };
 
   explicit OpKernelContext(Params* params);
@@ -202,7 +202,7 @@ class OpKernelContext {
   // The referenced tensor of a reference input; hold input_ref_mutex(i) while
   // touching it unless `lock_held` says the caller already does.
   Tensor* mutable_input(int i) const { return params_->inputs[i].tensor; }
-  absl::Mutex* input_ref_mutex(int i) const { return params_->inputs[i].mutex_if_ref; }
+  Mutex* input_ref_mutex(int i) const { return params_->inputs[i].mutex_if_ref; }
 
   // Allocates output i from the device's allocator. ResourceExhausted names
   // the node and size when memory runs out.
@@ -216,7 +216,7 @@ class OpKernelContext {
   // Sets output i to a tensor computed elsewhere (shares its buffer).
   void set_output(int index, const Tensor& tensor);
   // Makes output i a reference to `tensor` guarded by `mu` (not owned).
-  void set_output_ref(int index, absl::Mutex* mu, Tensor* tensor);
+  void set_output_ref(int index, Mutex* mu, Tensor* tensor);
   // Passes reference input `input_index` on as reference output `output_index`.
   void forward_ref_input_to_ref_output(int input_index, int output_index);
 

@@ -15,7 +15,7 @@ OpRegistry* OpRegistry::Global() {
 absl::Status OpRegistry::Register(const OpDefBuilder& builder) {
   absl::StatusOr<OpDef> def = builder.Finalize();
   absl::Status status = def.status();
-  absl::MutexLock lock(&mu_);
+  MutexLock lock(&mu_);
   if (status.ok() && ops_.contains(def->name)) {
     status = absl::AlreadyExistsError(
         absl::StrCat("REGISTER_OP(\"", def->name, "\"): op registered twice"));
@@ -30,7 +30,7 @@ absl::Status OpRegistry::Register(const OpDefBuilder& builder) {
 }
 
 const OpDef* OpRegistry::LookUp(absl::string_view op_name) const {
-  absl::MutexLock lock(&mu_);
+  MutexLock lock(&mu_);
   auto it = ops_.find(op_name);
   return it == ops_.end() ? nullptr : it->second.get();
 }
@@ -44,7 +44,7 @@ absl::StatusOr<const OpDef*> OpRegistry::LookUpOrError(absl::string_view op_name
 }
 
 std::vector<std::string> OpRegistry::ListOpNames() const {
-  absl::MutexLock lock(&mu_);
+  MutexLock lock(&mu_);
   std::vector<std::string> names;
   for (const auto& [name, def] : ops_) names.push_back(name);
   std::sort(names.begin(), names.end());
@@ -52,7 +52,7 @@ std::vector<std::string> OpRegistry::ListOpNames() const {
 }
 
 std::vector<std::string> OpRegistry::registration_errors() const {
-  absl::MutexLock lock(&mu_);
+  MutexLock lock(&mu_);
   return errors_;
 }
 

@@ -21,7 +21,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/string_view.h"
 #include "absl/status/statusor.h"
-#include "absl/synchronization/mutex.h"
+#include "runtime/mutex.h"
 #include "runtime/op_def.h"
 #include "runtime/op_def_builder.h"
 
@@ -41,7 +41,7 @@ class OpRegistry {
   std::vector<std::string> registration_errors() const;
 
  private:
-  mutable absl::Mutex mu_;
+  mutable Mutex mu_;
   absl::flat_hash_map<std::string, std::unique_ptr<const OpDef>> ops_ ABSL_GUARDED_BY(mu_);
   std::vector<std::string> errors_ ABSL_GUARDED_BY(mu_);
 };

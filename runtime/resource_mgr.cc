@@ -3,12 +3,12 @@
 namespace minitf {
 
 void ResourceMgr::Cleanup(const std::string& container) {
-  absl::MutexLock lock(&mu_);
+  MutexLock lock(&mu_);
   absl::erase_if(resources_, [&](const auto& kv) { return kv.first.first == container; });
 }
 
 size_t ResourceMgr::size() const {
-  absl::MutexLock lock(&mu_);
+  MutexLock lock(&mu_);
   return resources_.size();
 }
 

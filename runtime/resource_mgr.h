@@ -18,7 +18,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
-#include "absl/synchronization/mutex.h"
+#include "runtime/mutex.h"
 
 namespace minitf {
 
@@ -36,7 +36,7 @@ class ResourceMgr {
   absl::StatusOr<std::shared_ptr<T>> LookupOrCreate(
       const std::string& container, const std::string& name,
       const std::function<std::unique_ptr<T>()>& creator) {
-    absl::MutexLock lock(&mu_);
+    MutexLock lock(&mu_);
     Key key{container, name};
     auto it = resources_.find(key);
     if (it != resources_.end()) {
@@ -55,7 +55,7 @@ class ResourceMgr {
   template <typename T>
   absl::StatusOr<std::shared_ptr<T>> Lookup(const std::string& container,
                                             const std::string& name) const {
-    absl::MutexLock lock(&mu_);
+    MutexLock lock(&mu_);
     auto it = resources_.find(Key{container, name});
     if (it == resources_.end() || it->second.type != std::type_index(typeid(T))) {
       return absl::NotFoundError(
@@ -74,7 +74,7 @@ class ResourceMgr {
     std::type_index type;
     std::shared_ptr<ResourceBase> resource;
   };
-  mutable absl::Mutex mu_;
+  mutable Mutex mu_;
   absl::flat_hash_map<Key, Entry> resources_ ABSL_GUARDED_BY(mu_);
 };
 

@@ -5,7 +5,7 @@
 namespace minitf {
 
 void StepStatsCollector::Save(const std::string& device, NodeExecStats stats) {
-  absl::MutexLock lock(&mu_);
+  MutexLock lock(&mu_);
   for (DeviceStepStats& d : dev_stats_) {
     if (d.device == device) {
       d.node_stats.push_back(std::move(stats));
@@ -16,7 +16,7 @@ void StepStatsCollector::Save(const std::string& device, NodeExecStats stats) {
 }
 
 void StepStatsCollector::Finalize(StepStats* out) {
-  absl::MutexLock lock(&mu_);
+  MutexLock lock(&mu_);
   for (DeviceStepStats& d : dev_stats_) out->dev_stats.push_back(std::move(d));
   dev_stats_.clear();
 }

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
-#include "absl/synchronization/mutex.h"
+#include "runtime/mutex.h"
 
 namespace minitf {
 
@@ -47,7 +47,7 @@ class StepStatsCollector {
   void Finalize(StepStats* out);
 
  private:
-  absl::Mutex mu_;
+  Mutex mu_;
   std::vector<DeviceStepStats> dev_stats_ ABSL_GUARDED_BY(mu_);
 };
 

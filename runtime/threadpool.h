@@ -15,7 +15,9 @@
 #include <memory>
 #include <string>
 
+#ifndef EIGEN_USE_THREADS
 #define EIGEN_USE_THREADS
+#endif
 #include "unsupported/Eigen/CXX11/Tensor"
 
 namespace minitf {

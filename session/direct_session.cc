@@ -6,7 +6,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "absl/synchronization/notification.h"
+#include "runtime/mutex.h"
 #include "absl/time/time.h"
 #include "device/device_factory.h"
 #include "runtime/call_frame.h"
@@ -68,13 +68,13 @@ DirectSession::DirectSession(const SessionOptions& options,
 
 DirectSession::~DirectSession() {
   // Executors reference the devices; drop them first.
-  absl::MutexLock lock(&executor_mu_);
+  MutexLock lock(&executor_mu_);
   executors_.clear();
 }
 
 absl::Status DirectSession::Create(const GraphDef& graph) {
   if (closed_.load()) return absl::FailedPreconditionError("Session has been closed.");
-  absl::MutexLock lock(&graph_mu_);
+  MutexLock lock(&graph_mu_);
   if (graph_created_) {
     return absl::AlreadyExistsError(
         "Session::Create was already called; use Extend to add nodes");
@@ -88,7 +88,7 @@ absl::Status DirectSession::Create(const GraphDef& graph) {
 
 absl::Status DirectSession::Extend(const GraphDef& graph) {
   if (closed_.load()) return absl::FailedPreconditionError("Session has been closed.");
-  absl::MutexLock lock(&graph_mu_);
+  MutexLock lock(&graph_mu_);
   GraphDef extended = graph_def_;
   for (const NodeDef& n : graph.node) extended.node.push_back(n);
   MINITF_RETURN_IF_ERROR(ConvertGraphDefToGraph(extended).status());
@@ -105,7 +105,7 @@ absl::Status DirectSession::Close() {
 }
 
 int DirectSession::NumCachedExecutors() const {
-  absl::MutexLock lock(&executor_mu_);
+  MutexLock lock(&executor_mu_);
   return static_cast<int>(executors_.size());
 }
 
@@ -156,19 +156,19 @@ absl::StatusOr<const DirectSession::ExecutorsAndKeys*> DirectSession::GetOrCreat
                                        absl::StrJoin(fetches, ","), "/",
                                        absl::StrJoin(targets, ","));
   {
-    absl::MutexLock lock(&executor_mu_);
+    MutexLock lock(&executor_mu_);
     auto it = executors_.find(key);
     if (it != executors_.end()) return it->second.get();
   }
   GraphDef graph_def;
   {
-    absl::MutexLock lock(&graph_mu_);
+    MutexLock lock(&graph_mu_);
     graph_def = graph_def_;
   }
   // Built outside the lock: other signatures keep running meanwhile.
   MINITF_ASSIGN_OR_RETURN(std::unique_ptr<ExecutorsAndKeys> eks,
                           CreateExecutors(graph_def, feeds, fetches, targets));
-  absl::MutexLock lock(&executor_mu_);
+  MutexLock lock(&executor_mu_);
   auto [it, inserted] = executors_.try_emplace(key, std::move(eks));
   if (inserted) it->second->graph_id = next_graph_id_++;
   return it->second.get();
@@ -181,7 +181,7 @@ absl::Status DirectSession::Run(const RunOptions& run_options,
                                 std::vector<Tensor>* outputs, RunMetadata* run_metadata) {
   if (closed_.load()) return absl::FailedPreconditionError("Session has been closed.");
   {
-    absl::MutexLock lock(&graph_mu_);
+    MutexLock lock(&graph_mu_);
     if (!graph_created_) {
       return absl::FailedPreconditionError("Session was not created with a graph before Run()");
     }
@@ -238,15 +238,15 @@ absl::Status DirectSession::Run(const RunOptions& run_options,
   exec_args.runner = runner_;
 
   // Every partition runs; the step ends when all are done (ExecutorBarrier).
-  absl::Notification step_done;
-  absl::Mutex status_mu;
+  Notification step_done;
+  Mutex status_mu;
   absl::Status step_status;
   std::atomic<int> pending(static_cast<int>(eks->partitions.size()));
   if (eks->partitions.empty()) step_done.Notify();
   for (const auto& partition : eks->partitions) {
     partition.executor->RunAsync(exec_args, [&](const absl::Status& s) {
       if (!s.ok()) {
-        absl::MutexLock lock(&status_mu);
+        MutexLock lock(&status_mu);
         if (step_status.ok()) step_status = s;
         step_cancellation.StartCancel();
       }
@@ -266,7 +266,7 @@ absl::Status DirectSession::Run(const RunOptions& run_options,
   }
   step_done.WaitForNotification();
   {
-    absl::MutexLock lock(&status_mu);
+    MutexLock lock(&status_mu);
     MINITF_RETURN_IF_ERROR(step_status);
   }
   if (trace) stats.Finalize(&run_metadata->step_stats);

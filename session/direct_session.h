@@ -18,7 +18,7 @@
 
 #include "absl/base/thread_annotations.h"
 #include "absl/container/flat_hash_map.h"
-#include "absl/synchronization/mutex.h"
+#include "runtime/mutex.h"
 #include "device/device_mgr.h"
 #include "runtime/executor.h"
 #include "runtime/threadpool.h"
@@ -83,11 +83,11 @@ class DirectSession : public Session {
   std::atomic<int64_t> next_step_id_{1};
   std::atomic<bool> closed_{false};
 
-  mutable absl::Mutex graph_mu_;
+  mutable Mutex graph_mu_;
   GraphDef graph_def_ ABSL_GUARDED_BY(graph_mu_);
   bool graph_created_ ABSL_GUARDED_BY(graph_mu_) = false;
 
-  mutable absl::Mutex executor_mu_;
+  mutable Mutex executor_mu_;
   // Signature key -> executors. Entries are never removed while the session
   // lives, so pointers to them stay valid.
   absl::flat_hash_map<std::string, std::unique_ptr<ExecutorsAndKeys>> executors_

@@ -17,7 +17,7 @@ class SwitchOp : public OpKernel {
                     pred.shape().DebugString())));
     const int port = pred.scalar<bool>()() ? 1 : 0;
     if (ctx->input_is_ref(0)) {
-      absl::MutexLock lock(ctx->input_ref_mutex(0));
+      MutexLock lock(ctx->input_ref_mutex(0));
       ctx->set_output(port, *ctx->mutable_input(0));
       return;
     }

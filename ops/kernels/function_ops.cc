@@ -41,7 +41,7 @@ class RetvalOp : public OpKernel {
     OP_REQUIRES(ctx, frame != nullptr,
                 absl::InternalError(absl::StrCat("_Retval '", name(), "' runs without a call frame")));
     if (ctx->input_is_ref(0)) {
-      absl::MutexLock lock(ctx->input_ref_mutex(0));
+      MutexLock lock(ctx->input_ref_mutex(0));
       OP_REQUIRES_OK(ctx, frame->SetRetval(index_, *ctx->mutable_input(0)));
       return;
     }

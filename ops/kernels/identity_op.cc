@@ -11,7 +11,7 @@ class IdentityOp : public OpKernel {
   explicit IdentityOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
   void Compute(OpKernelContext* ctx) override {
     if (ctx->input_is_ref(0)) {
-      absl::MutexLock lock(ctx->input_ref_mutex(0));
+      MutexLock lock(ctx->input_ref_mutex(0));
       ctx->set_output(0, *ctx->mutable_input(0));
       return;
     }
