@@ -129,7 +129,7 @@ class ExecutorState {
 
  private:
   // Runs `node` and every cheap node it makes ready, on this thread.
-  void Process(TaggedNode node);
+  void Process(TaggedNode node, std::deque<TaggedNode> more = {});
   // Fills `inputs` from the node's input slots; an error for an
   // uninitialized reference read by value.
   absl::Status PrepareInputs(const NodeItem& item, std::vector<TensorValue>* inputs);
@@ -203,8 +203,17 @@ void ExecutorState::RunAsync() {
   num_outstanding_ops_.store(static_cast<int64_t>(roots.size()), std::memory_order_relaxed);
   TaggedNodeSeq ready;
   for (int id : roots) ready.push_back(TaggedNode{gview_.node(id), false});
-  // Root nodes go to the runner so that RunAsync returns promptly.
-  ScheduleReady(ready, nullptr);
+  // The calling thread starts the step itself: cheap roots (and one
+  // expensive one) run here, the other expensive roots go to the runner. A
+  // small step then needs no thread hand-off at all.
+  std::deque<TaggedNode> inline_ready;
+  ScheduleReady(ready, &inline_ready);
+  if (inline_ready.empty()) return;
+  // Process() consumes one queue; give it the first node and schedule the
+  // rest behind it on this thread.
+  TaggedNode first = inline_ready.front();
+  inline_ready.pop_front();
+  Process(first, std::move(inline_ready));
 }
 
 void ExecutorState::ScheduleReady(const TaggedNodeSeq& ready,
@@ -389,9 +398,9 @@ void ExecutorState::ClearInputs(const NodeItem& item) {
   for (int i = 0; i < item.num_inputs; ++i) first[i].Clear();
 }
 
-void ExecutorState::Process(TaggedNode node) {
-  std::deque<TaggedNode> inline_ready;
-  inline_ready.push_back(node);
+void ExecutorState::Process(TaggedNode node, std::deque<TaggedNode> more) {
+  std::deque<TaggedNode> inline_ready = std::move(more);
+  inline_ready.push_front(node);
   std::vector<TensorValue> inputs;
   TaggedNodeSeq ready;
   const uint32_t thread_id =

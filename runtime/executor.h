@@ -56,8 +56,10 @@ class Executor {
 
   virtual ~Executor() = default;
 
-  // Starts a step; `done` is called exactly once, on some executor thread,
-  // with the step's status.
+  // Runs a step; `done` is called exactly once with the step's status, on
+  // the calling thread or an executor thread. The calling thread runs the
+  // step's first nodes itself (and, for a small step, all of them) before
+  // RunAsync returns; expensive nodes beyond the first go to the runner.
   virtual void RunAsync(const Args& args, DoneCallback done) = 0;
 
   // Runs a step and waits for it.
