@@ -1,0 +1,58 @@
+// Every shipped op is registered cleanly and has a CPU kernel.
+#include <set>
+#include <string>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "runtime/kernel_registry.h"
+#include "runtime/op_registry.h"
+
+namespace minitf {
+namespace {
+
+// The ops minitf ships (test-only ops start with "_Test").
+const std::set<std::string>& ShippedOps() {
+  static const auto* ops = new std::set<std::string>{
+      "Const", "Placeholder", "Identity", "NoOp", "_Arg", "_Retval", "Switch", "Merge",
+      "Add", "Sub", "Mul", "Div", "Maximum", "Minimum", "Neg", "Square", "Sqrt", "Exp", "Log",
+      "Cast", "Sum", "Mean", "Max", "MatMul", "BiasAdd", "Relu", "ReluGrad", "Sigmoid", "Tanh",
+      "Softmax", "SparseSoftmaxCrossEntropyWithLogits", "Reshape", "Shape", "Fill",
+      "ZerosLike", "OnesLike", "RandomUniform", "RandomStandardNormal", "Variable", "Assign",
+      "AssignAdd", "ApplyGradientDescent"};
+  return *ops;
+}
+
+TEST(RegistrationTest, NoOpFailedToRegister) {
+  EXPECT_THAT(OpRegistry::Global()->registration_errors(), ::testing::IsEmpty());
+}
+
+TEST(RegistrationTest, EveryShippedOpIsRegisteredWithAShapeFunction) {
+  for (const std::string& op : ShippedOps()) {
+    const OpDef* def = OpRegistry::Global()->LookUp(op);
+    ASSERT_NE(def, nullptr) << op;
+    EXPECT_TRUE(static_cast<bool>(def->shape_fn)) << op << " has no shape function";
+  }
+}
+
+TEST(RegistrationTest, EveryRegisteredOpHasACpuKernel) {
+  for (const std::string& op : OpRegistry::Global()->ListOpNames()) {
+    const std::vector<std::string> types = KernelRegistry::Global()->DeviceTypesForOp(op);
+    EXPECT_THAT(types, ::testing::Contains(DEVICE_CPU)) << op << " has no CPU kernel";
+  }
+}
+
+TEST(RegistrationTest, EveryRegisteredOpIsShippedOrATestOp) {
+  for (const std::string& op : OpRegistry::Global()->ListOpNames()) {
+    if (op.rfind("_Test", 0) == 0) continue;
+    EXPECT_TRUE(ShippedOps().count(op)) << op << " is registered but not in the shipped list";
+  }
+}
+
+TEST(RegistrationTest, DuplicateOpRegistrationIsReportedNotFatal) {
+  absl::Status s = OpRegistry::Global()->Register(OpDefBuilder("Identity"));
+  EXPECT_EQ(s.code(), absl::StatusCode::kAlreadyExists);
+  EXPECT_NE(OpRegistry::Global()->LookUp("Identity"), nullptr);
+}
+
+}  // namespace
+}  // namespace minitf
