@@ -4,5 +4,9 @@
 
 #include "ops/cc/array_ops.h"          // IWYU pragma: export
 #include "ops/cc/control_flow_ops.h"   // IWYU pragma: export
+#include "ops/cc/math_ops.h"           // IWYU pragma: export
+#include "ops/cc/nn_ops.h"             // IWYU pragma: export
+#include "ops/cc/random_ops.h"         // IWYU pragma: export
+#include "ops/cc/state_ops.h"          // IWYU pragma: export
 
 #endif  // MINITF_OPS_STANDARD_OPS_H_

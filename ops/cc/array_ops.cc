@@ -22,4 +22,24 @@ Output Identity(const Scope& scope, Input input) {
 
 Output NoOp(const Scope& scope) { return OpBuilder(scope, "NoOp").FinalizeNode(); }
 
+Output Reshape(const Scope& scope, Input tensor, Input shape) {
+  return OpBuilder(scope, "Reshape").Input(tensor).Input(shape).Finalize1();
+}
+
+Output Shape(const Scope& scope, Input input, const ShapeAttrs& attrs) {
+  return OpBuilder(scope, "Shape").Input(input).Attr("out_type", attrs.out_type).Finalize1();
+}
+
+Output Fill(const Scope& scope, Input dims, Input value) {
+  return OpBuilder(scope, "Fill").Input(dims).Input(value).Finalize1();
+}
+
+Output ZerosLike(const Scope& scope, Input x) {
+  return OpBuilder(scope, "ZerosLike").Input(x).Finalize1();
+}
+
+Output OnesLike(const Scope& scope, Input x) {
+  return OpBuilder(scope, "OnesLike").Input(x).Finalize1();
+}
+
 }  // namespace minitf::ops

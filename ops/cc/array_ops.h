@@ -1,8 +1,11 @@
-// Graph-builder functions for the array ops: Const, Placeholder, Identity, NoOp.
+// Graph-builder functions for the array ops: Const, Placeholder, Identity,
+// NoOp, and the shape ops Reshape, Shape, Fill, ZerosLike, OnesLike.
 //
 //   auto x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT, {.shape = {-1, 3}});
 //   auto c = ops::Const(root, Tensor::FromVector<float>({1, 2, 3}));
 //   auto i = ops::Identity(root, x);
+//   auto r = ops::Reshape(root, x, {3, -1});       // -1: inferred
+//   auto z = ops::Fill(root, ops::Shape(root, x), 0.0f);
 #ifndef MINITF_OPS_CC_ARRAY_OPS_H_
 #define MINITF_OPS_CC_ARRAY_OPS_H_
 
@@ -23,6 +26,23 @@ Output Identity(const Scope& scope, Input input);
 
 // A node that computes nothing, used as a target to group control inputs.
 Output NoOp(const Scope& scope);
+
+// `tensor`'s elements with the shape the int32/int64 vector `shape` holds;
+// one entry may be -1, inferred from the element count. Shares the buffer.
+Output Reshape(const Scope& scope, Input tensor, Input shape);
+
+struct ShapeAttrs {
+  DataType out_type = DT_INT32;  // Or DT_INT64.
+};
+// The dimensions of `input`, as a vector.
+Output Shape(const Scope& scope, Input input, const ShapeAttrs& attrs = {});
+
+// A tensor of the shape `dims` holds, every element the scalar `value`.
+Output Fill(const Scope& scope, Input dims, Input value);
+
+// Zeros / ones of `x`'s type and shape.
+Output ZerosLike(const Scope& scope, Input x);
+Output OnesLike(const Scope& scope, Input x);
 
 }  // namespace minitf::ops
 

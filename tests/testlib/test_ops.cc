@@ -53,11 +53,18 @@ class TestAsyncIdentityOp : public AsyncOpKernel {
   }
   void ComputeAsync(OpKernelContext* ctx, DoneCallback done) override {
     const int64_t delay = delay_ms_;
-    std::thread([ctx, done = std::move(done), delay] {
+    auto work = [ctx, done = std::move(done), delay] {
       std::this_thread::sleep_for(std::chrono::milliseconds(delay));
       ctx->set_output(0, ctx->input(0));
       done();
-    }).detach();
+    };
+    // Completes on a thread of the step's runner (a thread the session owns
+    // and joins), or inline when there is none.
+    if (ctx->runner() != nullptr) {
+      (*ctx->runner())(std::move(work));
+    } else {
+      work();
+    }
   }
 
  private:

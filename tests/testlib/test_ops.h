@@ -1,7 +1,7 @@
 // Ops that exist only for tests (registered by the testlib):
 //
 //   _TestFail(input: T)                      fails with attr `message`
-//   _TestAsyncIdentity(input: T) -> T        async; completes on another thread
+//   _TestAsyncIdentity(input: T) -> T        async; completes on a runner thread
 //                                            after attr `delay_ms`
 //   _TestBlockUntilCancelled(input: T) -> T  async; finishes only when the step
 //                                            is cancelled, with Cancelled

@@ -1,0 +1,48 @@
+// Graph-builder functions for the math ops: elementwise binary ops with
+// broadcasting, elementwise unary ops, Cast, and the reductions.
+//
+//   auto x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT, {.shape = {-1, 3}});
+//   auto y = ops::Mul(root, ops::Add(root, x, 1.0f), x);   // (x + 1) * x
+//   auto n = ops::Cast(root, y, DT_INT32);
+//   auto s = ops::Sum(root, y, {0}, {.keep_dims = true});   // shape [1,3]
+//
+// Literal operands become Const nodes of the other operand's type.
+#ifndef MINITF_OPS_CC_MATH_OPS_H_
+#define MINITF_OPS_CC_MATH_OPS_H_
+
+#include "runtime/scope.h"
+
+namespace minitf::ops {
+
+// z = x op y elementwise, with NumPy broadcasting of x and y.
+Output Add(const Scope& scope, Input x, Input y);
+Output Sub(const Scope& scope, Input x, Input y);
+Output Mul(const Scope& scope, Input x, Input y);
+// Integer division truncates toward zero; an integer divisor of 0 fails the step.
+Output Div(const Scope& scope, Input x, Input y);
+Output Maximum(const Scope& scope, Input x, Input y);
+Output Minimum(const Scope& scope, Input x, Input y);
+
+// y = f(x) elementwise. Sqrt, Exp and Log take float or double only.
+Output Neg(const Scope& scope, Input x);
+Output Square(const Scope& scope, Input x);
+Output Sqrt(const Scope& scope, Input x);
+Output Exp(const Scope& scope, Input x);
+Output Log(const Scope& scope, Input x);
+
+// x converted to `dst_type`.
+Output Cast(const Scope& scope, Input x, DataType dst_type);
+
+struct ReductionAttrs {
+  // Keep each reduced dimension with size 1 instead of removing it.
+  bool keep_dims = false;
+};
+// Reduce `input` over `axes` (an int32 or int64 scalar or vector; negative
+// axes count from the end; no axes returns the input).
+Output Sum(const Scope& scope, Input input, Input axes, const ReductionAttrs& attrs = {});
+Output Mean(const Scope& scope, Input input, Input axes, const ReductionAttrs& attrs = {});
+Output Max(const Scope& scope, Input input, Input axes, const ReductionAttrs& attrs = {});
+
+}  // namespace minitf::ops
+
+#endif  // MINITF_OPS_CC_MATH_OPS_H_

@@ -1,0 +1,33 @@
+// Graph-builder functions for the random ops: RandomUniform and
+// RandomStandardNormal.
+//
+//   auto noise = ops::RandomStandardNormal(root, {2, 3}, DT_FLOAT, {.seed = 7});
+//   auto u = ops::RandomUniform(root, ops::Shape(root, x), DT_DOUBLE);
+//
+// A nonzero seed or seed2 makes a fresh graph draw the same values; both zero
+// (the default) draws differently every time.
+#ifndef MINITF_OPS_CC_RANDOM_OPS_H_
+#define MINITF_OPS_CC_RANDOM_OPS_H_
+
+#include <cstdint>
+
+#include "runtime/scope.h"
+
+namespace minitf::ops {
+
+struct RandomAttrs {
+  int64_t seed = 0;
+  int64_t seed2 = 0;
+};
+
+// Uniform values in [0, 1) of `dtype` (float or double) and the shape the
+// int32/int64 vector `shape` holds.
+Output RandomUniform(const Scope& scope, Input shape, DataType dtype,
+                     const RandomAttrs& attrs = {});
+// Normal values, mean 0 and standard deviation 1.
+Output RandomStandardNormal(const Scope& scope, Input shape, DataType dtype,
+                            const RandomAttrs& attrs = {});
+
+}  // namespace minitf::ops
+
+#endif  // MINITF_OPS_CC_RANDOM_OPS_H_

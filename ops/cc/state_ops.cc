@@ -1,0 +1,42 @@
+#include "ops/cc/state_ops.h"
+
+namespace minitf::ops {
+
+Output Variable(const Scope& scope, const PartialTensorShape& shape, DataType dtype,
+                const VariableAttrs& attrs) {
+  return OpBuilder(scope, "Variable")
+      .Attr("shape", shape)
+      .Attr("dtype", dtype)
+      .Attr("container", attrs.container)
+      .Attr("shared_name", attrs.shared_name)
+      .Finalize1();
+}
+
+Output Assign(const Scope& scope, Input ref, Input value, const AssignAttrs& attrs) {
+  return OpBuilder(scope, "Assign")
+      .Input(ref)
+      .Input(value)
+      .Attr("validate_shape", attrs.validate_shape)
+      .Attr("use_locking", attrs.use_locking)
+      .Finalize1();
+}
+
+Output AssignAdd(const Scope& scope, Input ref, Input value, const UpdateAttrs& attrs) {
+  return OpBuilder(scope, "AssignAdd")
+      .Input(ref)
+      .Input(value)
+      .Attr("use_locking", attrs.use_locking)
+      .Finalize1();
+}
+
+Output ApplyGradientDescent(const Scope& scope, Input var, Input alpha, Input delta,
+                            const UpdateAttrs& attrs) {
+  return OpBuilder(scope, "ApplyGradientDescent")
+      .Input(var)
+      .Input(alpha)
+      .Input(delta)
+      .Attr("use_locking", attrs.use_locking)
+      .Finalize1();
+}
+
+}  // namespace minitf::ops

@@ -1,0 +1,47 @@
+// Op definitions: RandomUniform and RandomStandardNormal.
+//
+// Both are stateful: each run draws new values. A nonzero `seed` or `seed2`
+// makes the sequence a fresh kernel draws reproducible; both zero asks for a
+// nondeterministic seed.
+#include "runtime/op_registry.h"
+#include "runtime/shape_inference.h"
+#include "runtime/status_macros.h"
+
+namespace minitf {
+namespace {
+
+// The output has the shape the `shape` input holds.
+absl::Status RandomShape(InferenceContext* c) {
+  PartialTensorShape shape_arg;
+  MINITF_RETURN_IF_ERROR(c->WithRank(c->input(0), 1, &shape_arg));
+  PartialTensorShape out;
+  MINITF_RETURN_IF_ERROR(c->MakeShapeFromShapeTensor(0, &out));
+  c->set_output(0, out);
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+// Uniform values in [0, 1).
+REGISTER_OP("RandomUniform")
+    .Input("shape: T")
+    .Output("output: dtype")
+    .Attr("seed: int = 0")
+    .Attr("seed2: int = 0")
+    .Attr("dtype: {float, double}")
+    .Attr("T: {int32, int64}")
+    .SetIsStateful()
+    .SetShapeFn(RandomShape);
+
+// Normal values with mean 0 and standard deviation 1.
+REGISTER_OP("RandomStandardNormal")
+    .Input("shape: T")
+    .Output("output: dtype")
+    .Attr("seed: int = 0")
+    .Attr("seed2: int = 0")
+    .Attr("dtype: {float, double}")
+    .Attr("T: {int32, int64}")
+    .SetIsStateful()
+    .SetShapeFn(RandomShape);
+
+}  // namespace minitf

@@ -1,0 +1,176 @@
+// Kernels: Add, Sub, Mul, Div, Maximum, Minimum on CPU, with NumPy
+// broadcasting (see bcast.h), for float, double, int32 and int64.
+//
+// One kernel template, BinaryOp<T, Fn>, does the shape work and picks an
+// evaluation strategy; Fn only says how two operand expressions combine.
+#include <algorithm>
+#include <type_traits>
+
+#include "absl/strings/str_cat.h"
+#include "ops/kernels/bcast.h"
+#include "runtime/kernel_registry.h"
+#include "runtime/node_def_util.h"
+#include "runtime/op_requires.h"
+
+namespace minitf {
+namespace {
+
+// Each Fn::Apply<T>(x, y) returns the Eigen expression of the result from two
+// operand expressions of equal dimensions. The operands must outlive the
+// evaluation of the returned expression.
+struct AddFn {
+  template <typename T, typename X, typename Y>
+  static auto Apply(const X& x, const Y& y) { return x + y; }
+};
+struct SubFn {
+  template <typename T, typename X, typename Y>
+  static auto Apply(const X& x, const Y& y) { return x - y; }
+};
+struct MulFn {
+  template <typename T, typename X, typename Y>
+  static auto Apply(const X& x, const Y& y) { return x * y; }
+};
+struct MaximumFn {
+  template <typename T, typename X, typename Y>
+  static auto Apply(const X& x, const Y& y) { return x.cwiseMax(y); }
+};
+struct MinimumFn {
+  template <typename T, typename X, typename Y>
+  static auto Apply(const X& x, const Y& y) { return x.cwiseMin(y); }
+};
+
+// C++ integer division (truncating toward zero), except that dividing the
+// lowest value by -1 wraps instead of trapping. REQUIRES: b != 0.
+template <typename T>
+struct TruncatingDivide {
+  T operator()(T a, T b) const {
+    if (b == -1) return static_cast<T>(0 - static_cast<std::make_unsigned_t<T>>(a));
+    return a / b;
+  }
+};
+
+struct DivFn {
+  template <typename T, typename X, typename Y>
+  static auto Apply(const X& x, const Y& y) {
+    if constexpr (std::is_integral_v<T>) {
+      return x.binaryExpr(y, TruncatingDivide<T>());
+    } else {
+      return x / y;
+    }
+  }
+};
+
+// Whether Fn must see no zero in an integer divisor before it runs.
+template <typename Fn, typename T>
+inline constexpr bool kRejectsIntegerZeroDivisor =
+    std::is_same_v<Fn, DivFn> && std::is_integral_v<T>;
+
+template <typename T>
+bool ContainsZero(const Tensor& t) {
+  const T* begin = t.flat<T>().data();
+  const T* end = begin + t.NumElements();
+  return std::find(begin, end, T{0}) != end;
+}
+
+// The largest rank of the merged broadcast view (BCast) this kernel handles.
+constexpr int kMaxBroadcastRank = 5;
+
+template <int N>
+Eigen::array<Eigen::DenseIndex, N> ToEigenArray(const BCast::Dims& dims) {
+  Eigen::array<Eigen::DenseIndex, N> out;
+  for (int i = 0; i < N; ++i) out[i] = dims[i];
+  return out;
+}
+
+template <typename T, typename Fn>
+class BinaryOp : public OpKernel {
+ public:
+  explicit BinaryOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& x = ctx->input(0);
+    const Tensor& y = ctx->input(1);
+    absl::StatusOr<BCast> bcast = BCast::Make(x.shape(), y.shape());
+    OP_REQUIRES(ctx, bcast.ok(), AttachNodeName(bcast.status(), def()));
+    const TensorShape& out_shape = bcast->output_shape();
+    if constexpr (kRejectsIntegerZeroDivisor<Fn, T>) {
+      OP_REQUIRES(ctx, out_shape.num_elements() == 0 || !ContainsZero<T>(y),
+                  AttachNodeName(absl::InvalidArgumentError("integer division by zero"), def()));
+    }
+    // An operand with as many elements as the result is not stretched, so
+    // the result may overwrite it element by element.
+    Tensor* z = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->forward_input_or_allocate_output({0, 1}, 0, out_shape, &z));
+    if (out_shape.num_elements() == 0) return;
+
+    const Eigen::ThreadPoolDevice& d = ctx->eigen_cpu_device();
+    auto out = z->flat<T>();
+    auto xf = x.flat<T>();
+    auto yf = y.flat<T>();
+    const int64_t n = out_shape.num_elements();
+    if (bcast->IsTrivial()) {
+      out.device(d) = Fn::template Apply<T>(xf, yf);
+    } else if (x.NumElements() == 1 && y.NumElements() == n) {
+      const auto xs = yf.constant(xf(0));
+      out.device(d) = Fn::template Apply<T>(xs, yf);
+    } else if (y.NumElements() == 1 && x.NumElements() == n) {
+      const auto ys = xf.constant(yf(0));
+      out.device(d) = Fn::template Apply<T>(xf, ys);
+    } else {
+      OP_REQUIRES_OK(ctx, EvaluateBroadcast(d, *bcast, x, y, z));
+    }
+  }
+
+ private:
+  absl::Status EvaluateBroadcast(const Eigen::ThreadPoolDevice& d, const BCast& bcast,
+                                 const Tensor& x, const Tensor& y, Tensor* z) const {
+    switch (bcast.rank()) {
+      case 1: return EvaluateBroadcastOfRank<1>(d, bcast, x, y, z);
+      case 2: return EvaluateBroadcastOfRank<2>(d, bcast, x, y, z);
+      case 3: return EvaluateBroadcastOfRank<3>(d, bcast, x, y, z);
+      case 4: return EvaluateBroadcastOfRank<4>(d, bcast, x, y, z);
+      case 5: return EvaluateBroadcastOfRank<5>(d, bcast, x, y, z);
+      default:
+        return AttachNodeName(
+            absl::UnimplementedError(absl::StrCat(
+                "broadcasting ", x.shape().DebugString(), " with ", y.shape().DebugString(),
+                " alternates stretched dimensions ", bcast.rank(), " times; at most ",
+                kMaxBroadcastRank, " are supported")),
+            def());
+    }
+  }
+
+  template <int N>
+  static absl::Status EvaluateBroadcastOfRank(const Eigen::ThreadPoolDevice& d, const BCast& bcast,
+                                              const Tensor& x, const Tensor& y, Tensor* z) {
+    // Eigen expressions refer to TensorMaps by reference: keep them named.
+    const auto xm = x.shaped<T, N>(bcast.x_reshape());
+    const auto ym = y.shaped<T, N>(bcast.y_reshape());
+    auto zm = z->shaped<T, N>(bcast.result_dims());
+    const auto xb = xm.broadcast(ToEigenArray<N>(bcast.x_bcast()));
+    const auto yb = ym.broadcast(ToEigenArray<N>(bcast.y_bcast()));
+    zm.device(d) = Fn::template Apply<T>(xb, yb);
+    return absl::OkStatus();
+  }
+};
+
+#define MINITF_REGISTER_BINARY_KERNEL_(name, Fn, T) \
+  REGISTER_KERNEL_BUILDER(Name(name).Device(DEVICE_CPU).TypeConstraint<T>("T"), BinaryOp<T, Fn>)
+#define MINITF_REGISTER_BINARY_KERNELS_(name, Fn)    \
+  MINITF_REGISTER_BINARY_KERNEL_(name, Fn, float);   \
+  MINITF_REGISTER_BINARY_KERNEL_(name, Fn, double);  \
+  MINITF_REGISTER_BINARY_KERNEL_(name, Fn, int32_t); \
+  MINITF_REGISTER_BINARY_KERNEL_(name, Fn, int64_t)
+
+MINITF_REGISTER_BINARY_KERNELS_("Add", AddFn);
+MINITF_REGISTER_BINARY_KERNELS_("Sub", SubFn);
+MINITF_REGISTER_BINARY_KERNELS_("Mul", MulFn);
+MINITF_REGISTER_BINARY_KERNELS_("Div", DivFn);
+MINITF_REGISTER_BINARY_KERNELS_("Maximum", MaximumFn);
+MINITF_REGISTER_BINARY_KERNELS_("Minimum", MinimumFn);
+
+#undef MINITF_REGISTER_BINARY_KERNELS_
+#undef MINITF_REGISTER_BINARY_KERNEL_
+
+}  // namespace
+}  // namespace minitf

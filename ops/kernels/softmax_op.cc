@@ -1,0 +1,55 @@
+// Kernel: Softmax on CPU, over the last dimension.
+//
+// Each row is shifted by its maximum before exponentiating, so large logits
+// do not overflow: softmax(x) = exp(x - max x) / sum(exp(x - max x)).
+#include "absl/strings/str_cat.h"
+#include "runtime/kernel_registry.h"
+#include "runtime/op_requires.h"
+
+namespace minitf {
+namespace {
+
+template <typename T>
+class SoftmaxOp : public OpKernel {
+ public:
+  explicit SoftmaxOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& logits = ctx->input(0);
+    OP_REQUIRES(ctx, logits.dims() >= 1,
+                AttachNodeName(absl::InvalidArgumentError(
+                                   absl::StrCat("logits must have rank at least 1, got shape ",
+                                                logits.shape().DebugString())),
+                               def()));
+    Tensor* softmax = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->forward_input_or_allocate_output({0}, 0, logits.shape(), &softmax));
+    if (logits.NumElements() == 0) return;
+    const int64_t classes = logits.dim_size(logits.dims() - 1);
+    const int64_t rows = logits.NumElements() / classes;
+    const auto& device = ctx->eigen_cpu_device();
+    auto in = logits.shaped<T, 2>({rows, classes});
+    auto out = softmax->shaped<T, 2>({rows, classes});
+
+    // Per-row reductions come back as [rows]; seen as [rows, 1] and repeated
+    // across the classes they line up with the [rows, classes] input.
+    const Eigen::array<Eigen::DenseIndex, 1> along_classes = {1};
+    const Eigen::DSizes<Eigen::DenseIndex, 2> rows_by_one(rows, 1);
+    const Eigen::DSizes<Eigen::DenseIndex, 2> one_by_classes(1, classes);
+    Eigen::Tensor<T, 1, Eigen::RowMajor> row_max(rows);
+    row_max.device(device) = in.maximum(along_classes);
+    // `out` may share `in`'s buffer: each element is read before it is written.
+    out.device(device) = (in - row_max.reshape(rows_by_one).broadcast(one_by_classes)).exp();
+    Eigen::Tensor<T, 1, Eigen::RowMajor> row_sum(rows);
+    row_sum.device(device) = out.sum(along_classes);
+    out.device(device) = out / row_sum.reshape(rows_by_one).broadcast(one_by_classes);
+  }
+};
+
+#define MINITF_REGISTER_SOFTMAX(T) \
+  REGISTER_KERNEL_BUILDER(Name("Softmax").Device(DEVICE_CPU).TypeConstraint<T>("T"), SoftmaxOp<T>)
+MINITF_REGISTER_SOFTMAX(float);
+MINITF_REGISTER_SOFTMAX(double);
+#undef MINITF_REGISTER_SOFTMAX
+
+}  // namespace
+}  // namespace minitf

@@ -1,0 +1,238 @@
+// Kernels: Variable, Assign, AssignAdd and ApplyGradientDescent on CPU.
+//
+// Variable outputs a reference to the tensor of a `Var` resource (var.h); the
+// update ops receive that reference as input 0 (mutable_input(0) guarded by
+// input_ref_mutex(0)), change the tensor, and pass the reference on.
+#include <memory>
+#include <string>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/strings/str_cat.h"
+#include "ops/kernels/var.h"
+#include "runtime/kernel_registry.h"
+#include "runtime/mutex.h"
+#include "runtime/op_requires.h"
+
+namespace minitf {
+namespace {
+
+// Looks up (or creates) its Var on the first Compute and keeps a share of it,
+// so the references it hands out stay valid as long as the kernel lives.
+class VariableOp : public OpKernel {
+ public:
+  explicit VariableOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("dtype", &dtype_));
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("container", &container_));
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("shared_name", &shared_name_));
+    if (shared_name_.empty()) shared_name_ = name();
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    MutexLock lock(&mu_);
+    if (var_ == nullptr) {
+      auto var = ctx->device()->resource_manager()->LookupOrCreate<Var>(
+          container_, shared_name_, [this] { return std::make_unique<Var>(dtype_); });
+      OP_REQUIRES(ctx, var.ok(), AttachNodeName(var.status(), def()));
+      OP_REQUIRES(ctx, (*var)->dtype == dtype_,
+                  AttachNodeName(absl::InvalidArgumentError(absl::StrCat(
+                                     "variable '", container_, "/", shared_name_, "' holds ",
+                                     DataTypeString((*var)->dtype), " but this node's dtype is ",
+                                     DataTypeString(dtype_))),
+                                 def()));
+      var_ = *std::move(var);
+    }
+    ctx->set_output_ref(0, &var_->mu, &var_->tensor);
+  }
+
+  bool IsExpensive() override { return false; }
+
+ private:
+  DataType dtype_ = DT_INVALID;
+  std::string container_;
+  std::string shared_name_;
+
+  Mutex mu_;
+  std::shared_ptr<Var> var_ ABSL_GUARDED_BY(mu_);
+};
+
+absl::Status NotARefError(const NodeDef& def) {
+  return AttachNodeName(absl::InternalError("input 0 must be a reference"), def);
+}
+
+// ref = value. A ref that is uninitialized, or (with validate_shape=false)
+// of another shape, gets a new buffer holding a copy of value; otherwise
+// value is copied into the existing buffer, so every holder of the buffer
+// sees the new value.
+template <typename T>
+class AssignOp : public OpKernel {
+ public:
+  explicit AssignOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("validate_shape", &validate_shape_));
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("use_locking", &use_locking_));
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    OP_REQUIRES(ctx, ctx->input_is_ref(0), NotARefError(def()));
+    const Tensor& value = ctx->input(1);
+    Tensor target;  // Shares the ref's buffer when copying without the lock.
+    {
+      MutexLock lock(ctx->input_ref_mutex(0));
+      Tensor* ref = ctx->mutable_input(0);
+      const bool initialized = ref->IsInitialized();
+      if (initialized && ref->shape() != value.shape()) {
+        OP_REQUIRES(ctx, !validate_shape_,
+                    AttachNodeName(absl::InvalidArgumentError(absl::StrCat(
+                                       "Assign requires shapes of both tensors to match: "
+                                       "ref has shape ",
+                                       ref->shape().DebugString(), ", value has shape ",
+                                       value.shape().DebugString())),
+                                   def()));
+      }
+      if (!initialized || ref->shape() != value.shape()) {
+        Tensor copy;
+        OP_REQUIRES_OK(ctx, ctx->allocate_temp(value.dtype(), value.shape(), &copy));
+        Copy(ctx, value, &copy);
+        *ref = std::move(copy);
+      } else if (use_locking_) {
+        Copy(ctx, value, ref);
+      } else {
+        target = *ref;
+      }
+    }
+    if (target.IsInitialized()) Copy(ctx, value, &target);
+    ctx->forward_ref_input_to_ref_output(0, 0);
+  }
+
+ private:
+  static void Copy(OpKernelContext* ctx, const Tensor& from, Tensor* to) {
+    to->flat<T>().device(ctx->eigen_cpu_device()) = from.flat<T>();
+  }
+
+  bool validate_shape_ = true;
+  bool use_locking_ = true;
+};
+
+// Base of the ops that update an initialized ref (input 0) in place. With
+// use_locking the whole update holds the ref's mutex; without, only reading
+// which buffer the ref holds does, and the elements are updated without it
+// (TensorFlow's lock-free "Hogwild" updates).
+class InPlaceUpdateOp : public OpKernel {
+ public:
+  explicit InPlaceUpdateOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("use_locking", &use_locking_));
+  }
+
+  void Compute(OpKernelContext* ctx) final {
+    OP_REQUIRES(ctx, ctx->input_is_ref(0), NotARefError(def()));
+    if (use_locking_) {
+      MutexLock lock(ctx->input_ref_mutex(0));
+      CheckedUpdate(ctx, ctx->mutable_input(0));
+    } else {
+      Tensor var;  // Shares the ref's buffer.
+      {
+        MutexLock lock(ctx->input_ref_mutex(0));
+        var = *ctx->mutable_input(0);
+      }
+      CheckedUpdate(ctx, &var);
+    }
+    if (ctx->status().ok()) ctx->forward_ref_input_to_ref_output(0, 0);
+  }
+
+ protected:
+  // Checks the other inputs against `var` and updates its elements.
+  // REQUIRES: var->IsInitialized().
+  virtual void Update(OpKernelContext* ctx, Tensor* var) = 0;
+
+  absl::Status ShapeMismatch(absl::string_view input, const Tensor& var,
+                             const Tensor& update) const {
+    return AttachNodeName(
+        absl::InvalidArgumentError(absl::StrCat(input,
+                                                " must have the shape of the ref: ref "
+                                                "has shape ",
+                                                var.shape().DebugString(), ", ", input,
+                                                " has shape ", update.shape().DebugString())),
+        def());
+  }
+
+ private:
+  void CheckedUpdate(OpKernelContext* ctx, Tensor* var) {
+    OP_REQUIRES(ctx, var->IsInitialized(),
+                AttachNodeName(absl::FailedPreconditionError(absl::StrCat(
+                                   "Attempting to use uninitialized value ", RefSourceName())),
+                               def()));
+    Update(ctx, var);
+  }
+
+  // The node that produced the ref (the variable, or an op passing it on).
+  std::string RefSourceName() const {
+    if (def().input.empty()) return "<input 0>";
+    const std::string& input = def().input[0];
+    return input.substr(0, input.find(':'));
+  }
+
+  bool use_locking_ = false;
+};
+
+// ref += value.
+template <typename T>
+class AssignAddOp : public InPlaceUpdateOp {
+ public:
+  using InPlaceUpdateOp::InPlaceUpdateOp;
+
+ protected:
+  void Update(OpKernelContext* ctx, Tensor* var) override {
+    const Tensor& value = ctx->input(1);
+    OP_REQUIRES(ctx, value.shape() == var->shape(), ShapeMismatch("value", *var, value));
+    var->flat<T>().device(ctx->eigen_cpu_device()) += value.flat<T>();
+  }
+};
+
+// var -= alpha * delta.
+template <typename T>
+class ApplyGradientDescentOp : public InPlaceUpdateOp {
+ public:
+  using InPlaceUpdateOp::InPlaceUpdateOp;
+
+ protected:
+  void Update(OpKernelContext* ctx, Tensor* var) override {
+    const Tensor& alpha = ctx->input(1);
+    const Tensor& delta = ctx->input(2);
+    OP_REQUIRES(
+        ctx, alpha.dims() == 0,
+        AttachNodeName(absl::InvalidArgumentError(absl::StrCat("alpha must be a scalar, got shape ",
+                                                               alpha.shape().DebugString())),
+                       def()));
+    OP_REQUIRES(ctx, delta.shape() == var->shape(), ShapeMismatch("delta", *var, delta));
+    var->flat<T>().device(ctx->eigen_cpu_device()) -= delta.flat<T>() * alpha.scalar<T>()();
+  }
+};
+
+REGISTER_KERNEL_BUILDER(Name("Variable").Device(DEVICE_CPU), VariableOp);
+
+#define MINITF_REGISTER_ASSIGN(T) \
+  REGISTER_KERNEL_BUILDER(Name("Assign").Device(DEVICE_CPU).TypeConstraint<T>("T"), AssignOp<T>)
+MINITF_REGISTER_ASSIGN(float);
+MINITF_REGISTER_ASSIGN(double);
+MINITF_REGISTER_ASSIGN(int32_t);
+MINITF_REGISTER_ASSIGN(int64_t);
+MINITF_REGISTER_ASSIGN(bool);
+#undef MINITF_REGISTER_ASSIGN
+
+#define MINITF_REGISTER_ASSIGN_ADD(T)                                                  \
+  REGISTER_KERNEL_BUILDER(Name("AssignAdd").Device(DEVICE_CPU).TypeConstraint<T>("T"), \
+                          AssignAddOp<T>)
+MINITF_REGISTER_ASSIGN_ADD(float);
+MINITF_REGISTER_ASSIGN_ADD(double);
+MINITF_REGISTER_ASSIGN_ADD(int32_t);
+MINITF_REGISTER_ASSIGN_ADD(int64_t);
+#undef MINITF_REGISTER_ASSIGN_ADD
+
+#define MINITF_REGISTER_APPLY_GRADIENT_DESCENT(T)                                                 \
+  REGISTER_KERNEL_BUILDER(Name("ApplyGradientDescent").Device(DEVICE_CPU).TypeConstraint<T>("T"), \
+                          ApplyGradientDescentOp<T>)
+MINITF_REGISTER_APPLY_GRADIENT_DESCENT(float);
+MINITF_REGISTER_APPLY_GRADIENT_DESCENT(double);
+#undef MINITF_REGISTER_APPLY_GRADIENT_DESCENT
+
+}  // namespace
+}  // namespace minitf
