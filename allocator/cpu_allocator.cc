@@ -28,6 +28,9 @@ class CpuAllocator final : public Allocator {
 
   void* AllocateRaw(size_t alignment, size_t num_bytes,
                     const AllocationAttributes&) override {
+    // No host has this much memory; refuse before asking the C library.
+    constexpr size_t kMaxBytes = size_t{1} << 48;
+    if (num_bytes > kMaxBytes) return nullptr;
     alignment = std::max(alignment, kAllocatorAlignment);
     // aligned_alloc needs a size that is a multiple of the alignment, and a
     // zero-byte request still gets a unique pointer.

@@ -251,7 +251,7 @@ void ExecutorState::ScheduleReady(const TaggedNodeSeq& ready,
 absl::Status ExecutorState::PrepareInputs(const NodeItem& item,
                                           std::vector<TensorValue>* inputs) {
   inputs->assign(item.num_inputs, TensorValue{});
-  Entry* first = &input_tensors_[item.input_start];
+  Entry* first = input_tensors_.data() + item.input_start;
   for (int i = 0; i < item.num_inputs; ++i) {
     Entry& entry = first[i];
     switch (entry.state) {
@@ -394,7 +394,7 @@ void ExecutorState::PropagateOutputs(const TaggedNode& tagged, EntryVector* outp
 }
 
 void ExecutorState::ClearInputs(const NodeItem& item) {
-  Entry* first = &input_tensors_[item.input_start];
+  Entry* first = input_tensors_.data() + item.input_start;
   for (int i = 0; i < item.num_inputs; ++i) first[i].Clear();
 }
 

@@ -33,6 +33,7 @@ class InferenceContext {
                    std::vector<const Tensor*> input_tensors, int num_outputs);
 
   const NodeDef& node_def() const { return *def_; }
+  const OpDef& op_def() const { return *op_def_; }
   int num_inputs() const { return static_cast<int>(inputs_.size()); }
   const PartialTensorShape& input(int i) const { return inputs_[i]; }
   // The constant value of input i, or nullptr when it is not known.
