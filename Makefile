@@ -17,7 +17,7 @@ endif
 # Debian packages the build needs (see README.md for why each is used).
 DEPS := cmake ninja-build g++ clang libclang-rt-14-dev \
         libabsl-dev libfmt-dev libspdlog-dev libeigen3-dev nlohmann-json3-dev \
-        libgtest-dev libgmock-dev libbenchmark-dev
+        libgtest-dev libgmock-dev libbenchmark-dev libmimalloc-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: all deps configure build run test check bench clean

@@ -1,9 +1,11 @@
 // Allocator: the interface every tensor buffer comes from.
 //
 // A device hands its kernels an Allocator; a Tensor keeps the Allocator that made
-// its buffer and returns the buffer to it. CpuAllocator is the minimal host
-// allocator (aligned malloc with statistics); the BFC allocator replaces it as the
-// process default in the allocator layer proper.
+// its buffer and returns the buffer to it. cpu_allocator() is the process's host
+// allocator: the allocator of the highest-priority factory registered with
+// REGISTER_MEM_ALLOCATOR (allocator_registry.h), by default a BFCAllocator over
+// host memory (bfc_allocator.h); aligned malloc ("DefaultCPUAllocator") is the
+// fallback below it.
 //
 //   Allocator* a = cpu_allocator();
 //   void* p = a->AllocateRaw(Allocator::kAllocatorAlignment, 1024);
@@ -60,10 +62,24 @@ class Allocator {
 
   // Statistics, when the allocator keeps them.
   virtual std::optional<AllocatorStats> GetStats() const { return std::nullopt; }
+  // Resets the counters that describe history (num_allocs, peaks, largest
+  // allocation) to the present state.
   virtual void ClearStats() {}
+
+  // Whether RequestedSize and AllocatedSize answer for this allocator's
+  // pointers. Allocators that do not remember sizes return false.
+  virtual bool TracksAllocationSizes() const { return false; }
+  // The `num_bytes` that AllocateRaw was asked for.
+  // REQUIRES: TracksAllocationSizes(), and `ptr` is live and came from here.
+  virtual size_t RequestedSize(const void* ptr) const { return 0; }
+  // The bytes actually set aside for `ptr` (at least RequestedSize).
+  // REQUIRES: as RequestedSize.
+  virtual size_t AllocatedSize(const void* ptr) const { return RequestedSize(ptr); }
 };
 
-// The process-wide host allocator. Never null; lives for the whole process.
+// The process-wide host allocator, chosen on the first call (see above; the
+// environment variable MINITF_CPU_ALLOCATOR may name another registered one).
+// Never null; lives for the whole process. Defined in allocator_registry.cc.
 Allocator* cpu_allocator();
 
 }  // namespace minitf

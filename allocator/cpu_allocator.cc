@@ -1,4 +1,5 @@
-// The minimal host allocator: aligned malloc with counters.
+// The minimal host allocator: aligned malloc with counters, registered as
+// "DefaultCPUAllocator" (below the BFC one, see host_bfc_allocator.cc).
 #include <algorithm>
 #include <cstdlib>
 
@@ -6,6 +7,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "runtime/mutex.h"
 #include "allocator/allocator.h"
+#include "allocator/allocator_registry.h"
 #include "fmt/format.h"
 
 namespace minitf {
@@ -65,6 +67,14 @@ class CpuAllocator final : public Allocator {
     return stats_;
   }
 
+  bool TracksAllocationSizes() const override { return true; }
+
+  size_t RequestedSize(const void* ptr) const override {
+    MutexLock lock(&mu_);
+    auto it = sizes_.find(const_cast<void*>(ptr));
+    return it == sizes_.end() ? 0 : it->second;
+  }
+
   void ClearStats() override {
     MutexLock lock(&mu_);
     stats_.num_allocs = 0;
@@ -78,11 +88,15 @@ class CpuAllocator final : public Allocator {
   AllocatorStats stats_ ABSL_GUARDED_BY(mu_);
 };
 
+class MallocAllocatorFactory final : public AllocatorFactory {
+ public:
+  std::unique_ptr<Allocator> CreateAllocator() override {
+    return std::make_unique<CpuAllocator>();
+  }
+};
+
 }  // namespace
 
-Allocator* cpu_allocator() {
-  static Allocator* const allocator = new CpuAllocator();
-  return allocator;
-}
+REGISTER_MEM_ALLOCATOR("DefaultCPUAllocator", 100, MallocAllocatorFactory);
 
 }  // namespace minitf
