@@ -3,6 +3,7 @@
 #include <cmath>
 #include <random>
 
+#include "bench/models/model_util.h"
 #include "ops/standard_ops.h"
 
 namespace minitf {
@@ -13,28 +14,16 @@ absl::StatusOr<TrainingModel> BuildMlpModel(const MlpConfig& config) {
   auto x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT, {.shape = {-1, f}});
   auto labels = ops::Placeholder(root.WithOpName("labels"), DT_INT32, {.shape = {-1}});
 
-  auto w1 = ops::Variable(root.WithOpName("w1"), TensorShape({f, h}), DT_FLOAT);
-  auto b1 = ops::Variable(root.WithOpName("b1"), TensorShape({h}), DT_FLOAT);
-  auto w2 = ops::Variable(root.WithOpName("w2"), TensorShape({h, c}), DT_FLOAT);
-  auto b2 = ops::Variable(root.WithOpName("b2"), TensorShape({c}), DT_FLOAT);
-
-  // Initialisation: normal weights (scaled by 1.5/sqrt(fan-in) past a fan-in
-  // of 4), zero biases.
-  Scope init = root.NewSubScope("init");
-  auto normal = [&](int rows, int cols, int seed) {
-    const float scale = rows <= 4 ? 1.0f : 1.5f / std::sqrt(static_cast<float>(rows));
-    Tensor dims = Tensor::FromVector<int32_t>({rows, cols}, TensorShape({2}));
-    return ops::Mul(init, ops::RandomStandardNormal(init, Input(dims), DT_FLOAT, {.seed = seed}),
-                    scale);
+  // Normal weights (scaled by 1.5/sqrt(fan-in) past a fan-in of 4), zero biases.
+  Parameters params(root, root.NewSubScope("init"));
+  auto scale = [](int fan_in) {
+    return fan_in <= 4 ? 1.0f : 1.5f / std::sqrt(static_cast<float>(fan_in));
   };
-  auto zeros = [&](int n) { return ops::Fill(init, {n}, 0.0f); };
-  std::vector<Output> assigns = {
-      ops::Assign(init, w1, normal(f, h, 1)),
-      ops::Assign(init, b1, zeros(h)),
-      ops::Assign(init, w2, normal(h, c, 2)),
-      ops::Assign(init, b2, zeros(c)),
-  };
-  auto init_op = ops::NoOp(root.WithOpName("init").WithControlDependencies(assigns));
+  auto w1 = params.Normal("w1", {f, h}, scale(f), 1);
+  auto b1 = params.Zeros("b1", {h});
+  auto w2 = params.Normal("w2", {h, c}, scale(h), 2);
+  auto b2 = params.Zeros("b2", {c});
+  auto init_op = params.InitOp("init");
 
   // Forward pass.
   auto h_pre = ops::BiasAdd(root, ops::MatMul(root, x, w1), b1);
@@ -54,16 +43,7 @@ absl::StatusOr<TrainingModel> BuildMlpModel(const MlpConfig& config) {
   auto dw1 = ops::MatMul(grad, x, dh_pre, {.transpose_a = true});
   auto db1 = ops::Sum(grad, dh_pre, {0});
 
-  // Updates, after every gradient has read the weights.
-  Scope update = root.NewSubScope("update").WithControlDependencies({dw1, db1, dw2, db2});
-  const float lr = config.learning_rate;
-  std::vector<Output> updates = {
-      ops::ApplyGradientDescent(update, w1, lr, dw1),
-      ops::ApplyGradientDescent(update, b1, lr, db1),
-      ops::ApplyGradientDescent(update, w2, lr, dw2),
-      ops::ApplyGradientDescent(update, b2, lr, db2),
-  };
-  auto train_op = ops::NoOp(root.WithOpName("train").WithControlDependencies(updates));
+  auto train_op = params.TrainOp("train", {dw1, db1, dw2, db2}, config.learning_rate);
 
   TrainingModel model;
   if (absl::Status s = root.ToGraphDef(&model.graph); !s.ok()) return s;
@@ -95,22 +75,6 @@ Batch MakeRingsBatch(const MlpConfig& config, int batch_size, uint32_t seed) {
     ++i;
   }
   return batch;
-}
-
-double Accuracy(const Tensor& logits, const Tensor& labels) {
-  auto l = logits.matrix<float>();
-  auto y = labels.vec<int32_t>();
-  const int64_t rows = l.dimension(0);
-  if (rows == 0) return 0.0;
-  int64_t correct = 0;
-  for (int64_t i = 0; i < rows; ++i) {
-    int64_t best = 0;
-    for (int64_t k = 1; k < l.dimension(1); ++k) {
-      if (l(i, k) > l(i, best)) best = k;
-    }
-    correct += best == y(i);
-  }
-  return static_cast<double>(correct) / static_cast<double>(rows);
 }
 
 }  // namespace minitf

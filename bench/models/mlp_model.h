@@ -10,19 +10,16 @@
 //   MINITF_ASSIGN_OR_RETURN(TrainingModel model, BuildMlpModel(config));
 //   session->Create(model.graph);
 //   session->Run({}, {}, {model.init}, nullptr);
-//   MlpBatch batch = MakeRingsBatch(config, /*batch_size=*/512, /*seed=*/1234);
-//   session->Run(batch.Feeds(), {model.loss}, {model.train}, &out);
+//   Batch batch = MakeRingsBatch(config, /*batch_size=*/512, /*seed=*/1234);
+//   session->Run(batch.Feeds(model), {model.loss}, {model.train}, &out);
 #ifndef MINITF_BENCH_MODELS_MLP_MODEL_H_
 #define MINITF_BENCH_MODELS_MLP_MODEL_H_
 
 #include <cstdint>
 #include <string>
-#include <utility>
-#include <vector>
 
 #include "absl/status/statusor.h"
-#include "runtime/graph_def.h"
-#include "runtime/tensor.h"
+#include "bench/models/model_util.h"
 
 namespace minitf {
 
@@ -35,36 +32,13 @@ struct MlpConfig {
   std::string device;
 };
 
-// The names a training loop needs.
-struct TrainingModel {
-  GraphDef graph;
-  std::string init;    // target: initialises the variables
-  std::string train;   // target: one gradient-descent step
-  std::string loss;    // tensor: mean loss of the batch
-  std::string logits;  // tensor: [batch, classes]
-  std::string input;   // placeholder of the examples
-  std::string labels;  // placeholder of the int32 labels
-};
-
 absl::StatusOr<TrainingModel> BuildMlpModel(const MlpConfig& config);
-
-// A batch of examples and their labels.
-struct Batch {
-  Tensor x;       // float [batch, features]
-  Tensor labels;  // int32 [batch]
-  std::vector<std::pair<std::string, Tensor>> Feeds(const TrainingModel& model) const {
-    return {{model.input, x}, {model.labels, labels}};
-  }
-};
 
 // Points uniformly in a ball of radius 3 (first two features; the others are
 // noise), labelled by the ring they fall in: radius < 1.2 → 0, < 2.2 → 1,
 // else 2 (class ids taken modulo config.classes). Not linearly separable, so
 // the hidden layer matters. Deterministic for a seed.
 Batch MakeRingsBatch(const MlpConfig& config, int batch_size, uint32_t seed);
-
-// The fraction of rows of `logits` whose largest entry is at the label.
-double Accuracy(const Tensor& logits, const Tensor& labels);
 
 }  // namespace minitf
 

@@ -45,4 +45,55 @@ SparseSoftmaxCrossEntropyOutputs SparseSoftmaxCrossEntropyWithLogits(const Scope
   return {outputs[0], outputs[1]};
 }
 
+namespace {
+
+OpBuilder& AddConv2DAttrs(OpBuilder& builder, const Conv2DAttrs& attrs) {
+  return builder.Attr("strides", attrs.strides)
+      .Attr("padding", attrs.padding)
+      .Attr("data_format", attrs.data_format)
+      .Attr("dilations", attrs.dilations);
+}
+
+OpBuilder& AddMaxPoolAttrs(OpBuilder& builder, const MaxPoolAttrs& attrs) {
+  return builder.Attr("ksize", attrs.ksize)
+      .Attr("strides", attrs.strides)
+      .Attr("padding", attrs.padding)
+      .Attr("data_format", attrs.data_format);
+}
+
+}  // namespace
+
+Output Conv2D(const Scope& scope, Input input, Input filter, const Conv2DAttrs& attrs) {
+  OpBuilder builder(scope, "Conv2D");
+  builder.Input(input).Input(filter);
+  return AddConv2DAttrs(builder, attrs).Finalize1();
+}
+
+Output Conv2DBackpropInput(const Scope& scope, Input input_sizes, Input filter,
+                           Input out_backprop, const Conv2DAttrs& attrs) {
+  OpBuilder builder(scope, "Conv2DBackpropInput");
+  builder.Input(input_sizes).Input(filter).Input(out_backprop);
+  return AddConv2DAttrs(builder, attrs).Finalize1();
+}
+
+Output Conv2DBackpropFilter(const Scope& scope, Input input, Input filter_sizes,
+                            Input out_backprop, const Conv2DAttrs& attrs) {
+  OpBuilder builder(scope, "Conv2DBackpropFilter");
+  builder.Input(input).Input(filter_sizes).Input(out_backprop);
+  return AddConv2DAttrs(builder, attrs).Finalize1();
+}
+
+Output MaxPool(const Scope& scope, Input input, const MaxPoolAttrs& attrs) {
+  OpBuilder builder(scope, "MaxPool");
+  builder.Input(input);
+  return AddMaxPoolAttrs(builder, attrs).Finalize1();
+}
+
+Output MaxPoolGrad(const Scope& scope, Input orig_input, Input orig_output, Input grad,
+                   const MaxPoolAttrs& attrs) {
+  OpBuilder builder(scope, "MaxPoolGrad");
+  builder.Input(orig_input).Input(orig_output).Input(grad);
+  return AddMaxPoolAttrs(builder, attrs).Finalize1();
+}
+
 }  // namespace minitf::ops

@@ -1,12 +1,21 @@
 // Graph-builder functions for the neural-network ops: MatMul, BiasAdd, the
-// activations, Softmax and SparseSoftmaxCrossEntropyWithLogits.
+// activations, Softmax, SparseSoftmaxCrossEntropyWithLogits, and the NHWC
+// image ops Conv2D, MaxPool and their gradients.
 //
 //   auto h = ops::Relu(root, ops::BiasAdd(root, ops::MatMul(root, x, w), b));
 //   auto logits = ops::MatMul(root, h, w2, {.transpose_b = true});
 //   auto xent = ops::SparseSoftmaxCrossEntropyWithLogits(root, logits, labels);
 //   // xent.loss: [batch]; xent.backprop: [batch, classes]
+//
+//   auto conv = ops::Conv2D(root, images, filter, {.strides = {1, 1, 1, 1}, .padding = "SAME"});
+//   auto pool = ops::MaxPool(root, ops::Relu(root, conv),
+//                            {.ksize = {1, 2, 2, 1}, .strides = {1, 2, 2, 1}, .padding = "VALID"});
 #ifndef MINITF_OPS_CC_NN_OPS_H_
 #define MINITF_OPS_CC_NN_OPS_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
 
 #include "runtime/scope.h"
 
@@ -37,6 +46,45 @@ struct SparseSoftmaxCrossEntropyOutputs {
 // features: [batch, classes]; labels: [batch] int32 or int64 class indices.
 SparseSoftmaxCrossEntropyOutputs SparseSoftmaxCrossEntropyWithLogits(const Scope& scope,
                                                                      Input features, Input labels);
+
+// The attrs of Conv2D and its gradients. Lists are NHWC; the batch and depth
+// entries must be 1.
+struct Conv2DAttrs {
+  std::vector<int64_t> strides = {1, 1, 1, 1};
+  // "SAME" or "VALID"; there is no default.
+  std::string padding;
+  // Only "NHWC" is implemented.
+  std::string data_format = "NHWC";
+  std::vector<int64_t> dilations = {1, 1, 1, 1};
+};
+// input: [batch, rows, cols, in_depth]; filter: [rows, cols, in_depth, out_depth];
+// output: [batch, out_rows, out_cols, out_depth].
+Output Conv2D(const Scope& scope, Input input, Input filter, const Conv2DAttrs& attrs);
+// The gradient of Conv2D with respect to its input; input_sizes: the int32
+// vector of the input's shape.
+Output Conv2DBackpropInput(const Scope& scope, Input input_sizes, Input filter, Input out_backprop,
+                           const Conv2DAttrs& attrs);
+// The gradient of Conv2D with respect to its filter; filter_sizes: the int32
+// vector of the filter's shape.
+Output Conv2DBackpropFilter(const Scope& scope, Input input, Input filter_sizes, Input out_backprop,
+                            const Conv2DAttrs& attrs);
+
+// The attrs of MaxPool and MaxPoolGrad. Lists are NHWC; the batch and depth
+// entries must be 1.
+struct MaxPoolAttrs {
+  std::vector<int64_t> ksize;    // The window, e.g. {1, 2, 2, 1}; no default.
+  std::vector<int64_t> strides;  // No default.
+  // "SAME" or "VALID"; there is no default.
+  std::string padding;
+  // Only "NHWC" is implemented.
+  std::string data_format = "NHWC";
+};
+// The maximum of each window, per channel: [batch, out_rows, out_cols, depth].
+Output MaxPool(const Scope& scope, Input input, const MaxPoolAttrs& attrs);
+// The gradient of MaxPool with respect to orig_input: each window's gradient
+// goes to the first maximum of the window.
+Output MaxPoolGrad(const Scope& scope, Input orig_input, Input orig_output, Input grad,
+                   const MaxPoolAttrs& attrs);
 
 }  // namespace minitf::ops
 

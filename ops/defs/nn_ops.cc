@@ -1,7 +1,9 @@
 // Op definitions for neural networks: MatMul, BiasAdd, the activations
-// (Relu, ReluGrad, Sigmoid, Tanh), Softmax and
-// SparseSoftmaxCrossEntropyWithLogits.
+// (Relu, ReluGrad, Sigmoid, Tanh), Softmax,
+// SparseSoftmaxCrossEntropyWithLogits, and the NHWC image ops Conv2D,
+// Conv2DBackpropInput, Conv2DBackpropFilter, MaxPool and MaxPoolGrad.
 #include "absl/strings/str_cat.h"
+#include "ops/kernels/window_attrs.h"
 #include "runtime/op_registry.h"
 #include "runtime/shape_inference.h"
 #include "runtime/status_macros.h"
@@ -80,6 +82,88 @@ absl::Status SparseXentShape(InferenceContext* c) {
   return absl::OkStatus();
 }
 
+// One spatial output dimension of a windowed op; -1 when the input's size or
+// the window's is unknown.
+absl::Status WindowedDim(InferenceContext* c, absl::string_view dimension, int64_t input,
+                         int64_t window, int64_t stride, int64_t dilation, Padding padding,
+                         int64_t* output) {
+  *output = -1;
+  if (input < 0 || window < 0) return absl::OkStatus();
+  absl::StatusOr<WindowedSize> size = ComputeWindowedSize(input, window, stride, dilation, padding);
+  if (!size.ok()) return c->Error(absl::StrCat(dimension, ": ", size.status().message()));
+  *output = size->output;
+  return absl::OkStatus();
+}
+
+// output: [batch, out_rows, out_cols, out_depth] from input
+// [batch, rows, cols, in_depth] and filter [rows, cols, in_depth, out_depth].
+absl::Status Conv2DShape(InferenceContext* c) {
+  absl::StatusOr<Conv2DParameters> params = ReadConv2DParameters(c->node_def());
+  if (!params.ok()) return AttachNodeName(params.status(), c->node_def());
+  PartialTensorShape input, filter;
+  MINITF_RETURN_IF_ERROR(c->WithRank(c->input(0), 4, &input));
+  MINITF_RETURN_IF_ERROR(c->WithRank(c->input(1), 4, &filter));
+  const int64_t in_depth = input.dim_size(3);
+  const int64_t filter_depth = filter.dim_size(2);
+  if (in_depth >= 0 && filter_depth >= 0 && in_depth != filter_depth) {
+    return c->Error(absl::StrCat("input depth ", in_depth, " does not match filter in_depth ",
+                                 filter_depth, " (input shape ", input.DebugString(),
+                                 ", filter shape ", filter.DebugString(), ")"));
+  }
+  int64_t rows, cols;
+  MINITF_RETURN_IF_ERROR(WindowedDim(c, "rows", input.dim_size(1), filter.dim_size(0),
+                                     params->stride_rows, params->dilation_rows, params->padding,
+                                     &rows));
+  MINITF_RETURN_IF_ERROR(WindowedDim(c, "cols", input.dim_size(2), filter.dim_size(1),
+                                     params->stride_cols, params->dilation_cols, params->padding,
+                                     &cols));
+  c->set_output(0, PartialTensorShape({input.dim_size(0), rows, cols, filter.dim_size(3)}));
+  return absl::OkStatus();
+}
+
+// The gradients of Conv2D: output 0 has the shape the int32 vector input
+// `sizes_input` holds (rank 4, dimensions unknown where it is not a constant).
+absl::Status Conv2DBackpropShape(InferenceContext* c, int sizes_input) {
+  MINITF_RETURN_IF_ERROR(
+      AttachNodeName(ReadConv2DParameters(c->node_def()).status(), c->node_def()));
+  // The other operand (the filter for the input's gradient, the input for
+  // the filter's) and out_backprop are images or filters: rank 4.
+  PartialTensorShape operand, out_backprop, sizes, output;
+  MINITF_RETURN_IF_ERROR(c->WithRank(c->input(sizes_input == 0 ? 1 : 0), 4, &operand));
+  MINITF_RETURN_IF_ERROR(c->WithRank(c->input(2), 4, &out_backprop));
+  MINITF_RETURN_IF_ERROR(c->MakeShapeFromShapeTensor(sizes_input, &sizes));
+  MINITF_RETURN_IF_ERROR(c->WithRank(sizes, 4, &output));
+  c->set_output(0, output);
+  return absl::OkStatus();
+}
+
+// output: [batch, out_rows, out_cols, depth] from input [batch, rows, cols, depth].
+absl::Status MaxPoolShape(InferenceContext* c) {
+  absl::StatusOr<Pool2DParameters> params = ReadPool2DParameters(c->node_def());
+  if (!params.ok()) return AttachNodeName(params.status(), c->node_def());
+  PartialTensorShape input;
+  MINITF_RETURN_IF_ERROR(c->WithRank(c->input(0), 4, &input));
+  int64_t rows, cols;
+  MINITF_RETURN_IF_ERROR(WindowedDim(c, "rows", input.dim_size(1), params->window_rows,
+                                     params->stride_rows, 1, params->padding, &rows));
+  MINITF_RETURN_IF_ERROR(WindowedDim(c, "cols", input.dim_size(2), params->window_cols,
+                                     params->stride_cols, 1, params->padding, &cols));
+  c->set_output(0, PartialTensorShape({input.dim_size(0), rows, cols, input.dim_size(3)}));
+  return absl::OkStatus();
+}
+
+// output: the shape of orig_input.
+absl::Status MaxPoolGradShape(InferenceContext* c) {
+  MINITF_RETURN_IF_ERROR(
+      AttachNodeName(ReadPool2DParameters(c->node_def()).status(), c->node_def()));
+  PartialTensorShape orig_input, orig_output, grad;
+  MINITF_RETURN_IF_ERROR(c->WithRank(c->input(0), 4, &orig_input));
+  MINITF_RETURN_IF_ERROR(c->WithRank(c->input(1), 4, &orig_output));
+  MINITF_RETURN_IF_ERROR(c->WithRank(c->input(2), 4, &grad));
+  c->set_output(0, orig_input);
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 REGISTER_OP("MatMul")
@@ -139,5 +223,74 @@ REGISTER_OP("SparseSoftmaxCrossEntropyWithLogits")
     .Attr("T: {float, double}")
     .Attr("Tlabels: {int32, int64} = int64")
     .SetShapeFn(SparseXentShape);
+
+// NHWC only. use_cudnn_on_gpu and explicit_paddings are accepted for
+// TensorFlow compatibility: the first is ignored, the second must be empty.
+REGISTER_OP("Conv2D")
+    .Input("input: T")
+    .Input("filter: T")
+    .Output("output: T")
+    .Attr("T: {float, double}")
+    .Attr("strides: list(int)")
+    .Attr("use_cudnn_on_gpu: bool = true")
+    .Attr("padding: string")
+    .Attr("explicit_paddings: list(int) = []")
+    .Attr("data_format: string = 'NHWC'")
+    .Attr("dilations: list(int) = [1, 1, 1, 1]")
+    .SetShapeFn(Conv2DShape);
+
+// output = d(loss)/d(input) of a Conv2D whose input has shape input_sizes.
+REGISTER_OP("Conv2DBackpropInput")
+    .Input("input_sizes: int32")
+    .Input("filter: T")
+    .Input("out_backprop: T")
+    .Output("output: T")
+    .Attr("T: {float, double}")
+    .Attr("strides: list(int)")
+    .Attr("use_cudnn_on_gpu: bool = true")
+    .Attr("padding: string")
+    .Attr("explicit_paddings: list(int) = []")
+    .Attr("data_format: string = 'NHWC'")
+    .Attr("dilations: list(int) = [1, 1, 1, 1]")
+    .SetShapeFn([](InferenceContext* c) { return Conv2DBackpropShape(c, 0); });
+
+// output = d(loss)/d(filter) of a Conv2D whose filter has shape filter_sizes.
+REGISTER_OP("Conv2DBackpropFilter")
+    .Input("input: T")
+    .Input("filter_sizes: int32")
+    .Input("out_backprop: T")
+    .Output("output: T")
+    .Attr("T: {float, double}")
+    .Attr("strides: list(int)")
+    .Attr("use_cudnn_on_gpu: bool = true")
+    .Attr("padding: string")
+    .Attr("explicit_paddings: list(int) = []")
+    .Attr("data_format: string = 'NHWC'")
+    .Attr("dilations: list(int) = [1, 1, 1, 1]")
+    .SetShapeFn([](InferenceContext* c) { return Conv2DBackpropShape(c, 1); });
+
+REGISTER_OP("MaxPool")
+    .Input("input: T")
+    .Output("output: T")
+    .Attr("T: {float, double} = float")
+    .Attr("ksize: list(int)")
+    .Attr("strides: list(int)")
+    .Attr("padding: string")
+    .Attr("data_format: string = 'NHWC'")
+    .SetShapeFn(MaxPoolShape);
+
+// output = d(loss)/d(orig_input) given grad = d(loss)/d(orig_output); each
+// window's gradient goes to its first maximum.
+REGISTER_OP("MaxPoolGrad")
+    .Input("orig_input: T")
+    .Input("orig_output: T")
+    .Input("grad: T")
+    .Output("output: T")
+    .Attr("T: {float, double} = float")
+    .Attr("ksize: list(int)")
+    .Attr("strides: list(int)")
+    .Attr("padding: string")
+    .Attr("data_format: string = 'NHWC'")
+    .SetShapeFn(MaxPoolGradShape);
 
 }  // namespace minitf

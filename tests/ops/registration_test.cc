@@ -16,7 +16,8 @@ const std::set<std::string>& ShippedOps() {
       "Const", "Placeholder", "Identity", "NoOp", "_Arg", "_Retval", "Switch", "Merge",
       "Add", "Sub", "Mul", "Div", "Maximum", "Minimum", "Neg", "Square", "Sqrt", "Exp", "Log",
       "Cast", "Sum", "Mean", "Max", "MatMul", "BiasAdd", "Relu", "ReluGrad", "Sigmoid", "Tanh",
-      "Softmax", "SparseSoftmaxCrossEntropyWithLogits", "Reshape", "Shape", "Fill",
+      "Softmax", "SparseSoftmaxCrossEntropyWithLogits", "Conv2D", "Conv2DBackpropInput",
+      "Conv2DBackpropFilter", "MaxPool", "MaxPoolGrad", "Reshape", "Shape", "Fill",
       "ZerosLike", "OnesLike", "RandomUniform", "RandomStandardNormal", "Variable", "Assign",
       "AssignAdd", "ApplyGradientDescent"};
   return *ops;

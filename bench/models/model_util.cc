@@ -1,0 +1,69 @@
+#include "bench/models/model_util.h"
+
+#include "ops/standard_ops.h"
+
+namespace minitf {
+namespace {
+
+PartialTensorShape ShapeOf(const std::vector<int>& dims) {
+  std::vector<int64_t> d(dims.begin(), dims.end());
+  return PartialTensorShape(d);
+}
+
+Tensor DimsTensor(const std::vector<int>& dims) {
+  std::vector<int32_t> d(dims.begin(), dims.end());
+  return Tensor::FromVector<int32_t>(absl::Span<const int32_t>(d),
+                                     TensorShape({static_cast<int64_t>(d.size())}));
+}
+
+}  // namespace
+
+Output Parameters::Normal(const char* name, std::vector<int> dims, float scale, int seed) {
+  Output var = ops::Variable(root_.WithOpName(name), ShapeOf(dims), DT_FLOAT);
+  Output value = ops::Mul(
+      init_, ops::RandomStandardNormal(init_, Input(DimsTensor(dims)), DT_FLOAT, {.seed = seed}),
+      scale);
+  variables_.push_back(var);
+  assigns_.push_back(ops::Assign(init_, var, value));
+  return var;
+}
+
+Output Parameters::Zeros(const char* name, std::vector<int> dims) {
+  Output var = ops::Variable(root_.WithOpName(name), ShapeOf(dims), DT_FLOAT);
+  variables_.push_back(var);
+  assigns_.push_back(ops::Assign(init_, var, ops::Fill(init_, Input(DimsTensor(dims)), 0.0f)));
+  return var;
+}
+
+Output Parameters::InitOp(const char* name) const {
+  return ops::NoOp(root_.WithOpName(name).WithControlDependencies(assigns_));
+}
+
+Output Parameters::TrainOp(const char* name, const std::vector<Output>& grads,
+                           float learning_rate) const {
+  // The updates wait for every gradient, so none reads an updated weight.
+  Scope update = root_.NewSubScope("update").WithControlDependencies(grads);
+  std::vector<Output> updates;
+  for (size_t i = 0; i < variables_.size() && i < grads.size(); ++i) {
+    updates.push_back(ops::ApplyGradientDescent(update, variables_[i], learning_rate, grads[i]));
+  }
+  return ops::NoOp(root_.WithOpName(name).WithControlDependencies(updates));
+}
+
+double Accuracy(const Tensor& logits, const Tensor& labels) {
+  auto l = logits.matrix<float>();
+  auto y = labels.vec<int32_t>();
+  const int64_t rows = l.dimension(0);
+  if (rows == 0) return 0.0;
+  int64_t correct = 0;
+  for (int64_t i = 0; i < rows; ++i) {
+    int64_t best = 0;
+    for (int64_t k = 1; k < l.dimension(1); ++k) {
+      if (l(i, k) > l(i, best)) best = k;
+    }
+    correct += best == y(i);
+  }
+  return static_cast<double>(correct) / static_cast<double>(rows);
+}
+
+}  // namespace minitf

@@ -1,0 +1,66 @@
+// What the training models share: the names a training loop needs
+// (TrainingModel), a batch to feed (Batch), trainable variables with their
+// initialisers and gradient-descent updates (Parameters), and Accuracy.
+#ifndef MINITF_BENCH_MODELS_MODEL_UTIL_H_
+#define MINITF_BENCH_MODELS_MODEL_UTIL_H_
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "runtime/graph_def.h"
+#include "runtime/scope.h"
+#include "runtime/tensor.h"
+
+namespace minitf {
+
+// The names a training loop needs.
+struct TrainingModel {
+  GraphDef graph;
+  std::string init;    // target: initialises the variables
+  std::string train;   // target: one gradient-descent step
+  std::string loss;    // tensor: mean loss of the batch
+  std::string logits;  // tensor: [batch, classes]
+  std::string input;   // placeholder of the examples
+  std::string labels;  // placeholder of the int32 labels
+};
+
+// A batch of examples and their labels.
+struct Batch {
+  Tensor x;       // float [batch, ...]: the examples
+  Tensor labels;  // int32 [batch]
+  std::vector<std::pair<std::string, Tensor>> Feeds(const TrainingModel& model) const {
+    return {{model.input, x}, {model.labels, labels}};
+  }
+};
+
+// The fraction of rows of `logits` whose largest entry is at the label.
+double Accuracy(const Tensor& logits, const Tensor& labels);
+
+// The trainable variables of a model and the Assigns that initialise them.
+class Parameters {
+ public:
+  // `root` creates the variables, `init` their initialisers.
+  Parameters(const Scope& root, const Scope& init) : root_(root), init_(init) {}
+
+  // A variable of `dims` drawn from N(0, scale^2), reproducibly for `seed`.
+  Output Normal(const char* name, std::vector<int> dims, float scale, int seed);
+  // A variable of `dims` filled with zeros.
+  Output Zeros(const char* name, std::vector<int> dims);
+
+  // The op that runs every initialiser.
+  Output InitOp(const char* name) const;
+  // The op that applies `grads[i]` to the i-th variable created (in creation
+  // order) with plain gradient descent, once every gradient is computed.
+  Output TrainOp(const char* name, const std::vector<Output>& grads, float learning_rate) const;
+
+ private:
+  Scope root_;
+  Scope init_;
+  std::vector<Output> variables_;
+  std::vector<Output> assigns_;
+};
+
+}  // namespace minitf
+
+#endif  // MINITF_BENCH_MODELS_MODEL_UTIL_H_

@@ -1,0 +1,108 @@
+#include "ops/kernels/pooling_functors.h"
+
+#include <algorithm>
+
+namespace minitf::functor {
+namespace {
+
+// The input rows [row_begin, row_end) and columns [col_begin, col_end) that
+// the window of output (out_row, out_col) covers, the padding clipped off.
+struct Window {
+  int64_t row_begin, row_end, col_begin, col_end;
+};
+
+Window WindowOf(const Pool2DGeometry& g, int64_t out_row, int64_t out_col) {
+  const int64_t top = out_row * g.stride_rows - g.pad_top;
+  const int64_t left = out_col * g.stride_cols - g.pad_left;
+  return {std::max<int64_t>(top, 0), std::min(top + g.window_rows, g.in_rows),
+          std::max<int64_t>(left, 0), std::min(left + g.window_cols, g.in_cols)};
+}
+
+// The cost of pooling `outputs` output positions, for Eigen's sharding.
+Eigen::TensorOpCost PoolingCost(const Pool2DGeometry& g, int64_t outputs, size_t element_bytes) {
+  const double taps = static_cast<double>(outputs * g.depth * g.window_rows * g.window_cols);
+  return Eigen::TensorOpCost(taps * element_bytes,
+                             static_cast<double>(outputs * g.depth * element_bytes), taps);
+}
+
+}  // namespace
+
+template <typename T>
+void MaxPoolFunctor<T>::operator()(const Eigen::ThreadPoolDevice& d, const Pool2DGeometry& g,
+                                   const T* input, T* output) const {
+  if (g.output_elements() == 0) return;
+  const int64_t image_elements = g.in_rows * g.in_cols * g.depth;
+  // One unit: one output row of one image.
+  auto pool_rows = [&](Eigen::Index first, Eigen::Index last) {
+    for (Eigen::Index unit = first; unit < last; ++unit) {
+      const int64_t image = unit / g.out_rows;
+      const int64_t out_row = unit % g.out_rows;
+      const T* in = input + image * image_elements;
+      for (int64_t out_col = 0; out_col < g.out_cols; ++out_col) {
+        T* out = output + (unit * g.out_cols + out_col) * g.depth;
+        const Window w = WindowOf(g, out_row, out_col);
+        bool first_tap = true;
+        for (int64_t r = w.row_begin; r < w.row_end; ++r) {
+          for (int64_t c = w.col_begin; c < w.col_end; ++c) {
+            const T* x = in + (r * g.in_cols + c) * g.depth;
+            if (first_tap) {
+              std::copy_n(x, g.depth, out);
+              first_tap = false;
+              continue;
+            }
+            for (int64_t k = 0; k < g.depth; ++k) {
+              if (x[k] > out[k]) out[k] = x[k];
+            }
+          }
+        }
+        // Unreachable while the geometry's invariants hold.
+        if (first_tap) std::fill_n(out, g.depth, Eigen::NumTraits<T>::lowest());
+      }
+    }
+  };
+  d.parallelFor(g.batch * g.out_rows, PoolingCost(g, g.out_cols, sizeof(T)), pool_rows);
+}
+
+template <typename T>
+void MaxPoolGradFunctor<T>::operator()(const Eigen::ThreadPoolDevice& d, const Pool2DGeometry& g,
+                                       const T* input, const T* out_backprop,
+                                       T* in_backprop) const {
+  if (g.input_elements() == 0) return;
+  const int64_t image_elements = g.in_rows * g.in_cols * g.depth;
+  const int64_t image_outputs = g.out_rows * g.out_cols;
+  // One unit: one image, whose gradient no other unit touches.
+  auto route_images = [&](Eigen::Index first, Eigen::Index last) {
+    std::fill_n(in_backprop + first * image_elements, (last - first) * image_elements, T(0));
+    for (Eigen::Index image = first; image < last; ++image) {
+      const T* in = input + image * image_elements;
+      T* in_grad = in_backprop + image * image_elements;
+      const T* out_grad = out_backprop + image * image_outputs * g.depth;
+      for (int64_t out_row = 0; out_row < g.out_rows; ++out_row) {
+        for (int64_t out_col = 0; out_col < g.out_cols; ++out_col) {
+          const Window w = WindowOf(g, out_row, out_col);
+          if (w.row_begin >= w.row_end || w.col_begin >= w.col_end) continue;
+          const T* grad = out_grad + (out_row * g.out_cols + out_col) * g.depth;
+          for (int64_t k = 0; k < g.depth; ++k) {
+            // The first maximum in row-major order: later ties do not win.
+            int64_t best = (w.row_begin * g.in_cols + w.col_begin) * g.depth + k;
+            for (int64_t r = w.row_begin; r < w.row_end; ++r) {
+              for (int64_t c = w.col_begin; c < w.col_end; ++c) {
+                const int64_t at = (r * g.in_cols + c) * g.depth + k;
+                if (in[at] > in[best]) best = at;
+              }
+            }
+            in_grad[best] += grad[k];
+          }
+        }
+      }
+    }
+  };
+  d.parallelFor(g.batch, PoolingCost(g, image_outputs, sizeof(T)), route_images);
+}
+
+template struct MaxPoolFunctor<float>;
+template struct MaxPoolFunctor<double>;
+template struct MaxPoolGradFunctor<float>;
+template struct MaxPoolGradFunctor<double>;
+
+}  // namespace minitf::functor
