@@ -16,6 +16,7 @@
 
 #include "absl/status/status.h"
 #include "device/device.h"
+#include "device/gpu/gpu_options.h"
 
 namespace minitf {
 
@@ -26,6 +27,8 @@ struct DeviceOptions {
   std::map<std::string, int> device_count;
   // Threads of each device's intra-op pool; 0 means one per core.
   int intra_op_parallelism_threads = 0;
+  // How GPU devices and their allocators are built.
+  GPUOptions gpu_options;
 };
 
 class DeviceFactory {

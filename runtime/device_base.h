@@ -13,6 +13,11 @@
 
 namespace minitf {
 
+namespace se {
+class Stream;
+class StreamExecutor;
+}  // namespace se
+
 class AsyncOpKernel;
 class DeviceBase;
 class OpKernel;
@@ -44,6 +49,16 @@ class DeviceContext {
                                      Tensor* cpu_tensor, StatusCallback done) const;
 };
 
+// What a kernel on a GPU device needs of it (TensorFlow's
+// GpuDeviceInfo): the stream its work goes on and the executor behind it.
+// Pointers are not owned; they live as long as the device.
+struct GpuDeviceInfo {
+  se::Stream* stream = nullptr;             // The compute stream.
+  se::StreamExecutor* executor = nullptr;   // stream->parent().
+  DeviceContext* default_context = nullptr;
+  int gpu_id = 0;
+};
+
 class DeviceBase {
  public:
   virtual ~DeviceBase() = default;
@@ -64,11 +79,20 @@ class DeviceBase {
   }
   // Host-to-device copies; nullptr for devices that compute in host memory.
   virtual DeviceContext* device_context() { return nullptr; }
+  // Non-null only on GPU devices.
+  virtual const GpuDeviceInfo* gpu_device_info() const { return nullptr; }
+  // The stream platform whose kernels this device runs ("SimGPU", "CUDA");
+  // empty for devices without one (CPU). Kernels registered with
+  // KernelDefBuilder::Platform match only devices of that platform.
+  virtual const std::string& platform_name() const;
 
   // Runs a kernel. Devices override these to add bookkeeping (streams, timing).
   virtual void Compute(OpKernel* op_kernel, OpKernelContext* context);
   virtual void ComputeAsync(AsyncOpKernel* op_kernel, OpKernelContext* context,
                             std::function<void()> done);
+  // The pool this device's kernels run on when it keeps one of its own
+  // (GPU thread modes gpu_private / gpu_shared); null: the session's.
+  virtual ThreadPool* tensorflow_device_thread_pool() { return nullptr; }
   // Waits for outstanding device work; an error if it failed.
   virtual absl::Status Sync() { return absl::OkStatus(); }
 };

@@ -56,6 +56,8 @@ class ExecutorImpl : public Executor {
   std::vector<uint64_t> initial_pending_;
   // Nodes with no inputs from op nodes: ready when a step starts.
   std::vector<int> root_nodes_;
+  // By node id: _Send and _Recv, which run even when dead.
+  std::vector<bool> is_transfer_node_;
 };
 
 absl::Status ExecutorImpl::Initialize() {
@@ -72,7 +74,9 @@ absl::Status ExecutorImpl::Initialize() {
   }
   gview_.Initialize(graph_.get(), raw);
   initial_pending_.assign(graph_->num_node_ids(), 0);
+  is_transfer_node_.assign(graph_->num_node_ids(), false);
   for (const Node* n : graph_->op_nodes()) {
+    is_transfer_node_[n->id()] = n->type_string() == "_Send" || n->type_string() == "_Recv";
     int data = 0, control = 0;
     for (const Edge* e : n->in_edges()) {
       if (!e->src()->IsOp()) continue;
@@ -299,7 +303,8 @@ absl::Status ExecutorState::ProcessOutputs(const NodeItem& item, OpKernelContext
     OpKernelContext::Output* slot = ctx->mutable_output_slot(i);
     Entry& out = (*outputs)[i];
     if (!slot->is_set) {
-      if (item.is_switch) continue;  // The untaken side: dead.
+      // The untaken side of a Switch, or a _Recv that received a dead tensor.
+      if (item.is_switch || *ctx->is_output_dead()) continue;
       return absl::InternalError(absl::StrCat("Node '", item.node->name(), "' (op '",
                                               item.node->type_string(),
                                               "') did not set output ", i));
@@ -422,8 +427,13 @@ void ExecutorState::Process(TaggedNode node, std::deque<TaggedNode> more) {
     }
     if (args_.cancellation_manager != nullptr && args_.cancellation_manager->IsCancelled()) {
       s = absl::CancelledError("the step was cancelled");
-    } else if (!tagged.is_dead) {
-      s = PrepareInputs(item, &inputs);
+    } else if (!tagged.is_dead || impl_->is_transfer_node_[item.id]) {
+      // A dead transfer node runs with empty inputs to pass its deadness on.
+      if (tagged.is_dead) {
+        inputs.assign(item.num_inputs, TensorValue{});
+      } else {
+        s = PrepareInputs(item, &inputs);
+      }
       if (s.ok() && item.kernel_is_async) {
         auto state = std::make_unique<AsyncState>();
         state->tagged = tagged;
@@ -435,6 +445,8 @@ void ExecutorState::Process(TaggedNode node, std::deque<TaggedNode> more) {
         state->params.call_frame = args_.call_frame;
         state->params.cancellation_manager = args_.cancellation_manager;
         state->params.runner = args_.runner ? &args_.runner : nullptr;
+        state->params.rendezvous = args_.rendezvous;
+        state->params.is_input_dead = tagged.is_dead;
         state->ctx = std::make_unique<OpKernelContext>(&state->params);
         state->stats = std::move(stats);
         if (stats_ptr != nullptr) {
@@ -469,6 +481,8 @@ void ExecutorState::Process(TaggedNode node, std::deque<TaggedNode> more) {
         params.call_frame = args_.call_frame;
         params.cancellation_manager = args_.cancellation_manager;
         params.runner = args_.runner ? &args_.runner : nullptr;
+        params.rendezvous = args_.rendezvous;
+        params.is_input_dead = tagged.is_dead;
         OpKernelContext ctx(&params);
         if (stats_ptr != nullptr) stats.op_start_rel_micros = NowMicros() - stats.all_start_micros;
         device_->Compute(item.kernel, &ctx);
@@ -499,11 +513,14 @@ bool ExecutorState::NodeDone(const absl::Status& s, const TaggedNodeSeq& ready,
     {
       MutexLock lock(&mu_);
       if (status_.ok()) {
-        status_ = s;
+        // Unshared: Finish may hand it on from another thread (rendezvous.h).
+        status_ = UnsharedStatus(s);
         first_error = true;
       }
     }
-    // Stop outstanding asynchronous work of the step.
+    // Stop outstanding asynchronous work of the step: wake the _Recv nodes
+    // of every partition with this error, then cancel the rest.
+    if (first_error && args_.rendezvous != nullptr) args_.rendezvous->StartAbort(s);
     if (first_error && args_.cancellation_manager != nullptr) {
       args_.cancellation_manager->StartCancel();
     }

@@ -23,7 +23,13 @@
 //
 // Dead tensors: an output a Switch did not take is "dead". A node with a
 // dead input does not run and all its outputs are dead; a Merge runs as soon
-// as one live input arrives and is dead only if all its inputs are.
+// as one live input arrives and is dead only if all its inputs are. The
+// transfer nodes _Send and _Recv are the exception: they run even when dead
+// (OpKernelContext::is_input_dead) so that deadness crosses devices.
+//
+// Cross-device steps: the partitions of one step share a Rendezvous
+// (Args::rendezvous). An executor's first error aborts it (StartAbort), so
+// _Recv nodes blocked in the other partitions wake with that error.
 #ifndef MINITF_RUNTIME_EXECUTOR_H_
 #define MINITF_RUNTIME_EXECUTOR_H_
 
@@ -36,6 +42,7 @@
 #include "runtime/device_base.h"
 #include "runtime/graph.h"
 #include "runtime/op_kernel.h"
+#include "runtime/rendezvous.h"
 #include "runtime/step_stats.h"
 
 namespace minitf {
@@ -49,6 +56,9 @@ class Executor {
     CallFrameInterface* call_frame = nullptr;            // May be null.
     CancellationManager* cancellation_manager = nullptr;  // May be null.
     StepStatsCollector* stats_collector = nullptr;        // Null: no stats.
+    // Shared by every partition of the step; aborted with the executor's
+    // first error. May be null when the graph has no _Send/_Recv.
+    Rendezvous* rendezvous = nullptr;
     // Runs expensive nodes; when empty, they run on the calling thread.
     Runner runner;
   };

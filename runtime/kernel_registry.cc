@@ -33,6 +33,7 @@ std::string KernelDef::DebugString() const {
   for (const auto& [attr, allowed] : constraints) {
     absl::StrAppend(&out, "; ", attr, " in [", TypeList(allowed), "]");
   }
+  if (!platform.empty()) absl::StrAppend(&out, "; platform='", platform, "'");
   if (priority != 0) absl::StrAppend(&out, "; priority=", priority);
   return out;
 }
@@ -52,8 +53,37 @@ void KernelRegistry::Register(KernelDef def, std::string class_name, KernelFacto
   kernels_[op].push_back(std::move(registration));
 }
 
+void KernelRegistry::RegisterDeferred(DeferredRegistrar registrar) {
+  deferred_.push_back(std::move(registrar));
+}
+
+void KernelRegistry::RunDeferred() const {
+  absl::call_once(deferred_once_, [this] {
+    std::vector<const KernelRegistration*> registered;
+    {
+      MutexLock lock(&mu_);
+      for (const auto& [op, regs] : kernels_) {
+        for (const auto& reg : regs) registered.push_back(reg.get());
+      }
+    }
+    // Registration is the one mutation lookups allow: see RegisterDeferred.
+    auto* self = const_cast<KernelRegistry*>(this);
+    for (const DeferredRegistrar& registrar : deferred_) registrar(self, registered);
+  });
+}
+
+std::vector<std::string> KernelRegistry::Ops() const {
+  RunDeferred();
+  MutexLock lock(&mu_);
+  std::vector<std::string> ops;
+  for (const auto& [op, regs] : kernels_) ops.push_back(op);
+  std::sort(ops.begin(), ops.end());
+  return ops;
+}
+
 absl::StatusOr<const KernelRegistration*> KernelRegistry::FindKernel(
-    const std::string& device_type, const NodeDef& def) const {
+    const std::string& device_type, const NodeDef& def, const std::string& platform) const {
+  RunDeferred();
   MutexLock lock(&mu_);
   const KernelRegistration* best = nullptr;
   bool tie = false;
@@ -61,6 +91,7 @@ absl::StatusOr<const KernelRegistration*> KernelRegistry::FindKernel(
   if (it != kernels_.end()) {
     for (const auto& reg : it->second) {
       if (reg->def.device_type != device_type || !Matches(reg->def, def)) continue;
+      if (!reg->def.platform.empty() && reg->def.platform != platform) continue;
       if (best == nullptr || reg->def.priority > best->def.priority) {
         best = reg.get();
         tie = false;
@@ -89,12 +120,14 @@ absl::StatusOr<const KernelRegistration*> KernelRegistry::FindKernel(
   }
   return absl::NotFoundError(absl::StrCat("No registered kernel for node '", def.name,
                                           "' (op '", def.op, "') on device ", device_type,
+                                          platform.empty() ? "" : absl::StrCat(" (", platform, ")"),
                                           " with attrs [", attrs, "]. Registered:\n  ",
                                           registered));
 }
 
 std::vector<const KernelRegistration*> KernelRegistry::KernelsForOp(
     const std::string& op) const {
+  RunDeferred();
   MutexLock lock(&mu_);
   std::vector<const KernelRegistration*> out;
   auto it = kernels_.find(op);

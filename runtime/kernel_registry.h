@@ -5,7 +5,10 @@
 //                           MatMulOp<float>);
 //
 // Lookup picks, among the kernels of the node's op and device type whose type
-// constraints the node's attrs satisfy, the one with the highest Priority();
+// constraints the node's attrs satisfy (and, for kernels registered with
+// Platform(), whose stream platform is the device's: a GPU device on SimGPU
+// and one on CUDA run different kernels for the same op), the one with the
+// highest Priority();
 // two matches of equal priority are an error. Each REGISTER_KERNEL_BUILDER is
 // one static object whose constructor calls KernelRegistry::Global()->Register.
 // Thread-safe.
@@ -18,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/base/call_once.h"
 #include "absl/base/thread_annotations.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
@@ -35,6 +39,8 @@ struct KernelDef {
   std::vector<std::pair<std::string, std::vector<DataType>>> constraints;
   // Args kept in host memory on devices with memory of their own.
   std::vector<std::string> host_memory_args;
+  // The stream platform ("SimGPU", "CUDA") the kernel is for; empty: any.
+  std::string platform;
   int priority = 0;
 
   std::string DebugString() const;
@@ -57,6 +63,10 @@ class KernelDefBuilder {
   }
   KernelDefBuilder& HostMemory(const char* arg_name) {
     def_.host_memory_args.emplace_back(arg_name);
+    return *this;
+  }
+  KernelDefBuilder& Platform(const char* platform) {
+    def_.platform = platform;
     return *this;
   }
   KernelDefBuilder& Priority(int priority) {
@@ -84,16 +94,34 @@ class KernelRegistry {
 
   void Register(KernelDef def, std::string class_name, KernelFactory factory);
 
-  // The best kernel for `def` on `device_type`. NotFound names the node, op,
-  // device and attrs, and lists what is registered for the op.
+  // Runs `registrar` once, at the first lookup, when every static
+  // REGISTER_KERNEL_BUILDER has run, with the registrations made so far:
+  // for kernels derived from others (the SimGPU kernels wrap the CPU ones,
+  // copying their constraints). The registrar may call Register only.
+  // REQUIRES: called during static initialisation, before any lookup.
+  using DeferredRegistrar = std::function<void(
+      KernelRegistry* registry, const std::vector<const KernelRegistration*>& registered)>;
+  void RegisterDeferred(DeferredRegistrar registrar);
+
+  // The best kernel for `def` on `device_type` (on a device of stream
+  // platform `platform`, "" for none). NotFound names the node, op, device
+  // and attrs, and lists what is registered for the op.
   absl::StatusOr<const KernelRegistration*> FindKernel(const std::string& device_type,
-                                                      const NodeDef& def) const;
+                                                      const NodeDef& def,
+                                                      const std::string& platform = "") const;
   // Every registration for `op` (any device), for messages and tests.
   std::vector<const KernelRegistration*> KernelsForOp(const std::string& op) const;
+  // The names of every op with at least one kernel, sorted.
+  std::vector<std::string> Ops() const;
   // The device types that have at least one kernel for `op`.
   std::vector<std::string> DeviceTypesForOp(const std::string& op) const;
 
  private:
+  // Runs the deferred registrars, once.
+  void RunDeferred() const;
+
+  mutable absl::once_flag deferred_once_;
+  std::vector<DeferredRegistrar> deferred_;  // Written during static init only.
   mutable Mutex mu_;
   // op name -> registrations. Registrations are never removed, so pointers
   // to them stay valid.

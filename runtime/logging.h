@@ -53,11 +53,12 @@ void InitOnce();
     ::spdlog::log(MINITF_LOG_##severity##_, __VA_ARGS__);        \
   } while (0)
 
-#define VLOG_IS_ON(level) (::minitf::logging::VerboseLevel() >= (level))
+#define VLOG_IS_ON(verbosity) (::minitf::logging::VerboseLevel() >= (verbosity))
 
-#define VLOG(level, ...)                                                     \
+// (The parameter is not called `level`: that would rewrite spdlog::level.)
+#define VLOG(verbosity, ...)                                                 \
   do {                                                                       \
-    if (VLOG_IS_ON(level)) {                                                 \
+    if (VLOG_IS_ON(verbosity)) {                                             \
       ::minitf::logging::InitOnce();                                         \
       ::spdlog::log(::spdlog::level::info, __VA_ARGS__);                     \
     }                                                                        \

@@ -19,6 +19,11 @@ void DeviceContext::CopyDeviceTensorToCPU(const Tensor*, DeviceBase* device, Ten
       absl::StrCat("device ", device->name(), " has no device-to-host copy")));
 }
 
+const std::string& DeviceBase::platform_name() const {
+  static const std::string* const kNone = new std::string();
+  return *kNone;
+}
+
 void DeviceBase::Compute(OpKernel* op_kernel, OpKernelContext* context) {
   op_kernel->Compute(context);
 }
@@ -157,7 +162,7 @@ absl::StatusOr<std::unique_ptr<OpKernel>> CreateOpKernel(const std::string& devi
     return absl::NotFoundError(
         absl::StrCat("Node '", def.name, "': op type not registered: '", def.op, "'"));
   }
-  auto reg = KernelRegistry::Global()->FindKernel(device_type, def);
+  auto reg = KernelRegistry::Global()->FindKernel(device_type, def, device->platform_name());
   if (!reg.ok()) return reg.status();
   DataTypeVector inputs, outputs;
   if (absl::Status s = InOutTypesForNode(def, *op_def, &inputs, &outputs); !s.ok()) {

@@ -43,6 +43,7 @@ namespace minitf {
 class AsyncOpKernel;
 class CallFrameInterface;
 class OpKernelContext;
+class Rendezvous;
 
 // Hands a closure to a thread (the inter-op pool).
 using Runner = std::function<void(std::function<void()>)>;
@@ -158,6 +159,12 @@ class OpKernelContext {
     CallFrameInterface* call_frame = nullptr;              // Not owned; may be null.
     CancellationManager* cancellation_manager = nullptr;   // Not owned; may be null.
     const Runner* runner = nullptr;                        // Not owned; may be null.
+    // Where the step's _Send and _Recv kernels exchange tensors across
+    // devices. Not owned; may be null (a step on one device).
+    Rendezvous* rendezvous = nullptr;
+    // True when a transfer kernel (_Send, _Recv) runs for a dead input: it
+    // must pass the deadness on instead of a value (inputs are then empty).
+    bool is_input_dead = false;
     // Records what each output allocation cost, for step stats.
     bool track_allocations = false;
   };
@@ -180,6 +187,12 @@ class OpKernelContext {
   CallFrameInterface* call_frame() const { return params_->call_frame; }
   CancellationManager* cancellation_manager() const { return params_->cancellation_manager; }
   const Runner* runner() const { return params_->runner; }
+  Rendezvous* rendezvous() const { return params_->rendezvous; }
+  // See Params::is_input_dead.
+  bool is_input_dead() const { return params_->is_input_dead; }
+  // A _Recv kernel that received a dead tensor sets this instead of its
+  // output; the executor then marks every output of the node dead.
+  bool* is_output_dead() { return &is_output_dead_; }
   const Eigen::ThreadPoolDevice& eigen_cpu_device() const {
     return params_->device->eigen_cpu_device();
   }
@@ -236,6 +249,7 @@ class OpKernelContext {
   std::vector<Output> outputs_;
   absl::Status status_;
   int64_t output_bytes_allocated_ = 0;
+  bool is_output_dead_ = false;
 };
 
 // Creates the kernel registered for `def` on `device_type` (see

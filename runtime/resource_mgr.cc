@@ -7,6 +7,11 @@ void ResourceMgr::Cleanup(const std::string& container) {
   absl::erase_if(resources_, [&](const auto& kv) { return kv.first.first == container; });
 }
 
+void ResourceMgr::Clear() {
+  MutexLock lock(&mu_);
+  resources_.clear();
+}
+
 size_t ResourceMgr::size() const {
   MutexLock lock(&mu_);
   return resources_.size();

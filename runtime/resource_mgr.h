@@ -66,6 +66,8 @@ class ResourceMgr {
 
   // Drops every resource of `container` ("" is the default container).
   void Cleanup(const std::string& container);
+  // Drops every resource (a device does, before its allocators go).
+  void Clear();
   size_t size() const;
 
  private:

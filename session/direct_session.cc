@@ -1,6 +1,7 @@
 #include "session/direct_session.h"
 
 #include <algorithm>
+#include <random>
 #include <thread>
 
 #include "absl/container/flat_hash_set.h"
@@ -12,6 +13,7 @@
 #include "runtime/call_frame.h"
 #include "runtime/logging.h"
 #include "runtime/status_macros.h"
+#include "session/graph_partition.h"
 #include "session/placer.h"
 #include "session/subgraph.h"
 
@@ -50,6 +52,7 @@ absl::StatusOr<std::unique_ptr<DirectSession>> DirectSession::New(
   DeviceOptions device_options;
   device_options.device_count = options.config.device_count;
   device_options.intra_op_parallelism_threads = options.config.intra_op_parallelism_threads;
+  device_options.gpu_options = options.config.gpu_options;
   std::vector<std::unique_ptr<Device>> devices;
   MINITF_RETURN_IF_ERROR(DeviceFactory::AddDevices(device_options, &devices));
   auto mgr = std::make_unique<DeviceMgr>(std::move(devices));
@@ -59,7 +62,12 @@ absl::StatusOr<std::unique_ptr<DirectSession>> DirectSession::New(
 DirectSession::DirectSession(const SessionOptions& options,
                              std::unique_ptr<DeviceMgr> device_mgr)
     : options_(options), device_mgr_(std::move(device_mgr)) {
-  for (Device* d : device_mgr_->ListDevices()) device_set_.AddDevice(d);
+  std::random_device seed;
+  std::mt19937_64 random(seed());
+  for (Device* d : device_mgr_->ListDevices()) {
+    device_set_.AddDevice(d);
+    incarnations_[d->name()] = random();
+  }
   inter_op_pool_ = std::make_unique<ThreadPool>(
       "inter_op", DefaultThreads(options_.config.inter_op_parallelism_threads));
   ThreadPool* pool = inter_op_pool_.get();
@@ -114,33 +122,21 @@ absl::StatusOr<std::unique_ptr<DirectSession::ExecutorsAndKeys>> DirectSession::
     const std::vector<std::string>& fetches, const std::vector<std::string>& targets) {
   MINITF_ASSIGN_OR_RETURN(std::unique_ptr<Graph> graph, ConvertGraphDefToGraph(graph_def));
   subgraph::RewriteResult rewrite;
-  MINITF_RETURN_IF_ERROR(
-      subgraph::RewriteGraphForExecution(graph.get(), feeds, fetches, targets, &rewrite));
+  MINITF_RETURN_IF_ERROR(subgraph::RewriteGraphForExecution(
+      graph.get(), feeds, fetches, targets, device_set_.client_device()->name(), &rewrite));
   PlacerOptions placer_options;
   placer_options.allow_soft_placement = options_.config.allow_soft_placement;
   placer_options.log_device_placement = options_.config.log_device_placement;
   MINITF_RETURN_IF_ERROR(PlaceGraph(graph.get(), device_set_, placer_options));
 
-  // Partitioning: every node must share one device until cross-device
-  // Send/Recv exists.
-  std::string device_name;
-  for (Node* n : graph->op_nodes()) {
-    if (device_name.empty()) device_name = n->assigned_device_name();
-    if (n->assigned_device_name() != device_name) {
-      return absl::UnimplementedError(absl::StrCat(
-          "the graph spans devices ", device_name, " and ", n->assigned_device_name(),
-          " (node '", n->name(), "'); cross-device edges need _Send/_Recv"));
-    }
-  }
+  PartitionOptions partition_options;
+  partition_options.get_incarnation = [this](const std::string& device) {
+    return incarnations_.at(device);
+  };
+  absl::flat_hash_map<std::string, GraphDef> partitions;
+  MINITF_RETURN_IF_ERROR(Partition(partition_options, graph.get(), &partitions));
   auto eks = std::make_unique<ExecutorsAndKeys>();
-  if (!device_name.empty()) {
-    MINITF_ASSIGN_OR_RETURN(Device * device, device_mgr_->LookupDevice(device_name));
-    LocalExecutorParams params;
-    params.device = device;
-    MINITF_ASSIGN_OR_RETURN(std::unique_ptr<Executor> executor,
-                            NewLocalExecutor(params, std::move(graph)));
-    eks->partitions.push_back({device, std::move(executor)});
-  }
+  MINITF_ASSIGN_OR_RETURN(eks->executors, ExecutorSet::Create(partitions, device_mgr_.get()));
   for (size_t i = 0; i < feeds.size(); ++i) eks->input_index[feeds[i]] = static_cast<int>(i);
   for (size_t i = 0; i < fetches.size(); ++i) eks->output_index[fetches[i]] = static_cast<int>(i);
   eks->num_outputs = static_cast<int>(fetches.size());
@@ -227,48 +223,16 @@ absl::Status DirectSession::Run(const RunOptions& run_options,
   }
 
   FunctionCallFrame frame(std::move(args), eks->num_outputs);
-  CancellationManager step_cancellation;
   StepStatsCollector stats;
   const bool trace = run_options.trace_level == RunOptions::FULL_TRACE && run_metadata;
-  Executor::Args exec_args;
-  exec_args.step_id = next_step_id_.fetch_add(1);
-  exec_args.call_frame = &frame;
-  exec_args.cancellation_manager = &step_cancellation;
-  exec_args.stats_collector = trace ? &stats : nullptr;
-  exec_args.runner = runner_;
-
-  // Every partition runs; the step ends when all are done (ExecutorBarrier).
-  Notification step_done;
-  Mutex status_mu;
-  absl::Status step_status;
-  std::atomic<int> pending(static_cast<int>(eks->partitions.size()));
-  if (eks->partitions.empty()) step_done.Notify();
-  for (const auto& partition : eks->partitions) {
-    partition.executor->RunAsync(exec_args, [&](const absl::Status& s) {
-      if (!s.ok()) {
-        MutexLock lock(&status_mu);
-        if (step_status.ok()) step_status = s;
-        step_cancellation.StartCancel();
-      }
-      if (pending.fetch_sub(1) == 1) step_done.Notify();
-    });
-  }
-  const int64_t timeout_ms = run_options.timeout_in_ms > 0
-                                 ? run_options.timeout_in_ms
-                                 : options_.config.operation_timeout_in_ms;
-  if (timeout_ms > 0 &&
-      !step_done.WaitForNotificationWithTimeout(absl::Milliseconds(timeout_ms))) {
-    step_cancellation.StartCancel();
-    step_done.WaitForNotification();
-    return absl::DeadlineExceededError(absl::StrCat("Timed out after ", timeout_ms,
-                                                    " ms waiting for step ",
-                                                    exec_args.step_id));
-  }
-  step_done.WaitForNotification();
-  {
-    MutexLock lock(&status_mu);
-    MINITF_RETURN_IF_ERROR(step_status);
-  }
+  ExecutorSet::StepArgs step;
+  step.step_id = next_step_id_.fetch_add(1);
+  step.call_frame = &frame;
+  step.stats_collector = trace ? &stats : nullptr;
+  step.runner = runner_;
+  step.timeout_ms = run_options.timeout_in_ms > 0 ? run_options.timeout_in_ms
+                                                  : options_.config.operation_timeout_in_ms;
+  MINITF_RETURN_IF_ERROR(eks->executors->RunStep(step));
   if (trace) stats.Finalize(&run_metadata->step_stats);
   if (outputs != nullptr) {
     std::vector<Tensor> retvals;

@@ -2,12 +2,14 @@
 //
 // For each distinct (feeds, fetches, targets) signature it builds, once,
 // the executors for that signature: it copies the graph, rewrites feeds and
-// fetches into _Arg/_Retval nodes, prunes what the fetches and targets do
-// not need, places every node and builds one Executor per device partition.
-// Later Runs with the same signature (in any order) reuse them.
+// fetches into _Arg/_Retval nodes on the client device (the first CPU),
+// prunes what the fetches and targets do not need, places every node,
+// partitions the graph per device (cross-device edges become _Send/_Recv
+// pairs) and builds one Executor per partition (ExecutorSet). Later Runs
+// with the same signature (in any order) reuse them.
 //
 // Thread-safe: Run may be called from many threads at once; each call gets
-// its own step id, call frame and cancellation manager.
+// its own step id, call frame, rendezvous and cancellation manager.
 #ifndef MINITF_SESSION_DIRECT_SESSION_H_
 #define MINITF_SESSION_DIRECT_SESSION_H_
 
@@ -22,6 +24,7 @@
 #include "device/device_mgr.h"
 #include "runtime/executor.h"
 #include "runtime/threadpool.h"
+#include "session/executor_set.h"
 #include "session/session.h"
 
 namespace minitf {
@@ -50,11 +53,7 @@ class DirectSession : public Session {
   // The executors for one Run signature. Immutable once built.
   struct ExecutorsAndKeys {
     int64_t graph_id = 0;  // Stable per cache entry.
-    struct Partition {
-      Device* device = nullptr;  // Not owned.
-      std::unique_ptr<Executor> executor;
-    };
-    std::vector<Partition> partitions;
+    std::unique_ptr<ExecutorSet> executors;
     // Canonical feed and fetch names -> their index in the call frame.
     absl::flat_hash_map<std::string, int> input_index;
     absl::flat_hash_map<std::string, int> output_index;
@@ -77,6 +76,9 @@ class DirectSession : public Session {
   const SessionOptions options_;
   const std::unique_ptr<DeviceMgr> device_mgr_;
   DeviceSet device_set_;
+  // Device name -> its incarnation in this session (random, as TensorFlow's
+  // are), written into the rendezvous keys of cross-device transfers.
+  absl::flat_hash_map<std::string, uint64_t> incarnations_;
   std::unique_ptr<ThreadPool> inter_op_pool_;
   Runner runner_;
 

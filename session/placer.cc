@@ -1,5 +1,8 @@
 #include "session/placer.h"
 
+#include <algorithm>
+#include <numeric>
+
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "runtime/kernel_registry.h"
@@ -16,78 +19,179 @@ std::string DeviceNames(const DeviceSet& devices) {
   return absl::StrJoin(names, ", ");
 }
 
-bool HasKernel(const Node& n, const std::string& device_type) {
-  return KernelRegistry::Global()->FindKernel(device_type, n.def()).ok();
+// Whether `device` (its type, and its stream platform for GPUs) has a kernel
+// for `n`.
+bool HasKernel(const Node& n, const Device& device) {
+  return KernelRegistry::Global()
+      ->FindKernel(device.device_type(), n.def(), device.platform_name())
+      .ok();
 }
 
-// The first device among `candidates` whose type has a kernel for `n`,
-// trying types in priority order.
-Device* BestDevice(const Node& n, const std::vector<Device*>& candidates,
+bool HasKernels(const std::vector<Node*>& nodes, const Device& device) {
+  return std::all_of(nodes.begin(), nodes.end(),
+                     [&](const Node* n) { return HasKernel(*n, device); });
+}
+
+// The first device among `candidates` that has a kernel for every node of
+// `group`, trying device types in priority order.
+Device* BestDevice(const std::vector<Node*>& group, const std::vector<Device*>& candidates,
                    const std::vector<std::string>& types) {
   for (const std::string& type : types) {
-    if (!HasKernel(n, type)) continue;
     for (Device* d : candidates) {
-      if (d->device_type() == type) return d;
+      if (d->device_type() == type && HasKernels(group, *d)) return d;
     }
   }
   return nullptr;
 }
 
-absl::StatusOr<Device*> PlaceNode(const Node& n, const DeviceSet& devices,
-                                  const PlacerOptions& options) {
-  const std::vector<std::string> types = devices.PrioritizedDeviceTypeList();
-  std::vector<Device*> candidates = devices.devices();
-  if (!n.requested_device().empty()) {
-    absl::StatusOr<ParsedDeviceName> spec = ParseDeviceName(n.requested_device());
+bool Compatible(const ParsedDeviceName& a, const ParsedDeviceName& b) {
+  return (a.type.empty() || b.type.empty() || a.type == b.type) &&
+         (a.id < 0 || b.id < 0 || a.id == b.id);
+}
+
+// Union-find over node ids: the colocation groups.
+class ColocationGroups {
+ public:
+  explicit ColocationGroups(int num_ids) : parent_(num_ids) {
+    std::iota(parent_.begin(), parent_.end(), 0);
+  }
+  int Find(int id) {
+    while (parent_[id] != id) id = parent_[id] = parent_[parent_[id]];
+    return id;
+  }
+  // The lower id becomes the root, so a group is named by its first node.
+  void Union(int a, int b) {
+    a = Find(a);
+    b = Find(b);
+    if (a != b) parent_[std::max(a, b)] = std::min(a, b);
+  }
+
+ private:
+  std::vector<int> parent_;
+};
+
+// The device request of a group: the merged requests of its members, which
+// must not contradict each other. `requester` is the member whose request
+// came first (null when nobody asked).
+struct GroupRequest {
+  ParsedDeviceName spec;
+  const Node* requester = nullptr;
+};
+
+absl::StatusOr<GroupRequest> RequestOf(const std::vector<Node*>& group,
+                                       const PlacerOptions& options) {
+  GroupRequest request;
+  for (const Node* n : group) {
+    if (n->requested_device().empty()) continue;
+    absl::StatusOr<ParsedDeviceName> spec = ParseDeviceName(n->requested_device());
     if (!spec.ok()) {
       return absl::InvalidArgumentError(
-          absl::StrCat("Node '", n.name(), "': ", spec.status().message()));
+          absl::StrCat("Node '", n->name(), "': ", spec.status().message()));
     }
-    std::vector<Device*> matching = devices.FindMatchingDevices(*spec);
+    if (request.requester == nullptr) {
+      request.spec = *spec;
+      request.requester = n;
+      continue;
+    }
+    if (!Compatible(request.spec, *spec)) {
+      if (options.allow_soft_placement) continue;  // The first request wins.
+      return absl::InvalidArgumentError(absl::StrCat(
+          "Cannot colocate node '", n->name(), "' (it asks for '", n->requested_device(),
+          "') with '", request.requester->name(), "' (it asks for '",
+          request.requester->requested_device(),
+          "'): they share a variable through reference edges"));
+    }
+    if (request.spec.type.empty()) request.spec.type = spec->type;
+    if (request.spec.id < 0) request.spec.id = spec->id;
+  }
+  return request;
+}
+
+// The registry's explanation for the first node of `group` without a
+// kernel on `device`.
+absl::Status NoKernelError(const std::vector<Node*>& group, const Device& device) {
+  for (const Node* n : group) {
+    auto reg = KernelRegistry::Global()->FindKernel(device.device_type(), n->def(),
+                                                    device.platform_name());
+    if (!reg.ok()) return reg.status();
+  }
+  return absl::InternalError(absl::StrCat("no device found for node '",
+                                          group.front()->name(), "'"));
+}
+
+absl::StatusOr<Device*> PlaceGroup(const std::vector<Node*>& group, const DeviceSet& devices,
+                                   const PlacerOptions& options) {
+  const std::vector<std::string> types = devices.PrioritizedDeviceTypeList();
+  MINITF_ASSIGN_OR_RETURN(GroupRequest request, RequestOf(group, options));
+  if (const Node* n = request.requester; n != nullptr) {
+    std::vector<Device*> matching = devices.FindMatchingDevices(request.spec);
     if (!matching.empty()) {
-      if (Device* d = BestDevice(n, matching, types)) return d;
+      if (Device* d = BestDevice(group, matching, types)) return d;
       if (!options.allow_soft_placement) {
+        for (const Node* m : group) {
+          if (!HasKernel(*m, *matching.front())) {
+            n = m;
+            break;
+          }
+        }
         return absl::InvalidArgumentError(absl::StrCat(
-            "Cannot assign a device for operation '", n.name(), "': op '", n.type_string(),
-            "' has no kernel for the requested device '", n.requested_device(), "'"));
+            "Cannot assign a device for operation '", n->name(), "': op '", n->type_string(),
+            "' has no kernel for the requested device '", request.requester->requested_device(),
+            "'"));
       }
     } else if (!options.allow_soft_placement) {
       return absl::InvalidArgumentError(absl::StrCat(
-          "Cannot assign a device for operation '", n.name(), "': it asks for device '",
-          n.requested_device(), "', but the devices are [", DeviceNames(devices), "]"));
+          "Cannot assign a device for operation '", n->name(), "': it asks for device '",
+          n->requested_device(), "', but the devices are [", DeviceNames(devices), "]"));
     }
   }
-  if (Device* d = BestDevice(n, candidates, types)) return d;
-  // No device type has a kernel: report the registry's explanation.
-  auto reg = KernelRegistry::Global()->FindKernel(
-      types.empty() ? std::string(DEVICE_CPU) : types.front(), n.def());
-  return reg.status();
+  if (Device* d = BestDevice(group, devices.devices(), types)) return d;
+  // No device has kernels for the whole group: explain with the first
+  // device of the highest-priority type.
+  for (Device* d : devices.devices()) {
+    if (d->device_type() == types.front()) return NoKernelError(group, *d);
+  }
+  return NoKernelError(group, *devices.devices().front());
+}
+
+// An Identity that asked for no device and reads a variable is placed with
+// the variable (as TensorFlow's Variable.read_value() colocates its
+// Identity): the read happens where the value lives.
+void ColocateReaders(Graph* graph, const DeviceSet& devices) {
+  for (Node* n : graph->op_nodes()) {
+    if (n->type_string() != "Identity" || !n->requested_device().empty()) continue;
+    absl::StatusOr<const Edge*> in = n->input_edge(0);
+    if (!in.ok() || !IsRefType((*in)->src()->output_type((*in)->src_output()))) continue;
+    const std::string& var_device = (*in)->src()->assigned_device_name();
+    for (Device* d : devices.devices()) {
+      if (d->name() == var_device && HasKernel(*n, *d)) {
+        n->set_assigned_device_name(var_device);
+      }
+    }
+  }
 }
 
 }  // namespace
 
 absl::Status PlaceGraph(Graph* graph, const DeviceSet& devices, const PlacerOptions& options) {
   if (devices.devices().empty()) return absl::InternalError("no devices to place nodes on");
-  for (Node* n : graph->op_nodes()) {
-    MINITF_ASSIGN_OR_RETURN(Device * d, PlaceNode(*n, devices, options));
-    n->set_assigned_device_name(d->name());
-  }
-  // A reference edge ties its consumer to the producer's device.
+  // A reference input ties a node to the node whose tensor it refers to.
+  ColocationGroups groups(graph->num_node_ids());
   for (Node* n : graph->op_nodes()) {
     for (const Edge* e : n->in_edges()) {
-      if (e->IsControlEdge() || !IsRefType(n->input_type(e->dst_input()))) continue;
-      if (e->src()->assigned_device_name() != n->assigned_device_name()) {
-        if (n->requested_device().empty() || options.allow_soft_placement) {
-          n->set_assigned_device_name(e->src()->assigned_device_name());
-        } else {
-          return absl::InvalidArgumentError(absl::StrCat(
-              "Cannot colocate node '", n->name(), "' on ", n->assigned_device_name(),
-              " with the variable '", e->src()->name(), "' it updates on ",
-              e->src()->assigned_device_name()));
-        }
-      }
+      if (e->IsControlEdge() || !e->src()->IsOp()) continue;
+      if (IsRefType(n->input_type(e->dst_input()))) groups.Union(e->src()->id(), n->id());
     }
   }
+  // Root id -> members in id order.
+  std::vector<std::vector<Node*>> members(graph->num_node_ids());
+  for (Node* n : graph->op_nodes()) members[groups.Find(n->id())].push_back(n);
+  for (const std::vector<Node*>& group : members) {
+    if (group.empty()) continue;
+    MINITF_ASSIGN_OR_RETURN(Device * d, PlaceGroup(group, devices, options));
+    for (Node* n : group) n->set_assigned_device_name(d->name());
+  }
+  ColocateReaders(graph, devices);
   if (options.log_device_placement) {
     for (Node* n : graph->op_nodes()) {
       LOG(INFO, "{}: ({}): {}", n->name(), n->type_string(), n->assigned_device_name());

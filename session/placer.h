@@ -4,8 +4,19 @@
 // request, on the first device of the highest-priority type that has a
 // kernel for it. A request no device matches is an error naming the node and
 // the devices there are, unless soft placement is allowed, in which case the
-// node is placed as if it had asked for nothing. Nodes joined by reference
-// edges (a Variable and its Assign) must share a device.
+// node is placed as if it had asked for nothing.
+//
+// Colocation: nodes joined by reference edges (a Variable and the Assign,
+// AssignAdd or ApplyGradientDescent that updates it) form one group, placed
+// together on a device that has kernels for all of them and matches all of
+// their requests; contradicting requests are an error naming both nodes
+// (with soft placement, the request of the group's first node wins). An
+// Identity that asks for no device and reads a variable goes with the
+// variable. Other readers may sit elsewhere: the partitioner sends them the
+// variable's value.
+//
+// Feeds and fetches (_Arg, _Retval) ask for the client device
+// (subgraph::RewriteGraphForExecution), so they are placed there.
 #ifndef MINITF_SESSION_PLACER_H_
 #define MINITF_SESSION_PLACER_H_
 

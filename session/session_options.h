@@ -7,6 +7,7 @@
 #include <map>
 #include <string>
 
+#include "device/gpu/gpu_options.h"
 #include "runtime/step_stats.h"
 
 namespace minitf {
@@ -28,6 +29,9 @@ struct ConfigProto {
   bool log_device_placement = false;
   // Default deadline of every Run, in ms; 0 means none.
   int64_t operation_timeout_in_ms = 0;
+  // The session's GPU devices: platform, SimGPU options, memory limit,
+  // allow_growth, VMem, private allocator stacks, thread mode.
+  GPUOptions gpu_options;
 };
 
 struct SessionOptions {

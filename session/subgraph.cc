@@ -29,10 +29,11 @@ absl::StatusOr<std::pair<Node*, int>> FindTensor(Graph* graph, const std::string
 }
 
 NodeDef ArgOrRetvalDef(const std::string& name, const std::string& op, DataType type,
-                       int index) {
+                       int index, const std::string& device) {
   NodeDef def;
   def.name = name;
   def.op = op;
+  def.device = device;
   def.attr["T"] = type;
   def.attr["index"] = static_cast<int64_t>(index);
   return def;
@@ -43,6 +44,7 @@ NodeDef ArgOrRetvalDef(const std::string& name, const std::string& op, DataType 
 absl::Status RewriteGraphForExecution(Graph* graph, const std::vector<std::string>& feeds,
                                       const std::vector<std::string>& fetches,
                                       const std::vector<std::string>& targets,
+                                      const std::string& client_device,
                                       RewriteResult* result) {
   // Feeds: (node, port) -> _Arg:0 for every consumer.
   absl::flat_hash_map<std::string, Node*> fed;
@@ -57,7 +59,8 @@ absl::Status RewriteGraphForExecution(Graph* graph, const std::vector<std::strin
     MINITF_ASSIGN_OR_RETURN(
         Node * arg, graph->AddNode(ArgOrRetvalDef(absl::StrCat("_arg_", node->name(), "_",
                                                                port, "_", i),
-                                                  "_Arg", type, static_cast<int>(i))));
+                                                  "_Arg", type, static_cast<int>(i),
+                                                  client_device)));
     graph->set_output_shapes(arg, {node->output_shapes()[port]});
     std::vector<const Edge*> consumers;
     for (const Edge* e : node->out_edges()) {
@@ -86,7 +89,7 @@ absl::Status RewriteGraphForExecution(Graph* graph, const std::vector<std::strin
         Node * retval,
         graph->AddNode(ArgOrRetvalDef(absl::StrCat("_retval_", src->name(), "_", port, "_", i),
                                       "_Retval", RemoveRefType(src->output_type(port)),
-                                      static_cast<int>(i))));
+                                      static_cast<int>(i), client_device)));
     graph->AddEdge(src, port, retval, 0);
     keep.push_back(retval);
   }

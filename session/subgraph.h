@@ -20,12 +20,18 @@ struct RewriteResult {
   std::vector<PartialTensorShape> feed_shapes;
 };
 
+// `client_device` is the device (full name) feeds arrive on and fetches
+// leave from: every _Arg and _Retval asks for it, so that a graph placed on
+// other devices gets its feeds and fetches through _Send/_Recv. Empty: they
+// ask for nothing.
+//
 // REQUIRES: `feeds` and `fetches` are canonical tensor names ("x:0"),
 // feeds without duplicates. Errors name the feed, fetch or target that does
 // not exist in `graph`.
 absl::Status RewriteGraphForExecution(Graph* graph, const std::vector<std::string>& feeds,
                                       const std::vector<std::string>& fetches,
                                       const std::vector<std::string>& targets,
+                                      const std::string& client_device,
                                       RewriteResult* result);
 
 // Removes every node from which no node in `keep` can be reached.

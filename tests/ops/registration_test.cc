@@ -19,7 +19,14 @@ const std::set<std::string>& ShippedOps() {
       "Softmax", "SparseSoftmaxCrossEntropyWithLogits", "Conv2D", "Conv2DBackpropInput",
       "Conv2DBackpropFilter", "MaxPool", "MaxPoolGrad", "Reshape", "Shape", "Fill",
       "ZerosLike", "OnesLike", "RandomUniform", "RandomStandardNormal", "Variable", "Assign",
-      "AssignAdd", "ApplyGradientDescent"};
+      "AssignAdd", "ApplyGradientDescent", "_Send", "_Recv"};
+  return *ops;
+}
+
+// Shipped ops that have no SimGPU kernel by design (sim_gpu_kernels.cc).
+const std::set<std::string>& CpuOnlyOps() {
+  static const auto* ops = new std::set<std::string>{"Placeholder", "NoOp", "_Arg",
+                                                     "_Retval",     "Switch", "Merge"};
   return *ops;
 }
 
@@ -46,6 +53,37 @@ TEST(RegistrationTest, EveryRegisteredOpIsShippedOrATestOp) {
   for (const std::string& op : OpRegistry::Global()->ListOpNames()) {
     if (op.rfind("_Test", 0) == 0) continue;
     EXPECT_TRUE(ShippedOps().count(op)) << op << " is registered but not in the shipped list";
+  }
+}
+
+TEST(RegistrationTest, EveryCpuKernelOfAShippedOpHasASimGpuTwin) {
+  for (const std::string& op : ShippedOps()) {
+    if (CpuOnlyOps().count(op) || op == "_Send" || op == "_Recv") continue;
+    int cpu = 0, sim_gpu = 0;
+    for (const KernelRegistration* reg : KernelRegistry::Global()->KernelsForOp(op)) {
+      if (reg->def.device_type == DEVICE_CPU) ++cpu;
+      if (reg->def.device_type == DEVICE_GPU && reg->def.platform == "SimGPU") {
+        ++sim_gpu;
+        EXPECT_THAT(reg->class_name, ::testing::StartsWith("SimGpuOpKernel(")) << op;
+      }
+    }
+    EXPECT_GT(cpu, 0) << op;
+    EXPECT_EQ(sim_gpu, cpu) << op << ": every CPU kernel should have a SimGPU twin";
+  }
+}
+
+TEST(RegistrationTest, TransferOpsRunOnEveryGpuPlatformAndCpuOnlyOpsHaveNoGpuKernel) {
+  for (const char* op : {"_Send", "_Recv"}) {
+    bool any_platform_gpu = false;
+    for (const KernelRegistration* reg : KernelRegistry::Global()->KernelsForOp(op)) {
+      any_platform_gpu |= reg->def.device_type == DEVICE_GPU && reg->def.platform.empty();
+    }
+    EXPECT_TRUE(any_platform_gpu) << op;
+  }
+  for (const std::string& op : CpuOnlyOps()) {
+    EXPECT_THAT(KernelRegistry::Global()->DeviceTypesForOp(op),
+                ::testing::Not(::testing::Contains(DEVICE_GPU)))
+        << op;
   }
 }
 

@@ -1,0 +1,58 @@
+// Kernel: BiasAdd on CUDA GPUs (float): value seen as [rows, channels] plus
+// the bias repeated down the rows, as a broadcast Add (cwise_ops_gpu.h).
+#include "absl/strings/str_cat.h"
+#include "ops/kernels/cuda/cuda_kernel_helpers.h"
+#include "ops/kernels/cuda/cwise_ops_gpu.h"
+#include "runtime/kernel_registry.h"
+#include "runtime/node_def_util.h"
+#include "runtime/op_requires.h"
+
+namespace minitf {
+namespace {
+
+class BiasAddOp : public OpKernel {
+ public:
+  explicit BiasAddOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& value = ctx->input(0);
+    const Tensor& bias = ctx->input(1);
+    OP_REQUIRES(ctx, value.dims() >= 2,
+                AttachNodeName(absl::InvalidArgumentError(
+                                   absl::StrCat("value must have rank at least 2, got shape ",
+                                                value.shape().DebugString())),
+                               def()));
+    const int64_t channels = value.dim_size(value.dims() - 1);
+    OP_REQUIRES(ctx, bias.dims() == 1 && bias.dim_size(0) == channels,
+                AttachNodeName(absl::InvalidArgumentError(absl::StrCat(
+                                   "bias must be a vector of the last dimension of value: "
+                                   "value has shape ",
+                                   value.shape().DebugString(), ", bias has shape ",
+                                   bias.shape().DebugString())),
+                               def()));
+    absl::StatusOr<se::Stream*> stream = ComputeStream(ctx);
+    OP_REQUIRES_OK(ctx, stream.status());
+    Tensor* output = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->forward_input_or_allocate_output({0}, 0, value.shape(), &output));
+    if (value.NumElements() == 0) return;
+    gpu::BroadcastLayout layout;
+    layout.rank = 2;
+    layout.result_dims[0] = value.NumElements() / channels;
+    layout.result_dims[1] = channels;
+    layout.x_strides[0] = channels;
+    layout.x_strides[1] = 1;
+    layout.y_strides[0] = 0;  // The same bias row for every row of value.
+    layout.y_strides[1] = 1;
+    OP_REQUIRES_OK(ctx, LaunchStatus(gpu::LaunchBinaryOp(CudaStreamOf(*stream),
+                                                         gpu::BinaryOpKind::kAdd, layout,
+                                                         value.data<float>(), bias.data<float>(),
+                                                         output->data<float>()),
+                                     "BiasAdd", *this));
+  }
+};
+
+REGISTER_KERNEL_BUILDER(
+    Name("BiasAdd").Device(DEVICE_GPU).Platform("CUDA").TypeConstraint<float>("T"), BiasAddOp);
+
+}  // namespace
+}  // namespace minitf

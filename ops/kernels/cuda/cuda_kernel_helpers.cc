@@ -1,0 +1,32 @@
+#include "ops/kernels/cuda/cuda_kernel_helpers.h"
+
+#include "absl/strings/str_cat.h"
+#include "runtime/node_def_util.h"
+#include "stream/cuda/cuda_platform.h"
+#include "stream/cuda/cuda_status.h"
+#include "stream/stream_executor.h"
+
+namespace minitf {
+
+absl::StatusOr<se::Stream*> ComputeStream(OpKernelContext* ctx) {
+  const GpuDeviceInfo* info = ctx->device()->gpu_device_info();
+  se::Stream* stream = info == nullptr ? nullptr : info->stream;
+  if (stream == nullptr || stream->parent()->platform()->id() != se::cuda::CudaPlatform::Id()) {
+    return AttachNodeName(
+        absl::FailedPreconditionError(absl::StrCat("a CUDA kernel needs a GPU device of the ",
+                                                   se::cuda::kCudaPlatformName,
+                                                   " platform; device ", ctx->device()->name(),
+                                                   " has no CUDA compute stream")),
+        ctx->op_kernel().def());
+  }
+  if (absl::Status s = stream->status(); !s.ok()) return s;
+  return stream;
+}
+
+absl::Status LaunchStatus(cudaError_t error, absl::string_view cuda_kernel, const OpKernel& op) {
+  if (error == cudaSuccess) return absl::OkStatus();
+  return AttachNodeName(se::cuda::CudaStatus(error, absl::StrCat("launch of ", cuda_kernel)),
+                        op.def());
+}
+
+}  // namespace minitf

@@ -1,0 +1,47 @@
+// Launchers of the element-wise CUDA kernels (cwise_ops_binary.cu,
+// cwise_ops_unary.cu) for float tensors. Plain types only, so the .cu files
+// stay free of minitf's heavier headers. Each enqueues on `stream` and
+// returns the launch's error.
+//
+//   BroadcastLayout layout = ...;   // from BCast, see cwise_ops_binary.cc
+//   cudaError_t e = LaunchBinaryOp(stream, BinaryOpKind::kAdd, layout, x, y, z);
+#ifndef MINITF_OPS_KERNELS_CUDA_CWISE_OPS_GPU_H_
+#define MINITF_OPS_KERNELS_CUDA_CWISE_OPS_GPU_H_
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+namespace minitf::gpu {
+
+// The most result dimensions a broadcast may need after BCast's merging.
+inline constexpr int kMaxBroadcastRank = 5;
+
+enum class BinaryOpKind { kAdd, kSub, kMul, kDiv, kMaximum, kMinimum };
+
+// z[index] = op(x[offset_x(index)], y[offset_y(index)]) over a row-major
+// result of `rank` dimensions, where an operand's offset is the dot product
+// of the index with its strides (0 along a dimension it is stretched over).
+struct BroadcastLayout {
+  int rank = 1;
+  int64_t result_dims[kMaxBroadcastRank] = {};
+  int64_t x_strides[kMaxBroadcastRank] = {};
+  int64_t y_strides[kMaxBroadcastRank] = {};
+};
+
+cudaError_t LaunchBinaryOp(cudaStream_t stream, BinaryOpKind kind, const BroadcastLayout& layout,
+                           const float* x, const float* y, float* z);
+
+enum class UnaryOpKind { kNeg, kSquare, kSqrt, kExp, kLog, kRelu, kSigmoid, kTanh };
+
+// y[i] = op(x[i]) for i in [0, n); y may be x.
+cudaError_t LaunchUnaryOp(cudaStream_t stream, UnaryOpKind kind, int64_t n, const float* x,
+                          float* y);
+
+// backprops[i] = features[i] > 0 ? gradients[i] : 0; backprops may be either input.
+cudaError_t LaunchReluGrad(cudaStream_t stream, int64_t n, const float* gradients,
+                           const float* features, float* backprops);
+
+}  // namespace minitf::gpu
+
+#endif  // MINITF_OPS_KERNELS_CUDA_CWISE_OPS_GPU_H_

@@ -1,0 +1,27 @@
+// Launcher of the CUDA reduction kernel (reduction_ops.cu) behind Sum, Mean
+// and Max: one pass folding the middle dimension of a [outer, reduced,
+// inner] view. Plain types only; enqueues on `stream` and returns the
+// launch's error.
+//
+//   LaunchReduceMiddle(stream, ReductionKind::kSum, in, outer, reduced, inner, 1.0f, out);
+#ifndef MINITF_OPS_KERNELS_CUDA_REDUCTION_OPS_GPU_H_
+#define MINITF_OPS_KERNELS_CUDA_REDUCTION_OPS_GPU_H_
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+namespace minitf::gpu {
+
+// Sum folds from 0; Max from -infinity, comparing as std::max.
+enum class ReductionKind { kSum, kMax };
+
+// out[o * inner + i] = (fold over r of in[(o * reduced + r) * inner + i]) / divisor.
+// REQUIRES: out does not overlap in.
+cudaError_t LaunchReduceMiddle(cudaStream_t stream, ReductionKind kind, const float* in,
+                               int64_t outer, int64_t reduced, int64_t inner, float divisor,
+                               float* out);
+
+}  // namespace minitf::gpu
+
+#endif  // MINITF_OPS_KERNELS_CUDA_REDUCTION_OPS_GPU_H_

@@ -1,0 +1,46 @@
+// Registers the SimGPU kernels: for every CPU kernel of an op that computes
+// something, a SimGpuOpKernel twin on DEVICE_GPU for the SimGPU platform,
+// with the CPU kernel's type constraints, host-memory args and priority.
+// Internal ops (names starting with '_': _Arg, _Retval, _Send, _Recv and
+// test ops), Placeholder, NoOp and the control-flow ops stay on the CPU; the
+// partitioner connects them to GPU nodes with _Send/_Recv.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_set.h"
+#include "ops/kernels/gpu/sim_gpu_op_kernel.h"
+#include "runtime/kernel_registry.h"
+
+namespace minitf {
+namespace {
+
+constexpr char kSimGpu[] = "SimGPU";
+
+bool StaysOnCpu(const std::string& op) {
+  static const auto* const kCpuOnly =
+      new absl::flat_hash_set<std::string>{"Placeholder", "NoOp", "Switch", "Merge"};
+  return op.empty() || op[0] == '_' || kCpuOnly->contains(op);
+}
+
+void RegisterSimGpuKernels(KernelRegistry* registry,
+                           const std::vector<const KernelRegistration*>& registered) {
+  for (const KernelRegistration* reg : registered) {
+    if (reg->def.device_type != DEVICE_CPU || StaysOnCpu(reg->def.op)) continue;
+    KernelDef def = reg->def;
+    def.device_type = DEVICE_GPU;
+    def.platform = kSimGpu;
+    registry->Register(std::move(def), "SimGpuOpKernel(" + reg->class_name + ")",
+                       [](OpKernelConstruction* ctx) -> std::unique_ptr<OpKernel> {
+                         return std::make_unique<SimGpuOpKernel>(ctx);
+                       });
+  }
+}
+
+struct SimGpuKernelsRegistrar {
+  SimGpuKernelsRegistrar() { KernelRegistry::Global()->RegisterDeferred(RegisterSimGpuKernels); }
+};
+SimGpuKernelsRegistrar registrar;
+
+}  // namespace
+}  // namespace minitf

@@ -1,0 +1,101 @@
+// Kernels: _Send (synchronous: hands its input to the step's rendezvous and
+// returns) and _Recv (asynchronous: completes when the tensor arrives or the
+// rendezvous is aborted). Both carry deadness: a dead input is sent as
+// is_dead and comes out of the _Recv as a dead output. Registered for CPU
+// and GPU; the rendezvous does the copies between device memories.
+#include <cstdint>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "runtime/kernel_registry.h"
+#include "runtime/op_requires.h"
+#include "runtime/rendezvous.h"
+
+namespace minitf {
+
+namespace {
+
+// The rendezvous key of a _Send or _Recv node, from its attrs.
+absl::Status KeyFromAttrs(OpKernelConstruction* ctx, Rendezvous::ParsedKey* key) {
+  std::string tensor_name, send_device, recv_device;
+  int64_t incarnation = 0;
+  absl::Status s = ctx->GetAttr("tensor_name", &tensor_name);
+  if (s.ok()) s = ctx->GetAttr("send_device", &send_device);
+  if (s.ok()) s = ctx->GetAttr("recv_device", &recv_device);
+  if (s.ok()) s = ctx->GetAttr("send_device_incarnation", &incarnation);
+  if (!s.ok()) return s;
+  const std::string full = Rendezvous::CreateKey(
+      send_device, static_cast<uint64_t>(incarnation), recv_device, tensor_name);
+  return Rendezvous::ParseKey(full, key);
+}
+
+absl::Status NoRendezvous(const OpKernel& kernel) {
+  return absl::InternalError(absl::StrCat(kernel.type_string(), " '", kernel.name(),
+                                          "' runs in a step without a rendezvous"));
+}
+
+Rendezvous::Args TransferArgs(OpKernelContext* ctx) {
+  Rendezvous::Args args;
+  args.device_context = ctx->device()->device_context();
+  return args;
+}
+
+}  // namespace
+
+class SendOp : public OpKernel {
+ public:
+  explicit SendOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    OP_REQUIRES_OK(ctx, KeyFromAttrs(ctx, &key_));
+  }
+  void Compute(OpKernelContext* ctx) override {
+    Rendezvous* rendezvous = ctx->rendezvous();
+    OP_REQUIRES(ctx, rendezvous != nullptr, NoRendezvous(*this));
+    if (ctx->is_input_dead()) {
+      OP_REQUIRES_OK(ctx, rendezvous->Send(key_, TransferArgs(ctx), Tensor(), true));
+      return;
+    }
+    OP_REQUIRES_OK(ctx, rendezvous->Send(key_, TransferArgs(ctx), ctx->input(0), false));
+  }
+  bool IsExpensive() override { return false; }
+
+ private:
+  Rendezvous::ParsedKey key_;  // Immutable after construction.
+};
+
+class RecvOp : public AsyncOpKernel {
+ public:
+  explicit RecvOp(OpKernelConstruction* ctx) : AsyncOpKernel(ctx) {
+    OP_REQUIRES_OK(ctx, KeyFromAttrs(ctx, &key_));
+  }
+  void ComputeAsync(OpKernelContext* ctx, DoneCallback done) override {
+    Rendezvous* rendezvous = ctx->rendezvous();
+    OP_REQUIRES_ASYNC(ctx, rendezvous != nullptr, NoRendezvous(*this), done);
+    rendezvous->RecvAsync(
+        key_, TransferArgs(ctx),
+        [ctx, done = std::move(done)](const absl::Status& s, const Rendezvous::Args&,
+                                      const Rendezvous::Args&, const Tensor& val,
+                                      bool is_dead) {
+          if (!s.ok()) {
+            ctx->SetStatus(s);
+          } else if (is_dead) {
+            *ctx->is_output_dead() = true;
+          } else {
+            ctx->set_output(0, val);
+          }
+          done();
+        });
+  }
+  bool IsExpensive() override { return false; }
+
+ private:
+  Rendezvous::ParsedKey key_;  // Immutable after construction.
+};
+
+REGISTER_KERNEL_BUILDER(Name("_Send").Device(DEVICE_CPU), SendOp);
+REGISTER_KERNEL_BUILDER(Name("_Recv").Device(DEVICE_CPU), RecvOp);
+// Same classes on GPU: the kernels only talk to the rendezvous, which copies
+// between host and device memory through the devices' DeviceContexts.
+REGISTER_KERNEL_BUILDER(Name("_Send").Device(DEVICE_GPU), SendOp);
+REGISTER_KERNEL_BUILDER(Name("_Recv").Device(DEVICE_GPU), RecvOp);
+
+}  // namespace minitf

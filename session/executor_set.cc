@@ -1,0 +1,136 @@
+#include "session/executor_set.h"
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "absl/time/time.h"
+#include "runtime/cancellation.h"
+#include "runtime/mutex.h"
+#include "runtime/status_macros.h"
+#include "session/intra_process_rendezvous.h"
+
+namespace minitf {
+
+namespace {
+
+// Counts the partitions of one step down (named after TensorFlow's).
+// The first error aborts the step's rendezvous and cancels the step.
+class ExecutorBarrier {
+ public:
+  ExecutorBarrier(int num_partitions, IntraProcessRendezvous* rendezvous,
+                  CancellationManager* cancellation)
+      : rendezvous_(rendezvous), cancellation_(cancellation), pending_(num_partitions) {}
+
+  // Called once by each partition's executor when it is done. Touches
+  // nothing of the barrier after the last call has notified the waiter.
+  void PartitionDone(const absl::Status& s) {
+    if (!s.ok()) {
+      // The executor has aborted the rendezvous with its first error
+      // already; this covers any other error. The partition that reports
+      // first may only have seen the consequence of another's failure (its
+      // _Recv aborted): the step's status is the error the rendezvous was
+      // aborted with first, an unshared copy (see UnsharedStatus).
+      rendezvous_->StartAbort(s);
+      absl::Status first = rendezvous_->status();
+      {
+        MutexLock lock(&mu_);
+        if (status_.ok()) status_ = std::move(first);
+      }
+      cancellation_->StartCancel();
+    }
+    bool last;
+    {
+      MutexLock lock(&mu_);
+      last = --pending_ == 0;
+    }
+    if (last) all_done_.Notify();
+  }
+
+  Notification& all_done() { return all_done_; }
+  absl::Status status() {
+    MutexLock lock(&mu_);
+    return status_;
+  }
+
+ private:
+  IntraProcessRendezvous* const rendezvous_;  // Not owned.
+  CancellationManager* const cancellation_;  // Not owned.
+  Mutex mu_;
+  int pending_ ABSL_GUARDED_BY(mu_);
+  absl::Status status_ ABSL_GUARDED_BY(mu_);
+  Notification all_done_;
+};
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<ExecutorSet>> ExecutorSet::Create(
+    const absl::flat_hash_map<std::string, GraphDef>& partitions, const DeviceMgr* device_mgr) {
+  std::vector<std::string> devices;
+  for (const auto& [device, graph_def] : partitions) devices.push_back(device);
+  std::sort(devices.begin(), devices.end());
+  std::vector<Partition> built;
+  for (const std::string& name : devices) {
+    MINITF_ASSIGN_OR_RETURN(Device * device, device_mgr->LookupDevice(name));
+    MINITF_ASSIGN_OR_RETURN(std::unique_ptr<Graph> graph,
+                            ConvertGraphDefToGraph(partitions.at(name)));
+    LocalExecutorParams params;
+    params.device = device;
+    MINITF_ASSIGN_OR_RETURN(std::unique_ptr<Executor> executor,
+                            NewLocalExecutor(params, std::move(graph)));
+    built.push_back({device, std::move(executor)});
+  }
+  return std::unique_ptr<ExecutorSet>(new ExecutorSet(device_mgr, std::move(built)));
+}
+
+absl::Status ExecutorSet::RunStep(const StepArgs& step) const {
+  if (partitions_.empty()) return absl::OkStatus();
+  IntraProcessRendezvous rendezvous(device_mgr_);
+  CancellationManager cancellation;
+  Executor::Args args;
+  args.step_id = step.step_id;
+  args.call_frame = step.call_frame;
+  args.cancellation_manager = &cancellation;
+  args.stats_collector = step.stats_collector;
+  args.rendezvous = &rendezvous;
+  args.runner = step.runner;
+
+  // A device with a thread pool of its own (GPU thread modes gpu_private,
+  // gpu_shared) runs its partition's expensive nodes there.
+  std::vector<Executor::Args> partition_args(partitions_.size(), args);
+  for (size_t i = 0; i < partitions_.size(); ++i) {
+    if (ThreadPool* pool = partitions_[i].device->tensorflow_device_thread_pool()) {
+      partition_args[i].runner = [pool](std::function<void()> fn) {
+        pool->Schedule(std::move(fn));
+      };
+    }
+  }
+
+  ExecutorBarrier barrier(static_cast<int>(partitions_.size()), &rendezvous, &cancellation);
+  auto done = [&barrier](const absl::Status& s) { barrier.PartitionDone(s); };
+  // Every partition starts now: a partition that ran inline first could
+  // otherwise hold the others back for its whole inline part.
+  for (size_t i = 0; i + 1 < partitions_.size(); ++i) {
+    Executor* executor = partitions_[i].executor.get();
+    const Executor::Args* partition = &partition_args[i];
+    if (step.runner) {
+      step.runner([executor, partition, done] { executor->RunAsync(*partition, done); });
+    } else {
+      executor->RunAsync(*partition, done);
+    }
+  }
+  partitions_.back().executor->RunAsync(partition_args.back(), done);
+
+  if (step.timeout_ms > 0 &&
+      !barrier.all_done().WaitForNotificationWithTimeout(absl::Milliseconds(step.timeout_ms))) {
+    const absl::Status deadline = absl::DeadlineExceededError(absl::StrCat(
+        "Timed out after ", step.timeout_ms, " ms waiting for step ", step.step_id));
+    rendezvous.StartAbort(deadline);
+    cancellation.StartCancel();
+    barrier.all_done().WaitForNotification();
+    return deadline;
+  }
+  barrier.all_done().WaitForNotification();
+  return barrier.status();
+}
+
+}  // namespace minitf

@@ -1,0 +1,177 @@
+#include "session/graph_partition.h"
+
+#include <tuple>
+#include <vector>
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_cat.h"
+#include "runtime/status_macros.h"
+
+namespace minitf {
+
+namespace {
+
+// Builds the partitions of one graph. Used once, by Partition().
+class Partitioner {
+ public:
+  Partitioner(const PartitionOptions& options, const Graph& graph,
+              absl::flat_hash_map<std::string, GraphDef>* partitions)
+      : options_(options), graph_(graph), partitions_(partitions) {}
+
+  absl::Status Run();
+
+ private:
+  // The NodeDef of `n` in its partition, with its inputs rewritten.
+  absl::StatusOr<NodeDef> RewriteNode(const Node& n);
+  // The name of the _Recv on `dst_device` that receives the tensor `e`
+  // carries (a data edge), adding the _Send/_Recv pair the first time.
+  std::string RecvForData(const Edge& e, const std::string& dst_device);
+  // The same for a control edge: the _Recv `e->dst()` waits on.
+  std::string RecvForControl(const Edge& e, const std::string& dst_device);
+  // Adds the pair sending output `src_output` of `src_name` (on
+  // `src_device`) to `dst_device`; returns the _Recv's name.
+  std::string AddSendRecv(const std::string& src_name, int src_output, DataType type,
+                          const std::string& src_device, const std::string& dst_device,
+                          const std::string& tensor_name);
+  // `base`, or `base_1`, `base_2`, ...: a name no node of the graph or of
+  // the partitions has.
+  std::string NewName(const std::string& base);
+  uint64_t Incarnation(const std::string& device) const {
+    return options_.get_incarnation ? options_.get_incarnation(device) : 1;
+  }
+
+  const PartitionOptions& options_;
+  const Graph& graph_;
+  absl::flat_hash_map<std::string, GraphDef>* const partitions_;
+  // (source node id, output or kControlSlot, destination device) -> _Recv name.
+  absl::flat_hash_map<std::tuple<int, int, std::string>, std::string> recvs_;
+  absl::flat_hash_set<std::string> new_names_;
+};
+
+absl::Status Partitioner::Run() {
+  partitions_->clear();
+  for (const Node* n : graph_.op_nodes()) {
+    if (n->assigned_device_name().empty()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "Node '", n->name(), "' (op '", n->type_string(), "') has no assigned device"));
+    }
+  }
+  for (const Node* n : graph_.op_nodes()) {
+    MINITF_ASSIGN_OR_RETURN(NodeDef def, RewriteNode(*n));
+    (*partitions_)[n->assigned_device_name()].node.push_back(std::move(def));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<NodeDef> Partitioner::RewriteNode(const Node& n) {
+  const std::string& device = n.assigned_device_name();
+  std::vector<std::string> data_inputs(n.num_inputs());
+  std::vector<std::string> control_inputs;
+  absl::flat_hash_set<std::string> seen_controls;
+  for (const Edge* e : n.in_edges()) {
+    const Node* src = e->src();
+    if (!src->IsOp()) continue;  // _SOURCE: implied in every partition.
+    const bool local = src->assigned_device_name() == device;
+    if (e->IsControlEdge()) {
+      std::string input = absl::StrCat("^", local ? src->name() : RecvForControl(*e, device));
+      if (seen_controls.insert(input).second) control_inputs.push_back(std::move(input));
+      continue;
+    }
+    if (local) {
+      data_inputs[e->dst_input()] = TensorId{src->name(), e->src_output()}.ToString();
+      continue;
+    }
+    if (IsRefType(n.input_type(e->dst_input()))) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "Node '", n.name(), "' on ", device, " takes input ", e->dst_input(),
+          " by reference from '", src->name(), "' on ", src->assigned_device_name(),
+          "; a reference cannot cross devices (colocate them)"));
+    }
+    data_inputs[e->dst_input()] = RecvForData(*e, device);
+  }
+  NodeDef def = n.def();
+  def.device = device;
+  def.input = std::move(data_inputs);
+  for (std::string& c : control_inputs) def.input.push_back(std::move(c));
+  return def;
+}
+
+std::string Partitioner::RecvForData(const Edge& e, const std::string& dst_device) {
+  const Node& src = *e.src();
+  auto key = std::make_tuple(src.id(), e.src_output(), dst_device);
+  if (auto it = recvs_.find(key); it != recvs_.end()) return it->second;
+  // A reference output is read by the _Send: what crosses is the value.
+  std::string recv = AddSendRecv(src.name(), e.src_output(),
+                                 RemoveRefType(src.output_type(e.src_output())),
+                                 src.assigned_device_name(), dst_device,
+                                 absl::StrCat("edge_", e.id(), "_", src.name()));
+  recvs_.emplace(std::move(key), recv);
+  return recv;
+}
+
+std::string Partitioner::RecvForControl(const Edge& e, const std::string& dst_device) {
+  const Node& src = *e.src();
+  auto key = std::make_tuple(src.id(), kControlSlot, dst_device);
+  if (auto it = recvs_.find(key); it != recvs_.end()) return it->second;
+  const std::string tensor_name = absl::StrCat("edge_", e.id(), "_", src.name());
+  // A dummy scalar, produced once `src` has run (and dead if `src` is).
+  NodeDef dummy;
+  dummy.name = NewName(absl::StrCat("_ctrl_", tensor_name));
+  dummy.op = "Const";
+  dummy.device = src.assigned_device_name();
+  dummy.input = {absl::StrCat("^", src.name())};
+  dummy.attr["dtype"] = DT_FLOAT;
+  dummy.attr["value"] = Tensor::Scalar<float>(0.0f);
+  (*partitions_)[dummy.device].node.push_back(dummy);
+  std::string recv = AddSendRecv(dummy.name, 0, DT_FLOAT, src.assigned_device_name(),
+                                 dst_device, tensor_name);
+  recvs_.emplace(std::move(key), recv);
+  return recv;
+}
+
+std::string Partitioner::AddSendRecv(const std::string& src_name, int src_output,
+                                     DataType type, const std::string& src_device,
+                                     const std::string& dst_device,
+                                     const std::string& tensor_name) {
+  const int64_t incarnation = static_cast<int64_t>(Incarnation(src_device));
+  NodeDef send;
+  send.name = NewName(absl::StrCat("_send_", tensor_name));
+  send.op = "_Send";
+  send.device = src_device;
+  send.input = {TensorId{src_name, src_output}.ToString()};
+  send.attr["T"] = type;
+  NodeDef recv;
+  recv.name = NewName(absl::StrCat("_recv_", tensor_name));
+  recv.op = "_Recv";
+  recv.device = dst_device;
+  recv.attr["tensor_type"] = type;
+  for (NodeDef* def : {&send, &recv}) {
+    def->attr["tensor_name"] = tensor_name;
+    def->attr["send_device"] = src_device;
+    def->attr["send_device_incarnation"] = incarnation;
+    def->attr["recv_device"] = dst_device;
+    def->attr["client_terminated"] = false;
+  }
+  (*partitions_)[src_device].node.push_back(std::move(send));
+  std::string recv_name = recv.name;
+  (*partitions_)[dst_device].node.push_back(std::move(recv));
+  return recv_name;
+}
+
+std::string Partitioner::NewName(const std::string& base) {
+  std::string name = base;
+  for (int i = 1; graph_.FindNode(name) != nullptr || new_names_.contains(name); ++i) {
+    name = absl::StrCat(base, "_", i);
+  }
+  new_names_.insert(name);
+  return name;
+}
+
+}  // namespace
+
+absl::Status Partition(const PartitionOptions& options, Graph* graph,
+                       absl::flat_hash_map<std::string, GraphDef>* partitions) {
+  return Partitioner(options, *graph, partitions).Run();
+}
+
+}  // namespace minitf

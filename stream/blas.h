@@ -1,0 +1,40 @@
+// BlasSupport: the BLAS plugin of a StreamExecutor (cuBLAS on CUDA, Eigen on
+// SimGPU). Matrices are column-major, as in BLAS; a row-major caller computes
+// C^T = B^T A^T by swapping the operands.
+//
+//   BlasSupport* blas = stream->parent()->AsBlas();
+//   MINITF_RETURN_IF_ERROR(blas->DoBlasGemm(stream, Transpose::kNoTranspose,
+//       Transpose::kNoTranspose, m, n, k, 1.0f, a, m, b, k, 0.0f, &c, m));
+//
+// The call enqueues the work on `stream`; it returns enqueue-time errors.
+#ifndef MINITF_STREAM_BLAS_H_
+#define MINITF_STREAM_BLAS_H_
+
+#include <cstdint>
+
+#include "absl/status/status.h"
+#include "stream/device_memory.h"
+
+namespace minitf::se {
+
+class Stream;
+
+namespace blas {
+enum class Transpose { kNoTranspose, kTranspose };
+}  // namespace blas
+
+class BlasSupport {
+ public:
+  virtual ~BlasSupport() = default;
+
+  // C = alpha * op(A) * op(B) + beta * C, with op(A) m x k, op(B) k x n.
+  virtual absl::Status DoBlasGemm(Stream* stream, blas::Transpose transa,
+                                  blas::Transpose transb, uint64_t m, uint64_t n, uint64_t k,
+                                  float alpha, const DeviceMemory<float>& a, int lda,
+                                  const DeviceMemory<float>& b, int ldb, float beta,
+                                  DeviceMemory<float>* c, int ldc) = 0;
+};
+
+}  // namespace minitf::se
+
+#endif  // MINITF_STREAM_BLAS_H_

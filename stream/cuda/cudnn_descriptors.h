@@ -1,0 +1,60 @@
+// cuDNN descriptors owned by std::unique_ptr, and the description of a
+// minitf convolution as cuDNN runs it (see cuda_dnn.h for why the input may
+// be padded first).
+//
+//   absl::StatusOr<CudnnConvolution> c = DescribeConvolution(conv);
+//   cudnnConvolutionForward(handle, &one, c->input.get(), x, c->filter.get(), w,
+//                           c->conv.get(), algo, ...);
+#ifndef MINITF_STREAM_CUDA_CUDNN_DESCRIPTORS_H_
+#define MINITF_STREAM_CUDA_CUDNN_DESCRIPTORS_H_
+
+#include <cudnn.h>
+
+#include <cstdint>
+#include <memory>
+
+#include "absl/status/statusor.h"
+#include "stream/dnn.h"
+
+namespace minitf::se::cuda {
+
+struct TensorDescriptorDeleter {
+  void operator()(cudnnTensorStruct* d) const { cudnnDestroyTensorDescriptor(d); }
+};
+struct FilterDescriptorDeleter {
+  void operator()(cudnnFilterStruct* d) const { cudnnDestroyFilterDescriptor(d); }
+};
+struct ConvolutionDescriptorDeleter {
+  void operator()(cudnnConvolutionStruct* d) const { cudnnDestroyConvolutionDescriptor(d); }
+};
+using TensorDescriptor = std::unique_ptr<cudnnTensorStruct, TensorDescriptorDeleter>;
+using FilterDescriptor = std::unique_ptr<cudnnFilterStruct, FilterDescriptorDeleter>;
+using ConvolutionDescriptor =
+    std::unique_ptr<cudnnConvolutionStruct, ConvolutionDescriptorDeleter>;
+
+// One convolution in cuDNN's terms. The input (and its gradient) is
+// [batch, in_rows + extra_rows, in_cols + extra_cols, in_depth]: zero rows and
+// columns appended where SAME padding is larger after the input than before.
+// The filter is OHWI.
+struct CudnnConvolution {
+  int64_t extra_rows = 0;
+  int64_t extra_cols = 0;
+  TensorDescriptor input;
+  TensorDescriptor output;
+  FilterDescriptor filter;
+  ConvolutionDescriptor conv;
+
+  bool padded() const { return extra_rows > 0 || extra_cols > 0; }
+};
+
+// True when some size is 0, so cuDNN must not be called (the result is empty
+// or all zeros).
+bool IsDegenerate(const dnn::ConvolutionDescriptor& c);
+
+// REQUIRES: !IsDegenerate(c). InvalidArgument when a size exceeds cuDNN's
+// int range; Internal if cuDNN's output size disagrees with `c`.
+absl::StatusOr<CudnnConvolution> DescribeConvolution(const dnn::ConvolutionDescriptor& c);
+
+}  // namespace minitf::se::cuda
+
+#endif  // MINITF_STREAM_CUDA_CUDNN_DESCRIPTORS_H_

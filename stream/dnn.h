@@ -1,0 +1,70 @@
+// DnnSupport: the deep-learning plugin of a StreamExecutor (cuDNN on CUDA).
+// Float tensors in NHWC layout, filters in HWIO (TensorFlow's layouts).
+//
+//   ConvolutionDescriptor conv = ...;  // shapes, strides, padding
+//   MINITF_RETURN_IF_ERROR(dnn->DoConvolve(stream, conv, input, filter, &output));
+//
+// Each call enqueues its work on `stream` and returns enqueue-time errors.
+#ifndef MINITF_STREAM_DNN_H_
+#define MINITF_STREAM_DNN_H_
+
+#include <cstdint>
+
+#include "absl/status/status.h"
+#include "stream/device_memory.h"
+
+namespace minitf::se {
+
+class Stream;
+
+namespace dnn {
+
+// A 2-D convolution or pooling window over NHWC tensors.
+struct ConvolutionDescriptor {
+  int64_t batch = 0;
+  int64_t in_rows = 0, in_cols = 0, in_depth = 0;
+  int64_t filter_rows = 0, filter_cols = 0, out_depth = 0;  // out_depth: conv only
+  int64_t out_rows = 0, out_cols = 0;
+  int64_t stride_rows = 1, stride_cols = 1;
+  // Padding before the first row / column (SAME padding may pad one more
+  // after the last, which the shapes above imply).
+  int64_t pad_top = 0, pad_left = 0;
+};
+
+}  // namespace dnn
+
+class DnnSupport {
+ public:
+  virtual ~DnnSupport() = default;
+
+  // output[N, out_rows, out_cols, out_depth] = conv(input, filter[HWIO]).
+  virtual absl::Status DoConvolve(Stream* stream, const dnn::ConvolutionDescriptor& conv,
+                                  const DeviceMemory<float>& input,
+                                  const DeviceMemory<float>& filter,
+                                  DeviceMemory<float>* output) = 0;
+  // The gradient with respect to the input.
+  virtual absl::Status DoConvolveBackwardData(Stream* stream,
+                                              const dnn::ConvolutionDescriptor& conv,
+                                              const DeviceMemory<float>& filter,
+                                              const DeviceMemory<float>& out_backprop,
+                                              DeviceMemory<float>* in_backprop) = 0;
+  // The gradient with respect to the filter.
+  virtual absl::Status DoConvolveBackwardFilter(Stream* stream,
+                                                const dnn::ConvolutionDescriptor& conv,
+                                                const DeviceMemory<float>& input,
+                                                const DeviceMemory<float>& out_backprop,
+                                                DeviceMemory<float>* filter_backprop) = 0;
+  // Max pooling (out_depth unused: the depth is in_depth) and its gradient.
+  virtual absl::Status DoMaxPool(Stream* stream, const dnn::ConvolutionDescriptor& pool,
+                                 const DeviceMemory<float>& input,
+                                 DeviceMemory<float>* output) = 0;
+  virtual absl::Status DoMaxPoolBackward(Stream* stream, const dnn::ConvolutionDescriptor& pool,
+                                         const DeviceMemory<float>& input,
+                                         const DeviceMemory<float>& output,
+                                         const DeviceMemory<float>& out_backprop,
+                                         DeviceMemory<float>* in_backprop) = 0;
+};
+
+}  // namespace minitf::se
+
+#endif  // MINITF_STREAM_DNN_H_

@@ -1,0 +1,43 @@
+// HostKernel: a kernel whose arithmetic runs on the host CPU, launched on a
+// Stream of the Host or SimGPU platform (Stream::LaunchHostKernel).
+//
+// On SimGPU the launch takes the device's single compute engine, runs `body`
+// (unless the platform is in timing-only mode) and holds the engine for the
+// time the cost model gives `cost` (see sim_gpu_options.h), so kernels of
+// every stream and session on that device execute one at a time.
+//
+//   HostKernel k;
+//   k.name = "MatMul";
+//   k.cost = {.flops = 2.0 * m * n * k, .device_bytes = bytes_in + bytes_out};
+//   k.body = [=] { ... Eigen on device memory ...; return absl::OkStatus(); };
+//   MINITF_RETURN_IF_ERROR(stream->LaunchHostKernel(std::move(k)));
+#ifndef MINITF_STREAM_KERNEL_H_
+#define MINITF_STREAM_KERNEL_H_
+
+#include <functional>
+#include <string>
+
+#include "absl/status/status.h"
+
+namespace minitf::se {
+
+// What a kernel costs, the input of the SimGPU cost model.
+struct KernelCost {
+  double flops = 0;
+  // Bytes read and written in device memory.
+  double device_bytes = 0;
+  // Bytes read and written in host memory (operands that VMem placed on the
+  // host): they move at PCIe bandwidth.
+  double host_bytes = 0;
+};
+
+struct HostKernel {
+  std::string name;
+  KernelCost cost;
+  // The arithmetic. An error puts the stream into its error state.
+  std::function<absl::Status()> body;
+};
+
+}  // namespace minitf::se
+
+#endif  // MINITF_STREAM_KERNEL_H_

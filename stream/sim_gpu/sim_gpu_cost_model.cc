@@ -1,0 +1,24 @@
+#include "stream/sim_gpu/sim_gpu_cost_model.h"
+
+namespace minitf::se {
+namespace {
+
+// `amount` units at `giga_per_second` * 10^9 units per second.
+absl::Duration AtRate(double amount, double giga_per_second) {
+  return absl::Nanoseconds(amount / giga_per_second);
+}
+
+}  // namespace
+
+absl::Duration ModeledKernelTime(const SimGpuOptions& options, const KernelCost& cost) {
+  return absl::Nanoseconds(options.launch_latency_us * 1e3) +
+         AtRate(cost.flops, options.tflops * 1e3) + AtRate(cost.device_bytes, options.hbm_gbps) +
+         AtRate(cost.host_bytes, options.pcie_gbps);
+}
+
+absl::Duration ModeledTransferTime(const SimGpuOptions& options, uint64_t bytes,
+                                   bool crosses_pcie) {
+  return AtRate(static_cast<double>(bytes), crosses_pcie ? options.pcie_gbps : options.hbm_gbps);
+}
+
+}  // namespace minitf::se

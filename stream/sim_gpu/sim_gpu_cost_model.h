@@ -1,0 +1,37 @@
+// The SimGPU cost model: how long a kernel or a copy takes on a simulated
+// device with the throughput figures of SimGpuOptions.
+//
+//   kernel time   = launch_latency
+//                 + flops        / (tflops    * 10^12 flop/s)
+//                 + device_bytes / (hbm_gbps  * 10^9 byte/s)
+//                 + host_bytes   / (pcie_gbps * 10^9 byte/s)
+//   transfer time = bytes / (pcie_gbps * 10^9)   host <-> device copies
+//                 = bytes / (hbm_gbps  * 10^9)   device -> device, memset
+//
+// The terms add (no overlap of arithmetic and memory traffic): a simple,
+// pessimistic model that makes every kernel's cost predictable. Each term is
+// converted to an absl::Duration on its own (nanoseconds from a double) and
+// the Durations are summed, so the result is a pure function of its inputs:
+// timing-mode utilisation accounting, which adds these values, is exact.
+//
+//   absl::Duration t = ModeledKernelTime(options, {.flops = 2e9});
+#ifndef MINITF_STREAM_SIM_GPU_SIM_GPU_COST_MODEL_H_
+#define MINITF_STREAM_SIM_GPU_SIM_GPU_COST_MODEL_H_
+
+#include <cstdint>
+
+#include "absl/time/time.h"
+#include "stream/kernel.h"
+#include "stream/sim_gpu/sim_gpu_options.h"
+
+namespace minitf::se {
+
+absl::Duration ModeledKernelTime(const SimGpuOptions& options, const KernelCost& cost);
+
+// A copy (or memset) of `bytes`; `crosses_pcie` for host <-> device copies.
+absl::Duration ModeledTransferTime(const SimGpuOptions& options, uint64_t bytes,
+                                   bool crosses_pcie);
+
+}  // namespace minitf::se
+
+#endif  // MINITF_STREAM_SIM_GPU_SIM_GPU_COST_MODEL_H_

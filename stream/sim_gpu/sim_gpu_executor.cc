@@ -1,0 +1,135 @@
+#include "stream/sim_gpu/sim_gpu_executor.h"
+
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "stream/host/aligned_host_memory.h"
+#include "stream/host/checked_copy.h"
+#include "stream/host/host_event.h"
+#include "stream/host/sleep_until.h"
+#include "stream/platform.h"
+#include "stream/sim_gpu/sim_gpu_blas.h"
+#include "stream/sim_gpu/sim_gpu_cost_model.h"
+#include "stream/sim_gpu/sim_gpu_stream.h"
+
+namespace minitf::se {
+namespace {
+
+constexpr int kFirstPciBus = 0x50;
+
+DeviceDescription SimGpuDescription(const Platform* platform, int ordinal,
+                                    const SimGpuOptions& options) {
+  const SimGpuOptions v100;
+  DeviceDescription d;
+  d.platform = platform->Name();
+  d.ordinal = ordinal;
+  if (options.tflops == v100.tflops && options.hbm_gbps == v100.hbm_gbps &&
+      options.pcie_gbps == v100.pcie_gbps) {
+    d.name = "SimGPU (V100-like)";
+  } else {
+    d.name = absl::StrCat("SimGPU (", options.tflops, " TFLOP/s, ", options.hbm_gbps,
+                          " GB/s HBM)");
+  }
+  d.pci_bus_id = absl::StrFormat("0000:%02x:00.0", kFirstPciBus + ordinal);
+  d.total_memory = options.memory_bytes;
+  d.peak_tflops = options.tflops;
+  d.memory_bandwidth_gbps = options.hbm_gbps;
+  d.pcie_bandwidth_gbps = options.pcie_gbps;
+  return d;
+}
+
+}  // namespace
+
+SimGpuExecutor::SimGpuExecutor(Platform* platform, int ordinal, const SimGpuOptions& options)
+    : platform_(platform),
+      ordinal_(ordinal),
+      options_(options),
+      description_(SimGpuDescription(platform, ordinal, options)),
+      memory_(options.memory_bytes, absl::StrCat(platform->Name(), ":", ordinal)),
+      engine_(options.mode),
+      blas_(std::make_unique<SimGpuBlas>(this)) {}
+
+SimGpuExecutor::~SimGpuExecutor() = default;
+
+DeviceMemoryBase SimGpuExecutor::Allocate(uint64_t size) {
+  void* ptr = memory_.Allocate(size);
+  if (ptr == nullptr) return DeviceMemoryBase();
+  return DeviceMemoryBase(ptr, size);
+}
+
+void SimGpuExecutor::Deallocate(DeviceMemoryBase* mem) {
+  if (mem == nullptr || mem->is_null()) return;
+  memory_.Deallocate(mem->opaque());
+  *mem = DeviceMemoryBase();
+}
+
+int64_t SimGpuExecutor::DeviceMemoryInUse() const { return memory_.BytesInUse(); }
+
+bool SimGpuExecutor::IsDeviceMemory(const void* ptr) const { return memory_.Contains(ptr); }
+
+void* SimGpuExecutor::HostMemoryAllocate(uint64_t size) {
+  return AlignedHostAllocate(size, kHostMemoryAlignment);
+}
+
+void SimGpuExecutor::HostMemoryDeallocate(void* ptr, uint64_t size) {
+  AlignedHostFree(ptr, kHostMemoryAlignment);
+}
+
+void SimGpuExecutor::HoldForCopy(absl::Time start, uint64_t bytes, bool crosses_pcie) const {
+  if (options_.mode == SimGpuOptions::Mode::kFunctional) return;
+  SleepUntil(start + ModeledTransferTime(options_, bytes, crosses_pcie));
+}
+
+absl::Status SimGpuExecutor::SynchronousMemcpyH2D(const void* host_src, uint64_t size,
+                                                  DeviceMemoryBase* gpu_dst) {
+  if (gpu_dst == nullptr) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("SimGPU:", ordinal_, ": null copy destination"));
+  }
+  const absl::Time start = absl::Now();
+  absl::Status status = CheckedCopy(absl::StrCat("SimGPU:", ordinal_, " host-to-device copy"),
+                                    gpu_dst->opaque(), gpu_dst->size(), host_src, size, size);
+  if (status.ok()) HoldForCopy(start, size, /*crosses_pcie=*/true);
+  return status;
+}
+
+absl::Status SimGpuExecutor::SynchronousMemcpyD2H(const DeviceMemoryBase& gpu_src, uint64_t size,
+                                                  void* host_dst) {
+  const absl::Time start = absl::Now();
+  absl::Status status = CheckedCopy(absl::StrCat("SimGPU:", ordinal_, " device-to-host copy"),
+                                    host_dst, size, gpu_src.opaque(), gpu_src.size(), size);
+  if (status.ok()) HoldForCopy(start, size, /*crosses_pcie=*/true);
+  return status;
+}
+
+absl::Status SimGpuExecutor::SynchronousMemcpyD2D(const DeviceMemoryBase& gpu_src, uint64_t size,
+                                                  DeviceMemoryBase* gpu_dst) {
+  if (gpu_dst == nullptr) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("SimGPU:", ordinal_, ": null copy destination"));
+  }
+  const absl::Time start = absl::Now();
+  absl::Status status =
+      CheckedCopy(absl::StrCat("SimGPU:", ordinal_, " device-to-device copy"), gpu_dst->opaque(),
+                  gpu_dst->size(), gpu_src.opaque(), gpu_src.size(), size);
+  if (status.ok()) HoldForCopy(start, size, /*crosses_pcie=*/false);
+  return status;
+}
+
+absl::StatusOr<std::unique_ptr<Stream>> SimGpuExecutor::CreateStream() {
+  return std::make_unique<SimGpuStream>(this, &streams_, &engine_, options_);
+}
+
+absl::StatusOr<std::unique_ptr<Event>> SimGpuExecutor::CreateEvent() {
+  return std::make_unique<HostEvent>();
+}
+
+absl::Status SimGpuExecutor::SynchronizeAllActivity() {
+  streams_.SynchronizeAll();
+  return absl::OkStatus();
+}
+
+BlasSupport* SimGpuExecutor::AsBlas() { return blas_.get(); }
+
+}  // namespace minitf::se

@@ -1,0 +1,98 @@
+// SimGpuExecutor: the StreamExecutor of one SimGPU device. It owns the
+// device's memory (SimGpuMemory: one lazily made reservation of
+// options.memory_bytes, capacity strictly enforced), its compute engine
+// (SimGpuEngine: one kernel at a time, shared by every stream and every user
+// of the device in the process) and its BLAS plugin (SimGpuBlas). Streams are
+// SimGpuStreams, events HostEvents; pinned host memory is plain aligned host
+// memory; synchronous copies copy at once and, in compute and timing modes,
+// hold the calling thread for their modeled time.
+//
+//   SimGpuPlatform* sim = *GetSimGpuPlatform("memory=64MiB");
+//   StreamExecutor* gpu0 = *sim->ExecutorForDevice(0);
+//   DeviceMemoryBase buf = gpu0->Allocate(1 << 20);   // null past capacity
+//   gpu0->GetDeviceDescription().pci_bus_id;          // "0000:50:00.0"
+//
+// Device description: name "SimGPU (V100-like)" with the default throughput
+// figures (else "SimGPU (<tflops> TFLOP/s, <hbm_gbps> GB/s HBM)"), PCI bus id
+// "0000:%02x:00.0" with bus 0x50 + ordinal.
+//
+// Thread-safe. Owned by its SimGpuPlatform; streams and events it makes must
+// be destroyed before it.
+#ifndef MINITF_STREAM_SIM_GPU_SIM_GPU_EXECUTOR_H_
+#define MINITF_STREAM_SIM_GPU_SIM_GPU_EXECUTOR_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "stream/host/stream_set.h"
+#include "stream/sim_gpu/sim_gpu_engine.h"
+#include "stream/sim_gpu/sim_gpu_memory.h"
+#include "stream/sim_gpu/sim_gpu_options.h"
+#include "stream/stream_executor.h"
+
+namespace minitf::se {
+
+class SimGpuBlas;
+
+class SimGpuExecutor : public StreamExecutor {
+ public:
+  static constexpr uint64_t kHostMemoryAlignment = 4096;  // Page-aligned, as pinned memory is.
+
+  // `platform` is not owned and outlives the executor.
+  SimGpuExecutor(Platform* platform, int ordinal, const SimGpuOptions& options);
+  ~SimGpuExecutor() override;
+
+  Platform* platform() const override { return platform_; }
+  int device_ordinal() const override { return ordinal_; }
+  const DeviceDescription& GetDeviceDescription() const override { return description_; }
+
+  DeviceMemoryBase Allocate(uint64_t size) override;
+  void Deallocate(DeviceMemoryBase* mem) override;
+  int64_t DeviceMemoryInUse() const override;
+  bool IsDeviceMemory(const void* ptr) const override;
+
+  void* HostMemoryAllocate(uint64_t size) override;
+  void HostMemoryDeallocate(void* ptr, uint64_t size) override;
+
+  absl::Status SynchronousMemcpyH2D(const void* host_src, uint64_t size,
+                                    DeviceMemoryBase* gpu_dst) override;
+  absl::Status SynchronousMemcpyD2H(const DeviceMemoryBase& gpu_src, uint64_t size,
+                                    void* host_dst) override;
+  absl::Status SynchronousMemcpyD2D(const DeviceMemoryBase& gpu_src, uint64_t size,
+                                    DeviceMemoryBase* gpu_dst) override;
+
+  absl::StatusOr<std::unique_ptr<Stream>> CreateStream() override;
+  absl::StatusOr<std::unique_ptr<Event>> CreateEvent() override;
+  absl::Status SynchronizeAllActivity() override;
+
+  // Engine time of every kernel run on this device so far (see
+  // sim_gpu_engine.h for what each mode charges).
+  absl::Duration DeviceBusyTime() const override { return engine_.BusyTime(); }
+  BlasSupport* AsBlas() override;
+
+  const SimGpuOptions& options() const { return options_; }
+  // Kernels run on this device so far.
+  int64_t KernelCount() const { return engine_.KernelCount(); }
+
+ private:
+  // Holds the caller for what a synchronous copy of `bytes` has left of its
+  // modeled time (compute and timing modes).
+  void HoldForCopy(absl::Time start, uint64_t bytes, bool crosses_pcie) const;
+
+  // Constant after construction.
+  Platform* const platform_;
+  const int ordinal_;
+  const SimGpuOptions options_;
+  const DeviceDescription description_;
+
+  // Thread-safe members.
+  SimGpuMemory memory_;
+  SimGpuEngine engine_;
+  StreamSet streams_;
+  const std::unique_ptr<SimGpuBlas> blas_;
+};
+
+}  // namespace minitf::se
+
+#endif  // MINITF_STREAM_SIM_GPU_SIM_GPU_EXECUTOR_H_

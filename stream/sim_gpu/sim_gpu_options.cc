@@ -1,0 +1,191 @@
+#include "stream/sim_gpu/sim_gpu_options.h"
+
+#include <charconv>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+
+namespace minitf::se {
+namespace {
+
+constexpr int kMaxCount = 64;
+
+struct SizeUnit {
+  absl::string_view suffix;
+  int64_t bytes;
+};
+
+// Longest suffixes first, so "KiB" is not read as "B".
+constexpr SizeUnit kSizeUnits[] = {
+    {"KiB", int64_t{1} << 10},   {"MiB", int64_t{1} << 20},   {"GiB", int64_t{1} << 30},
+    {"TiB", int64_t{1} << 40},   {"KB", 1000},                {"MB", 1000 * 1000},
+    {"GB", 1000 * 1000 * 1000},  {"TB", int64_t{1000} * 1000 * 1000 * 1000},
+    {"B", 1},
+};
+
+// The shortest decimal string that reads back as `value`.
+std::string ShortestDouble(double value) {
+  char buffer[64];
+  const auto result = std::to_chars(buffer, buffer + sizeof(buffer), value);
+  return std::string(buffer, result.ptr);
+}
+
+std::string MemoryString(int64_t bytes) {
+  constexpr std::pair<absl::string_view, int64_t> kBinary[] = {
+      {"TiB", int64_t{1} << 40}, {"GiB", int64_t{1} << 30}, {"MiB", int64_t{1} << 20},
+      {"KiB", int64_t{1} << 10}};
+  for (const auto& [suffix, unit] : kBinary) {
+    if (bytes > 0 && bytes % unit == 0) return absl::StrCat(bytes / unit, suffix);
+  }
+  return absl::StrCat(bytes, "B");
+}
+
+absl::Status BadValue(absl::string_view key, absl::string_view value, absl::string_view why,
+                      absl::string_view options) {
+  return absl::InvalidArgumentError(absl::StrCat("SimGPU option ", key, "=", value, " ", why,
+                                                 " (in option string \"", options, "\")"));
+}
+
+// Plain bytes, or a number (integer or decimal) followed by a size unit.
+bool ParseSize(absl::string_view text, int64_t* bytes) {
+  int64_t unit = 1;
+  for (const SizeUnit& u : kSizeUnits) {
+    if (text.size() > u.suffix.size() && absl::EndsWithIgnoreCase(text, u.suffix)) {
+      unit = u.bytes;
+      text.remove_suffix(u.suffix.size());
+      break;
+    }
+  }
+  text = absl::StripAsciiWhitespace(text);
+  int64_t whole = 0;
+  if (absl::SimpleAtoi(text, &whole)) {
+    if (whole < 0 || whole > std::numeric_limits<int64_t>::max() / unit) return false;
+    *bytes = whole * unit;
+    return true;
+  }
+  double number = 0;
+  if (!absl::SimpleAtod(text, &number) || !std::isfinite(number) || number < 0) return false;
+  const double value = std::round(number * static_cast<double>(unit));
+  if (value >= 9.2e18) return false;
+  *bytes = static_cast<int64_t>(value);
+  return true;
+}
+
+}  // namespace
+
+absl::string_view SimGpuModeName(SimGpuOptions::Mode mode) {
+  switch (mode) {
+    case SimGpuOptions::Mode::kCompute:
+      return "compute";
+    case SimGpuOptions::Mode::kTiming:
+      return "timing";
+    case SimGpuOptions::Mode::kFunctional:
+      return "functional";
+  }
+  return "unknown";
+}
+
+std::string SimGpuOptions::ToString() const {
+  return absl::StrCat("count=", count, ",memory=", MemoryString(memory_bytes),
+                      ",tflops=", ShortestDouble(tflops), ",hbm_gbps=", ShortestDouble(hbm_gbps),
+                      ",pcie_gbps=", ShortestDouble(pcie_gbps),
+                      ",launch_us=", ShortestDouble(launch_latency_us),
+                      ",mode=", SimGpuModeName(mode));
+}
+
+absl::Status ValidateSimGpuOptions(const SimGpuOptions& o) {
+  auto bad = [](absl::string_view field, auto value, absl::string_view want) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("SimGPU option ", field, "=", value, " is out of range: want ", want));
+  };
+  if (o.count < 0 || o.count > kMaxCount) return bad("count", o.count, "0..64");
+  if (o.memory_bytes < 256) return bad("memory", o.memory_bytes, "at least 256 bytes");
+  auto positive = [](double x) { return std::isfinite(x) && x > 0; };
+  if (!positive(o.tflops)) return bad("tflops", o.tflops, "a positive number");
+  if (!positive(o.hbm_gbps)) return bad("hbm_gbps", o.hbm_gbps, "a positive number");
+  if (!positive(o.pcie_gbps)) return bad("pcie_gbps", o.pcie_gbps, "a positive number");
+  if (!std::isfinite(o.launch_latency_us) || o.launch_latency_us < 0) {
+    return bad("launch_us", o.launch_latency_us, "a non-negative number");
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<SimGpuOptions> ParseSimGpuOptions(absl::string_view options) {
+  SimGpuOptions result;
+  absl::flat_hash_set<std::string> seen;
+  for (absl::string_view item : absl::StrSplit(options, ',', absl::SkipWhitespace())) {
+    item = absl::StripAsciiWhitespace(item);
+    const size_t eq = item.find('=');
+    if (eq == absl::string_view::npos) {
+      return absl::InvalidArgumentError(absl::StrCat("SimGPU option \"", item,
+                                                     "\" is not key=value (in option string \"",
+                                                     options, "\")"));
+    }
+    const std::string key = absl::AsciiStrToLower(absl::StripAsciiWhitespace(item.substr(0, eq)));
+    const absl::string_view value = absl::StripAsciiWhitespace(item.substr(eq + 1));
+    if (!seen.insert(key).second) {
+      return absl::InvalidArgumentError(absl::StrCat("SimGPU option ", key,
+                                                     " is given twice (in option string \"",
+                                                     options, "\")"));
+    }
+    auto parse_number = [&](double* out) -> absl::Status {
+      if (!absl::SimpleAtod(value, out) || !std::isfinite(*out)) {
+        return BadValue(key, value, "is not a number", options);
+      }
+      return absl::OkStatus();
+    };
+    absl::Status status;
+    if (key == "count") {
+      if (!absl::SimpleAtoi(value, &result.count)) {
+        return BadValue(key, value, "is not an integer", options);
+      }
+    } else if (key == "memory") {
+      if (!ParseSize(value, &result.memory_bytes)) {
+        return BadValue(key, value,
+                        "is not a size (bytes, or a number with B, KiB, MiB, GiB, TiB, KB, MB, "
+                        "GB or TB)",
+                        options);
+      }
+    } else if (key == "tflops") {
+      status = parse_number(&result.tflops);
+    } else if (key == "hbm_gbps") {
+      status = parse_number(&result.hbm_gbps);
+    } else if (key == "pcie_gbps") {
+      status = parse_number(&result.pcie_gbps);
+    } else if (key == "launch_us") {
+      status = parse_number(&result.launch_latency_us);
+    } else if (key == "mode") {
+      const std::string mode = absl::AsciiStrToLower(value);
+      if (mode == "compute") {
+        result.mode = SimGpuOptions::Mode::kCompute;
+      } else if (mode == "timing") {
+        result.mode = SimGpuOptions::Mode::kTiming;
+      } else if (mode == "functional") {
+        result.mode = SimGpuOptions::Mode::kFunctional;
+      } else {
+        return BadValue(key, value, "is not a mode (compute, timing or functional)", options);
+      }
+    } else {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "unknown SimGPU option \"", key, "\" (in option string \"", options,
+          "\"); known: count, memory, tflops, hbm_gbps, pcie_gbps, launch_us, mode"));
+    }
+    if (!status.ok()) return status;
+  }
+  if (absl::Status valid = ValidateSimGpuOptions(result); !valid.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(valid.message(), " (in option string \"", options, "\")"));
+  }
+  return result;
+}
+
+}  // namespace minitf::se

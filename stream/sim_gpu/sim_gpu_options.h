@@ -1,0 +1,78 @@
+// SimGpuOptions: the configuration of a SimGPU platform (how many devices,
+// how much memory each has, the throughput figures of the cost model and the
+// execution mode), and the option string that spells it.
+//
+//   absl::StatusOr<SimGpuOptions> o =
+//       ParseSimGpuOptions("count=2,memory=64MiB,mode=functional");
+//   o->ToString();  // "count=2,memory=64MiB,tflops=15.7,...,mode=functional"
+//
+// The option string is a comma-separated list of key=value pairs, any subset
+// in any order (keys absent keep their defaults):
+//
+//   count=N          devices (0..64)
+//   memory=SIZE      device memory per device: plain bytes or a number with
+//                    B, KiB, MiB, GiB, TiB, KB, MB, GB, TB (case-insensitive)
+//   tflops=X         peak arithmetic throughput, 10^12 flop/s
+//   hbm_gbps=X       device-memory bandwidth, 10^9 byte/s
+//   pcie_gbps=X      host <-> device bandwidth, 10^9 byte/s
+//   launch_us=X      kernel launch latency, microseconds
+//   mode=M           compute | timing | functional
+//
+// The defaults model an NVIDIA Tesla V100-PCIe 16 GB, the GPU of the AntMan
+// paper (OSDI 2020): 15.7 TFLOP/s single precision, 900 GB/s HBM2, PCIe 3.0
+// x16 at an effective 12 GB/s, 5 us launch latency. The process-wide default
+// SimGPU platform reads the environment variable MINITF_SIMGPU.
+//
+// Modes (see sim_gpu_cost_model.h for the modeled time of a kernel):
+//   compute     run the kernel body and hold the device's compute engine for
+//               max(modeled time, measured body time);
+//   timing      skip the body, hold the engine for exactly the modeled time
+//               (large co-location experiments: no arithmetic, no RAM);
+//   functional  run the body, no modeled hold (fast tests).
+#ifndef MINITF_STREAM_SIM_GPU_SIM_GPU_OPTIONS_H_
+#define MINITF_STREAM_SIM_GPU_SIM_GPU_OPTIONS_H_
+
+#include <cstdint>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+
+namespace minitf::se {
+
+struct SimGpuOptions {
+  enum class Mode { kCompute, kTiming, kFunctional };
+
+  int count = 1;
+  int64_t memory_bytes = int64_t{16} << 30;
+  double tflops = 15.7;
+  double hbm_gbps = 900;
+  double pcie_gbps = 12;
+  double launch_latency_us = 5;
+  Mode mode = Mode::kCompute;
+
+  // The canonical option string: every key, in the order of the list above,
+  // memory in the largest binary unit that divides it exactly, numbers in
+  // their shortest exact form. Parsing it gives back equal options, so two
+  // strings naming the same configuration have the same ToString.
+  std::string ToString() const;
+
+  bool operator==(const SimGpuOptions&) const = default;
+};
+
+// Parses an option string (see above). "" gives the defaults. InvalidArgument
+// naming the bad key or value and quoting `options` otherwise.
+absl::StatusOr<SimGpuOptions> ParseSimGpuOptions(absl::string_view options);
+
+// Ok when every field is in range (count 0..64, memory >= 256 bytes, positive
+// finite throughputs, a finite non-negative latency); InvalidArgument naming
+// the field otherwise.
+absl::Status ValidateSimGpuOptions(const SimGpuOptions& options);
+
+// "compute", "timing", "functional".
+absl::string_view SimGpuModeName(SimGpuOptions::Mode mode);
+
+}  // namespace minitf::se
+
+#endif  // MINITF_STREAM_SIM_GPU_SIM_GPU_OPTIONS_H_

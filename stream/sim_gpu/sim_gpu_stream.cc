@@ -1,0 +1,37 @@
+#include "stream/sim_gpu/sim_gpu_stream.h"
+
+#include <memory>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "stream/sim_gpu/sim_gpu_cost_model.h"
+#include "stream/sim_gpu/sim_gpu_engine.h"
+
+namespace minitf::se {
+
+SimGpuStream::SimGpuStream(StreamExecutor* parent, StreamSet* streams, SimGpuEngine* engine,
+                           const SimGpuOptions& options)
+    : HostStream(parent, streams), engine_(engine), options_(options) {}
+
+absl::Status SimGpuStream::LaunchHostKernel(HostKernel kernel) {
+  if (!kernel.body && options_.mode != SimGpuOptions::Mode::kTiming) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(name(), ": kernel ", kernel.name, " has no body"));
+  }
+  const absl::Duration modeled = ModeledKernelTime(options_, kernel.cost);
+  std::string kernel_name = kernel.name;
+  // The closure captures the engine and the kernel, not this stream: the
+  // worker may still run it while ~HostStream drains the queue.
+  return EnqueueKernel(std::move(kernel_name),
+                       [engine = engine_, kernel = std::move(kernel), modeled](
+                           absl::Duration* busy) { return engine->Execute(kernel, modeled, busy); });
+}
+
+absl::Duration SimGpuStream::ModeledTransferTime(TransferKind kind, uint64_t bytes) const {
+  if (options_.mode == SimGpuOptions::Mode::kFunctional) return absl::ZeroDuration();
+  const bool crosses_pcie =
+      kind == TransferKind::kHostToDevice || kind == TransferKind::kDeviceToHost;
+  return se::ModeledTransferTime(options_, bytes, crosses_pcie);
+}
+
+}  // namespace minitf::se

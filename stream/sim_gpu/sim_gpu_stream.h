@@ -1,0 +1,42 @@
+// SimGpuStream: a stream of a SimGPU device. A HostStream (one FIFO worker
+// thread) whose kernels go through the device's SimGpuEngine, and whose
+// copies and memsets take their modeled time (sim_gpu_cost_model.h) on the
+// stream in compute and timing modes. Copies do not take the compute engine
+// (real GPUs have copy engines), and they copy the bytes in every mode.
+//
+//   std::unique_ptr<Stream> s = *sim_gpu_executor->CreateStream();
+//   s->LaunchHostKernel(std::move(kernel));   // waits for the engine
+//   s->BusyTime();                             // engine time of this stream
+//
+// Thread-safe. Made by SimGpuExecutor::CreateStream.
+#ifndef MINITF_STREAM_SIM_GPU_SIM_GPU_STREAM_H_
+#define MINITF_STREAM_SIM_GPU_SIM_GPU_STREAM_H_
+
+#include "stream/host/host_stream.h"
+#include "stream/sim_gpu/sim_gpu_options.h"
+
+namespace minitf::se {
+
+class SimGpuEngine;
+
+class SimGpuStream : public HostStream {
+ public:
+  // `engine` is the device's (not owned; outlives the stream).
+  SimGpuStream(StreamExecutor* parent, StreamSet* streams, SimGpuEngine* engine,
+               const SimGpuOptions& options);
+
+  // Enqueues the kernel; on the worker it waits for its turn on the engine,
+  // which runs it and charges its busy time to this stream and the device.
+  absl::Status LaunchHostKernel(HostKernel kernel) override;
+
+ protected:
+  absl::Duration ModeledTransferTime(TransferKind kind, uint64_t bytes) const override;
+
+ private:
+  SimGpuEngine* const engine_;
+  const SimGpuOptions options_;
+};
+
+}  // namespace minitf::se
+
+#endif  // MINITF_STREAM_SIM_GPU_SIM_GPU_STREAM_H_

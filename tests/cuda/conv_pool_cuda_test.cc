@@ -1,0 +1,151 @@
+// CPU/CUDA parity of Conv2D, its two gradients (cuDNN), MaxPool and
+// MaxPoolGrad over VALID and SAME padding, strides 1 and 2, and odd sizes
+// whose SAME padding is asymmetric; shape errors match the CPU's, and
+// dilations are Unimplemented on CUDA. Skipped without a GPU.
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "tests/cuda/cuda_test_device.h"
+
+namespace minitf {
+namespace {
+
+using test::ExpectCudaMatchesCpu;
+using test::MakeNodeDef;
+using test::RandomTensor;
+using test::VisibleCudaDevices;
+
+struct ConvCase {
+  TensorShape input;   // NHWC
+  TensorShape filter;  // HWIO
+  int64_t stride;
+  std::string padding;
+};
+
+std::vector<ConvCase> ConvCases() {
+  return {
+      {TensorShape({2, 7, 7, 3}), TensorShape({3, 3, 3, 4}), 1, "VALID"},
+      {TensorShape({2, 7, 7, 3}), TensorShape({3, 3, 3, 4}), 1, "SAME"},
+      {TensorShape({1, 8, 9, 2}), TensorShape({2, 2, 2, 5}), 2, "SAME"},  // asymmetric
+      {TensorShape({1, 10, 6, 4}), TensorShape({4, 3, 4, 2}), 2, "SAME"},
+      {TensorShape({3, 9, 9, 1}), TensorShape({5, 5, 1, 3}), 2, "VALID"},
+  };
+}
+
+NodeDef ConvNode(const std::string& op, const ConvCase& c) {
+  return MakeNodeDef("c", op,
+                     {{"T", DT_FLOAT},
+                      {"strides", std::vector<int64_t>{1, c.stride, c.stride, 1}},
+                      {"padding", c.padding}});
+}
+
+// The shape of the convolution's output, from the CPU kernel.
+TensorShape ConvOutputShape(const ConvCase& c) {
+  test::KernelRunner cpu(ConvNode("Conv2D", c));
+  return (*cpu.Run({RandomTensor(c.input), RandomTensor(c.filter)}))[0].shape();
+}
+
+Tensor SizesOf(const TensorShape& shape) {
+  std::vector<int32_t> sizes;
+  for (int d = 0; d < shape.dims(); ++d) sizes.push_back(static_cast<int32_t>(shape.dim_size(d)));
+  return Tensor::FromVector<int32_t>(absl::Span<const int32_t>(sizes), TensorShape({4}));
+}
+
+class ConvPoolCudaTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (VisibleCudaDevices() == 0) GTEST_SKIP() << "no CUDA device visible";
+  }
+};
+
+TEST_F(ConvPoolCudaTest, Conv2DMatchesCpu) {
+  for (const ConvCase& c : ConvCases()) {
+    SCOPED_TRACE(c.input.DebugString() + " " + c.filter.DebugString() + " " + c.padding);
+    ExpectCudaMatchesCpu(ConvNode("Conv2D", c),
+                         {RandomTensor(c.input, -1, 1, 1), RandomTensor(c.filter, -1, 1, 2)},
+                         1e-4, 1e-4);
+  }
+}
+
+TEST_F(ConvPoolCudaTest, Conv2DBackpropInputMatchesCpu) {
+  for (const ConvCase& c : ConvCases()) {
+    SCOPED_TRACE(c.input.DebugString() + " " + c.filter.DebugString() + " " + c.padding);
+    ExpectCudaMatchesCpu(ConvNode("Conv2DBackpropInput", c),
+                         {SizesOf(c.input), RandomTensor(c.filter, -1, 1, 3),
+                          RandomTensor(ConvOutputShape(c), -1, 1, 4)},
+                         1e-4, 1e-4);
+  }
+}
+
+TEST_F(ConvPoolCudaTest, Conv2DBackpropFilterMatchesCpu) {
+  for (const ConvCase& c : ConvCases()) {
+    SCOPED_TRACE(c.input.DebugString() + " " + c.filter.DebugString() + " " + c.padding);
+    ExpectCudaMatchesCpu(ConvNode("Conv2DBackpropFilter", c),
+                         {RandomTensor(c.input, -1, 1, 5), SizesOf(c.filter),
+                          RandomTensor(ConvOutputShape(c), -1, 1, 6)},
+                         1e-4, 1e-4);
+  }
+}
+
+TEST_F(ConvPoolCudaTest, ConvShapeErrorsMatchCpu) {
+  const ConvCase c = ConvCases()[0];
+  ExpectCudaMatchesCpu(ConvNode("Conv2D", c), {RandomTensor(TensorShape({2, 7, 7, 2})),
+                                               RandomTensor(c.filter)});
+  ExpectCudaMatchesCpu(ConvNode("Conv2DBackpropInput", c),
+                       {SizesOf(c.input), RandomTensor(c.filter),
+                        RandomTensor(TensorShape({2, 4, 4, 4}))});
+}
+
+TEST_F(ConvPoolCudaTest, DilatedConvolutionIsUnimplemented) {
+  const ConvCase c = ConvCases()[0];
+  NodeDef def = ConvNode("Conv2D", c);
+  def.attr["dilations"] = std::vector<int64_t>{1, 2, 2, 1};
+  std::unique_ptr<test::CudaTestDevice> device = test::CudaTestDevice::Create();
+  absl::StatusOr<std::vector<Tensor>> out =
+      test::RunOnCuda(device.get(), def, {RandomTensor(c.input), RandomTensor(c.filter)});
+  EXPECT_EQ(out.status().code(), absl::StatusCode::kUnimplemented) << out.status();
+}
+
+struct PoolCase {
+  TensorShape input;
+  int64_t window;
+  int64_t stride;
+  std::string padding;
+};
+
+NodeDef PoolNode(const std::string& op, const PoolCase& p) {
+  return MakeNodeDef("p", op,
+                     {{"T", DT_FLOAT},
+                      {"ksize", std::vector<int64_t>{1, p.window, p.window, 1}},
+                      {"strides", std::vector<int64_t>{1, p.stride, p.stride, 1}},
+                      {"padding", p.padding}});
+}
+
+TEST_F(ConvPoolCudaTest, MaxPoolAndGradMatchCpu) {
+  const std::vector<PoolCase> cases = {
+      {TensorShape({2, 8, 8, 3}), 2, 2, "VALID"},
+      {TensorShape({2, 7, 9, 3}), 3, 2, "SAME"},
+      {TensorShape({1, 5, 5, 4}), 3, 1, "SAME"},  // overlapping windows
+      {TensorShape({1, 6, 6, 2}), 3, 2, "VALID"},
+  };
+  for (const PoolCase& p : cases) {
+    SCOPED_TRACE(p.input.DebugString() + " " + p.padding);
+    const Tensor input = RandomTensor(p.input, -1, 1, 7);
+    ExpectCudaMatchesCpu(PoolNode("MaxPool", p), {input});
+    test::KernelRunner cpu(PoolNode("MaxPool", p));
+    const Tensor output = (*cpu.Run({input}))[0];
+    ExpectCudaMatchesCpu(PoolNode("MaxPoolGrad", p),
+                         {input, output, RandomTensor(output.shape(), -1, 1, 8)}, 1e-5, 1e-5);
+  }
+}
+
+TEST_F(ConvPoolCudaTest, MaxPoolGradShapeErrorsMatchCpu) {
+  const PoolCase p = {TensorShape({1, 4, 4, 1}), 2, 2, "VALID"};
+  ExpectCudaMatchesCpu(PoolNode("MaxPoolGrad", p),
+                       {RandomTensor(p.input), RandomTensor(TensorShape({1, 3, 3, 1})),
+                        RandomTensor(TensorShape({1, 2, 2, 1}))});
+}
+
+}  // namespace
+}  // namespace minitf

@@ -1,0 +1,87 @@
+// Runs without a GPU: every float op the CUDA platform covers has a kernel
+// registered for GPU devices of the "CUDA" platform (and only for those), and
+// shape inputs such as reduction_indices are kept in host memory.
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "runtime/kernel_registry.h"
+#include "runtime/node_def_util.h"
+#include "runtime/op_registry.h"
+#include "tests/testlib/kernel_runner.h"
+
+namespace minitf {
+namespace {
+
+using test::MakeNodeDef;
+
+// A float node of `op` with its attr defaults and dummy inputs.
+NodeDef FloatNode(const std::string& op, AttrValueMap attrs = {}) {
+  attrs["T"] = DT_FLOAT;
+  NodeDef def = MakeNodeDef("n", op, std::move(attrs));
+  const OpDef* op_def = OpRegistry::Global()->LookUp(op);
+  EXPECT_NE(op_def, nullptr) << op;
+  if (op_def == nullptr) return def;
+  AddDefaultsToNodeDef(*op_def, &def);
+  for (size_t i = 0; i < op_def->input_arg.size(); ++i) def.input.push_back("in");
+  return def;
+}
+
+const std::vector<std::string>& CudaOps() {
+  static const std::vector<std::string> ops = {
+      "Add", "Sub", "Mul", "Div", "Maximum", "Minimum", "Neg", "Square", "Sqrt", "Exp", "Log",
+      "Relu", "ReluGrad", "Sigmoid", "Tanh", "BiasAdd", "Sum", "Mean", "Max", "MatMul",
+      "Softmax", "SparseSoftmaxCrossEntropyWithLogits", "Conv2D", "Conv2DBackpropInput",
+      "Conv2DBackpropFilter", "MaxPool", "MaxPoolGrad"};
+  return ops;
+}
+
+AttrValueMap WindowAttrs(const std::string& op) {
+  if (op.rfind("Conv2D", 0) == 0) {
+    return {{"strides", std::vector<int64_t>{1, 1, 1, 1}}, {"padding", "SAME"}};
+  }
+  if (op.rfind("MaxPool", 0) == 0) {
+    return {{"ksize", std::vector<int64_t>{1, 2, 2, 1}},
+            {"strides", std::vector<int64_t>{1, 2, 2, 1}},
+            {"padding", "VALID"}};
+  }
+  return {};
+}
+
+TEST(CudaKernelRegistrationTest, EveryCoveredOpHasAFloatCudaKernel) {
+  for (const std::string& op : CudaOps()) {
+    const NodeDef def = FloatNode(op, WindowAttrs(op));
+    absl::StatusOr<const KernelRegistration*> reg =
+        KernelRegistry::Global()->FindKernel(DEVICE_GPU, def, "CUDA");
+    ASSERT_TRUE(reg.ok()) << op << ": " << reg.status();
+    EXPECT_EQ((*reg)->def.platform, "CUDA") << op;
+  }
+}
+
+TEST(CudaKernelRegistrationTest, ShapeInputsStayInHostMemory) {
+  const std::vector<std::pair<std::string, std::string>> host_args = {
+      {"Sum", "reduction_indices"},      {"Mean", "reduction_indices"},
+      {"Max", "reduction_indices"},      {"Conv2DBackpropInput", "input_sizes"},
+      {"Conv2DBackpropFilter", "filter_sizes"}, {"SparseSoftmaxCrossEntropyWithLogits", "labels"}};
+  for (const auto& [op, arg] : host_args) {
+    absl::StatusOr<const KernelRegistration*> reg =
+        KernelRegistry::Global()->FindKernel(DEVICE_GPU, FloatNode(op, WindowAttrs(op)), "CUDA");
+    ASSERT_TRUE(reg.ok()) << op << ": " << reg.status();
+    const std::vector<std::string>& args = (*reg)->def.host_memory_args;
+    EXPECT_NE(std::find(args.begin(), args.end(), arg), args.end()) << op << " " << arg;
+  }
+}
+
+TEST(CudaKernelRegistrationTest, CudaKernelsAreNotOfferedToOtherPlatforms) {
+  for (const std::string& op : CudaOps()) {
+    absl::StatusOr<const KernelRegistration*> reg = KernelRegistry::Global()->FindKernel(
+        DEVICE_GPU, FloatNode(op, WindowAttrs(op)), "SomeOtherPlatform");
+    if (reg.ok()) {
+      EXPECT_NE((*reg)->def.platform, "CUDA") << op;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace minitf

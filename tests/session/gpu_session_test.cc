@@ -1,0 +1,305 @@
+// Sessions with SimGPU devices: an unchanged graph runs on the GPU by
+// default and gives the CPU's answer; graphs split across CPU and GPU
+// exchange tensors through _Send/_Recv; VMem lets a graph larger than the
+// device run, with its host bytes reported; device memory is one capacity
+// shared by every session on the device; errors name the node at fault.
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "device/gpu/gpu_device.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "ops/standard_ops.h"
+#include "runtime/scope.h"
+#include "session/session.h"
+#include "tests/testlib/kernel_runner.h"
+
+namespace minitf {
+namespace {
+
+using ::testing::HasSubstr;
+using test::ExpectTensorNear;
+
+constexpr char kGpu[] = "/device:GPU:0";
+constexpr char kCpu[] = "/device:CPU:0";
+constexpr char kFullGpu[] = "/job:localhost/replica:0/task:0/device:GPU:0";
+
+using Feeds = std::vector<std::pair<std::string, Tensor>>;
+
+SessionOptions Options(const std::string& simgpu = "", bool private_allocators = false) {
+  SessionOptions options;
+  options.config.intra_op_parallelism_threads = 2;
+  options.config.inter_op_parallelism_threads = 2;
+  options.config.gpu_options.simgpu_options = simgpu;
+  options.config.gpu_options.private_allocators = private_allocators;
+  return options;
+}
+
+std::unique_ptr<Session> MakeSession(const SessionOptions& options, const Scope& root) {
+  auto session = NewSession(options);
+  EXPECT_TRUE(session.ok()) << session.status();
+  if (!session.ok()) return nullptr;
+  GraphDef def;
+  absl::Status s = root.ToGraphDef(&def);
+  EXPECT_TRUE(s.ok()) << s;
+  s = (*session)->Create(def);
+  EXPECT_TRUE(s.ok()) << s;
+  return *std::move(session);
+}
+
+absl::Status RunStep(Session* session, const Feeds& feeds, const std::vector<std::string>& fetches,
+                 std::vector<Tensor>* out, RunMetadata* metadata = nullptr) {
+  RunOptions options;
+  options.timeout_in_ms = 60000;  // A hang fails the test instead of blocking it.
+  if (metadata != nullptr) options.trace_level = RunOptions::FULL_TRACE;
+  return session->Run(options, feeds, fetches, {}, out, metadata);
+}
+
+GPUDevice* GpuOf(Session* session) {
+  for (Device* d : session->ListDevices()) {
+    if (auto* gpu = dynamic_cast<GPUDevice*>(d)) return gpu;
+  }
+  return nullptr;
+}
+
+std::map<std::string, std::string> DeviceOfNode(const RunMetadata& metadata) {
+  std::map<std::string, std::string> out;
+  for (const DeviceStepStats& dev : metadata.step_stats.dev_stats) {
+    for (const NodeExecStats& n : dev.node_stats) out[n.node_name] = dev.device;
+  }
+  return out;
+}
+
+Tensor RandomMatrix(int rows, int cols, float offset) {
+  Tensor t(DT_FLOAT, TensorShape({rows, cols}));
+  auto v = t.flat<float>();
+  for (int64_t i = 0; i < v.size(); ++i) v(i) = 0.01f * static_cast<float>((i * 37) % 101) - offset;
+  return t;
+}
+
+TEST(GpuSessionTest, ANewSessionHasASimGpuDeviceByDefault) {
+  auto session = NewSession(Options());
+  ASSERT_TRUE(session.ok()) << session.status();
+  GPUDevice* gpu = GpuOf(session->get());
+  ASSERT_NE(gpu, nullptr);
+  EXPECT_EQ(gpu->name(), kFullGpu);
+  EXPECT_EQ(gpu->platform_name(), "SimGPU");
+  EXPECT_THAT(gpu->attributes().physical_device_desc, HasSubstr("0000:50:00.0"));
+  EXPECT_GT(gpu->attributes().memory_limit, 0);
+}
+
+TEST(GpuSessionTest, UnpinnedGraphRunsOnTheGpuAndMatchesTheCpu) {
+  Scope root = Scope::NewRootScope();
+  auto a = ops::Placeholder(root.WithOpName("a"), DT_FLOAT);
+  auto b = ops::Placeholder(root.WithOpName("b"), DT_FLOAT);
+  auto y = ops::Relu(root.WithOpName("y"), ops::MatMul(root.WithOpName("mm"), a, b));
+  auto session = MakeSession(Options(), root);
+  const Tensor ta = RandomMatrix(8, 5, 0.3f), tb = RandomMatrix(5, 3, 0.2f);
+  std::vector<Tensor> out;
+  RunMetadata metadata;
+  ASSERT_TRUE(RunStep(session.get(), {{"a", ta}, {"b", tb}}, {"y"}, &out, &metadata).ok());
+  EXPECT_EQ(DeviceOfNode(metadata)["mm"], kFullGpu);
+  EXPECT_EQ(DeviceOfNode(metadata)["y"], kFullGpu);
+
+  SessionOptions cpu_only = Options();
+  cpu_only.config.device_count["GPU"] = 0;
+  auto cpu_session = MakeSession(cpu_only, root);
+  std::vector<Tensor> expected;
+  ASSERT_TRUE(RunStep(cpu_session.get(), {{"a", ta}, {"b", tb}}, {"y"}, &expected).ok());
+  ExpectTensorNear(out[0], expected[0], 1e-6, 1e-6);
+}
+
+TEST(GpuSessionTest, GraphSplitAcrossCpuAndGpuGivesTheCpuOnlyAnswer) {
+  Scope root = Scope::NewRootScope();
+  auto x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  auto w = ops::Const(root.WithOpName("w").WithDevice(kCpu), RandomMatrix(4, 4, 0.1f));
+  auto h1 = ops::MatMul(root.WithOpName("h1").WithDevice(kGpu), x, w);
+  auto h2 = ops::Tanh(root.WithOpName("h2").WithDevice(kCpu), h1);
+  auto h3 = ops::Add(root.WithOpName("h3").WithDevice(kGpu), h2, h1);
+  auto s = ops::Sum(root.WithOpName("s").WithDevice(kCpu), h3, {1});
+  auto session = MakeSession(Options(), root);
+  const Tensor tx = RandomMatrix(3, 4, 0.25f);
+  std::vector<Tensor> out;
+  RunMetadata metadata;
+  ASSERT_TRUE(RunStep(session.get(), {{"x", tx}}, {"s", "h3"}, &out, &metadata).ok());
+  std::map<std::string, std::string> where = DeviceOfNode(metadata);
+  EXPECT_EQ(where["h1"], kFullGpu);
+  EXPECT_EQ(where["h3"], kFullGpu);
+  int sends = 0, recvs = 0;
+  for (const DeviceStepStats& dev : metadata.step_stats.dev_stats) {
+    for (const NodeExecStats& n : dev.node_stats) {
+      sends += n.op == "_Send";
+      recvs += n.op == "_Recv";
+    }
+  }
+  EXPECT_GT(sends, 0);
+  EXPECT_EQ(sends, recvs);
+
+  SessionOptions cpu_only = Options();
+  cpu_only.config.device_count["GPU"] = 0;
+  cpu_only.config.allow_soft_placement = true;
+  auto cpu_session = MakeSession(cpu_only, root);
+  std::vector<Tensor> expected;
+  ASSERT_TRUE(RunStep(cpu_session.get(), {{"x", tx}}, {"s", "h3"}, &expected).ok());
+  ExpectTensorNear(out[0], expected[0], 1e-6, 1e-6);
+  ExpectTensorNear(out[1], expected[1], 1e-6, 1e-6);
+}
+
+TEST(GpuSessionTest, VariablesLiveOnTheGpuAndKeepTheirValueAcrossSteps) {
+  Scope root = Scope::NewRootScope();
+  auto v = ops::Variable(root.WithOpName("v"), PartialTensorShape({2}), DT_FLOAT);
+  auto init = ops::Assign(root.WithOpName("init"), v, Tensor::FromVector<float>({1, 2}));
+  auto add = ops::AssignAdd(root.WithOpName("add"), v, Tensor::FromVector<float>({0.5f, 0.5f}));
+  auto read = ops::Identity(root.WithOpName("read"), v);
+  auto session = MakeSession(Options(), root);
+  std::vector<Tensor> out;
+  RunMetadata metadata;
+  ASSERT_TRUE(session->Run({}, {}, {"init"}, nullptr).ok());
+  ASSERT_TRUE(session->Run({}, {}, {"add"}, nullptr).ok());
+  ASSERT_TRUE(session->Run({}, {}, {"add"}, nullptr).ok());
+  ASSERT_TRUE(RunStep(session.get(), {}, {"read"}, &out, &metadata).ok());
+  EXPECT_EQ(DeviceOfNode(metadata)["read"], kFullGpu);
+  test::ExpectTensorEqual(out[0], Tensor::FromVector<float>({2, 3}));
+}
+
+// A chain whose tensors, all alive at the end, need 5 x 4 MiB on a device
+// of 12 MiB: VMem places what does not fit in host memory.
+Scope BigChain(std::vector<std::string>* fetches) {
+  Scope root = Scope::NewRootScope().WithDevice(kGpu);
+  auto dims = ops::Const(root, Tensor::FromVector<int32_t>({1024, 1024}));
+  Output prev = ops::Fill(root.WithOpName("t0"), dims, Tensor::Scalar<float>(1.0f));
+  std::vector<Output> all = {prev};
+  for (int i = 1; i < 5; ++i) {
+    prev = ops::Add(root.WithOpName("t" + std::to_string(i)), prev,
+                    Tensor::Scalar<float>(1.0f));
+    all.push_back(prev);
+  }
+  Output total = all[0];
+  for (int i = 1; i < 5; ++i) total = ops::Add(root, total, all[i]);
+  ops::Sum(root.WithOpName("total"), total, {0, 1});
+  *fetches = {"total"};
+  return root;
+}
+
+TEST(GpuSessionTest, VMemRunsAGraphLargerThanTheDeviceAndReportsHostBytes) {
+  std::vector<std::string> fetches;
+  Scope root = BigChain(&fetches);
+  SessionOptions options = Options("memory=12MiB,mode=functional", true);
+  options.config.gpu_options.allow_growth = true;
+  auto session = MakeSession(options, root);
+  std::vector<Tensor> out;
+  absl::Status s = RunStep(session.get(), {}, fetches, &out);
+  ASSERT_TRUE(s.ok()) << s;
+  // Elements: 1 + 2 + 3 + 4 + 5 = 15 per position.
+  EXPECT_FLOAT_EQ(out[0].scalar<float>()(), 15.0f * 1024 * 1024);
+  GPUDevice* gpu = GpuOf(session.get());
+  ASSERT_NE(gpu, nullptr);
+  ASSERT_NE(gpu->allocator_stack()->vmem(), nullptr);
+  const VMemStats stats = gpu->allocator_stack()->vmem()->GetVMemStats();
+  EXPECT_GT(stats.peak_host_bytes_in_use, 0);
+  EXPECT_GT(stats.num_host_allocs, 0);
+}
+
+TEST(GpuSessionTest, WithoutVMemAGraphLargerThanTheDeviceFailsNamingTheNode) {
+  std::vector<std::string> fetches;
+  Scope root = BigChain(&fetches);
+  SessionOptions options = Options("memory=12MiB,mode=functional", true);
+  options.config.gpu_options.vmem = false;
+  auto session = MakeSession(options, root);
+  std::vector<Tensor> out;
+  absl::Status s = RunStep(session.get(), {}, fetches, &out);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.code(), absl::StatusCode::kResourceExhausted) << s;
+  EXPECT_THAT(std::string(s.message()), HasSubstr("'t"));
+  // The session stays usable for a graph that fits.
+  Scope small = Scope::NewRootScope().WithDevice(kGpu);
+  ops::Add(small.WithOpName("z"), Tensor::FromVector<float>({1}), Tensor::FromVector<float>({2}));
+  GraphDef def;
+  ASSERT_TRUE(small.ToGraphDef(&def).ok());
+  ASSERT_TRUE(session->Extend(def).ok());
+  ASSERT_TRUE(RunStep(session.get(), {}, {"z"}, &out).ok());
+  EXPECT_FLOAT_EQ(out[0].flat<float>()(0), 3.0f);
+}
+
+TEST(GpuSessionTest, TwoSessionsShareTheDeviceCapacity) {
+  // Each session may use 30 MiB of a 40 MiB device. Initialising a 12 MiB
+  // variable needs 24 MiB (the filled value and the variable's copy), and
+  // the pool keeps what it grew to: one session fits, two do not.
+  SessionOptions options = Options("memory=40MiB,mode=functional", true);
+  options.config.gpu_options.allow_growth = true;
+  options.config.gpu_options.vmem = false;
+  options.config.gpu_options.memory_limit_bytes = 30 << 20;
+  auto make = [&] {
+    Scope root = Scope::NewRootScope().WithDevice(kGpu);
+    auto v = ops::Variable(root.WithOpName("v"), PartialTensorShape({3 << 20}), DT_FLOAT);
+    auto dims = ops::Const(root, Tensor::FromVector<int32_t>({3 << 20}));
+    ops::Assign(root.WithOpName("init"), v, ops::Fill(root, dims, Tensor::Scalar<float>(1)));
+    return MakeSession(options, root);
+  };
+  auto first = make();
+  auto second = make();
+  absl::Status s = first->Run({}, {}, {"init"}, nullptr);
+  ASSERT_TRUE(s.ok()) << s;
+  s = second->Run({}, {}, {"init"}, nullptr);
+  EXPECT_EQ(s.code(), absl::StatusCode::kResourceExhausted) << s;
+  EXPECT_THAT(std::string(s.message()), HasSubstr("Node '"));
+  // Once the first session is gone, its memory is the second's to use.
+  first.reset();
+  s = second->Run({}, {}, {"init"}, nullptr);
+  EXPECT_TRUE(s.ok()) << s;
+}
+
+TEST(GpuSessionTest, GpuPrivateThreadModeGivesTheSameAnswer) {
+  Scope root = Scope::NewRootScope();
+  auto a = ops::Placeholder(root.WithOpName("a"), DT_FLOAT);
+  auto y = ops::Sum(root.WithOpName("y"), ops::Square(root, ops::MatMul(root, a, a)), {0, 1});
+  SessionOptions options = Options();
+  options.config.gpu_options.thread_mode = "gpu_private";
+  auto session = MakeSession(options, root);
+  GPUDevice* gpu = GpuOf(session.get());
+  ASSERT_NE(gpu, nullptr);
+  EXPECT_NE(gpu->tensorflow_device_thread_pool(), nullptr);
+  const Tensor ta = RandomMatrix(6, 6, 0.3f);
+  std::vector<Tensor> out, expected;
+  ASSERT_TRUE(RunStep(session.get(), {{"a", ta}}, {"y"}, &out).ok());
+  SessionOptions cpu_only = Options();
+  cpu_only.config.device_count["GPU"] = 0;
+  auto cpu_session = MakeSession(cpu_only, root);
+  ASSERT_TRUE(RunStep(cpu_session.get(), {{"a", ta}}, {"y"}, &expected).ok());
+  ExpectTensorNear(out[0], expected[0], 1e-5, 1e-5);
+}
+
+TEST(GpuSessionTest, TimingModeRunsWithoutArithmeticAndCountsBusyTime) {
+  Scope root = Scope::NewRootScope().WithDevice(kGpu);
+  auto a = ops::Placeholder(root.WithOpName("a"), DT_FLOAT);
+  ops::MatMul(root.WithOpName("mm"), a, a);
+  auto session = MakeSession(Options("mode=timing,tflops=1000"), root);
+  std::vector<Tensor> out;
+  ASSERT_TRUE(RunStep(session.get(), {{"a", RandomMatrix(64, 64, 0)}}, {"mm"}, &out).ok());
+  EXPECT_EQ(out[0].shape(), TensorShape({64, 64}));
+  EXPECT_GT(GpuOf(session.get())->executor()->DeviceBusyTime(), absl::ZeroDuration());
+}
+
+TEST(GpuSessionTest, BadGpuOptionsFailSessionCreationNamingTheSetting) {
+  SessionOptions options = Options("memory=lots");
+  auto session = NewSession(options);
+  ASSERT_FALSE(session.ok());
+  EXPECT_THAT(std::string(session.status().message()), HasSubstr("memory"));
+
+  options = Options();
+  options.config.gpu_options.thread_mode = "gpu_everywhere";
+  session = NewSession(options);
+  ASSERT_FALSE(session.ok());
+  EXPECT_THAT(std::string(session.status().message()), HasSubstr("gpu_everywhere"));
+
+  options = Options();
+  options.config.gpu_options.visible_device_list = "3";
+  session = NewSession(options);
+  ASSERT_FALSE(session.ok());
+  EXPECT_THAT(std::string(session.status().message()), HasSubstr("visible_device_list"));
+}
+
+}  // namespace
+}  // namespace minitf

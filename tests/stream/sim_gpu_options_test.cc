@@ -1,0 +1,125 @@
+// Parsing and printing SimGPU option strings.
+#include "stream/sim_gpu/sim_gpu_options.h"
+
+#include <string>
+
+#include "gtest/gtest.h"
+
+namespace minitf::se {
+namespace {
+
+constexpr int64_t kMiB = int64_t{1} << 20;
+constexpr int64_t kGiB = int64_t{1} << 30;
+
+TEST(SimGpuOptionsTest, EmptyStringGivesTheV100Defaults) {
+  absl::StatusOr<SimGpuOptions> o = ParseSimGpuOptions("");
+  ASSERT_TRUE(o.ok()) << o.status();
+  EXPECT_EQ(o->count, 1);
+  EXPECT_EQ(o->memory_bytes, 16 * kGiB);
+  EXPECT_EQ(o->tflops, 15.7);
+  EXPECT_EQ(o->hbm_gbps, 900);
+  EXPECT_EQ(o->pcie_gbps, 12);
+  EXPECT_EQ(o->launch_latency_us, 5);
+  EXPECT_EQ(o->mode, SimGpuOptions::Mode::kCompute);
+  EXPECT_EQ(*o, SimGpuOptions());
+}
+
+TEST(SimGpuOptionsTest, ParsesEveryKey) {
+  absl::StatusOr<SimGpuOptions> o = ParseSimGpuOptions(
+      "count=2,memory=16GiB,tflops=100,hbm_gbps=2000,pcie_gbps=25,launch_us=3.5,mode=timing");
+  ASSERT_TRUE(o.ok()) << o.status();
+  EXPECT_EQ(o->count, 2);
+  EXPECT_EQ(o->memory_bytes, 16 * kGiB);
+  EXPECT_EQ(o->tflops, 100);
+  EXPECT_EQ(o->hbm_gbps, 2000);
+  EXPECT_EQ(o->pcie_gbps, 25);
+  EXPECT_EQ(o->launch_latency_us, 3.5);
+  EXPECT_EQ(o->mode, SimGpuOptions::Mode::kTiming);
+}
+
+TEST(SimGpuOptionsTest, AcceptsAnySubsetInAnyOrderWithSpaces) {
+  absl::StatusOr<SimGpuOptions> o = ParseSimGpuOptions(" mode = functional , count=3,");
+  ASSERT_TRUE(o.ok()) << o.status();
+  EXPECT_EQ(o->count, 3);
+  EXPECT_EQ(o->mode, SimGpuOptions::Mode::kFunctional);
+  EXPECT_EQ(o->memory_bytes, 16 * kGiB);
+  EXPECT_EQ(o->tflops, 15.7);
+}
+
+TEST(SimGpuOptionsTest, MemoryAcceptsEverySizeUnit) {
+  const std::pair<const char*, int64_t> cases[] = {
+      {"memory=4096", 4096},          {"memory=512B", 512},
+      {"memory=64KiB", 64 << 10},     {"memory=64MiB", 64 * kMiB},
+      {"memory=2GiB", 2 * kGiB},      {"memory=1TiB", 1024 * kGiB},
+      {"memory=64KB", 64000},         {"memory=5MB", 5000000},
+      {"memory=2GB", 2000000000},     {"memory=1.5GiB", 3 * kGiB / 2},
+      {"memory=16gib", 16 * kGiB},
+  };
+  for (const auto& [text, bytes] : cases) {
+    absl::StatusOr<SimGpuOptions> o = ParseSimGpuOptions(text);
+    ASSERT_TRUE(o.ok()) << text << ": " << o.status();
+    EXPECT_EQ(o->memory_bytes, bytes) << text;
+  }
+}
+
+TEST(SimGpuOptionsTest, ToStringIsCanonicalAndParsesBack) {
+  EXPECT_EQ(SimGpuOptions().ToString(),
+            "count=1,memory=16GiB,tflops=15.7,hbm_gbps=900,pcie_gbps=12,launch_us=5,"
+            "mode=compute");
+  for (const char* text : {"memory=65536KiB,mode=functional", "count=4,memory=1000B,tflops=0.1",
+                           "launch_us=0,mode=timing,pcie_gbps=31.5"}) {
+    absl::StatusOr<SimGpuOptions> o = ParseSimGpuOptions(text);
+    ASSERT_TRUE(o.ok()) << text << ": " << o.status();
+    absl::StatusOr<SimGpuOptions> again = ParseSimGpuOptions(o->ToString());
+    ASSERT_TRUE(again.ok()) << o->ToString() << ": " << again.status();
+    EXPECT_EQ(*again, *o) << text;
+    EXPECT_EQ(again->ToString(), o->ToString());
+  }
+  EXPECT_EQ(ParseSimGpuOptions("memory=65536KiB")->ToString(),
+            ParseSimGpuOptions("memory=64MiB")->ToString());
+}
+
+// Each bad option: the error is InvalidArgument and names the key, the value
+// (where there is one) and the whole option string.
+TEST(SimGpuOptionsTest, EachBadKeyOrValueIsAClearError) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"colour=blue", "colour"},
+      {"count", "count"},
+      {"count=two", "two"},
+      {"count=-1", "count"},
+      {"count=65", "count"},
+      {"memory=lots", "lots"},
+      {"memory=12XB", "12XB"},
+      {"memory=100", "memory"},
+      {"tflops=fast", "fast"},
+      {"tflops=0", "tflops"},
+      {"hbm_gbps=-5", "hbm_gbps"},
+      {"pcie_gbps=nan", "pcie_gbps"},
+      {"launch_us=-1", "launch_us"},
+      {"mode=turbo", "turbo"},
+      {"count=1,count=2", "twice"},
+  };
+  for (const auto& [text, names] : cases) {
+    absl::StatusOr<SimGpuOptions> o = ParseSimGpuOptions(text);
+    ASSERT_FALSE(o.ok()) << text;
+    EXPECT_EQ(o.status().code(), absl::StatusCode::kInvalidArgument) << text;
+    EXPECT_NE(o.status().message().find(names), absl::string_view::npos)
+        << text << ": " << o.status();
+    EXPECT_NE(o.status().message().find(std::string("\"") + text + "\""),
+              absl::string_view::npos)
+        << text << ": " << o.status();
+  }
+}
+
+TEST(SimGpuOptionsTest, ValidateRejectsOutOfRangeFields) {
+  SimGpuOptions o;
+  EXPECT_TRUE(ValidateSimGpuOptions(o).ok());
+  o.memory_bytes = 0;
+  EXPECT_EQ(ValidateSimGpuOptions(o).code(), absl::StatusCode::kInvalidArgument);
+  o = SimGpuOptions();
+  o.tflops = -1;
+  EXPECT_NE(ValidateSimGpuOptions(o).message().find("tflops"), absl::string_view::npos);
+}
+
+}  // namespace
+}  // namespace minitf::se
