@@ -4,7 +4,8 @@
 #   make test    install missing packages, build, run every test (ctest)
 #   make check   AddressSanitizer+UBSan build for all tests but the
 #                concurrency ones, ThreadSanitizer build for those (clang, so
-#                the thread-safety annotations are checked too)
+#                the thread-safety annotations are checked too). The CUDA
+#                parts are compiled by the main build, not again here.
 #   make bench   build and run the micro benchmarks
 
 BUILD_DIR ?= build
@@ -18,6 +19,8 @@ endif
 DEPS := cmake ninja-build g++ clang libclang-rt-14-dev \
         libabsl-dev libfmt-dev libspdlog-dev libeigen3-dev nlohmann-json3-dev \
         libgtest-dev libgmock-dev libbenchmark-dev libmimalloc-dev
+# The tests ThreadSanitizer runs (only these are built in build-tsan).
+CONCURRENCY_TESTS := $(basename $(notdir $(wildcard tests/*/*_concurrency_test.cc)))
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: all deps configure build run test check bench clean
@@ -52,14 +55,14 @@ test: build
 check: deps
 	cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug \
 	  -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
-	  -DMINITF_SANITIZE=address -DMINITF_BUILD_BENCH=OFF $(CMAKE_FLAGS)
+	  -DMINITF_SANITIZE=address -DMINITF_BUILD_BENCH=OFF -DMINITF_ENABLE_CUDA=OFF $(CMAKE_FLAGS)
 	cmake --build build-asan -j $(JOBS)
 	cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  ctest --output-on-failure -j $(JOBS) -LE concurrency
 	cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
-	  -DMINITF_SANITIZE=thread -DMINITF_BUILD_BENCH=OFF $(CMAKE_FLAGS)
-	cmake --build build-tsan -j $(JOBS)
+	  -DMINITF_SANITIZE=thread -DMINITF_BUILD_BENCH=OFF -DMINITF_ENABLE_CUDA=OFF $(CMAKE_FLAGS)
+	cmake --build build-tsan -j $(JOBS) --target $(CONCURRENCY_TESTS)
 	cd build-tsan && TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
 	  ctest --output-on-failure -L concurrency
 

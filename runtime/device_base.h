@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "allocator/allocator.h"
@@ -79,6 +80,14 @@ class DeviceBase {
   }
   // Host-to-device copies; nullptr for devices that compute in host memory.
   virtual DeviceContext* device_context() { return nullptr; }
+  // Which DeviceContext each node of a partition placed here uses, indexed
+  // by node id (TensorFlow's FillContextMap); entries stay null for nodes
+  // that need none. `num_node_ids` is the graph's node id bound. Devices
+  // without their own memory leave the map empty.
+  virtual absl::Status FillContextMap(int num_node_ids,
+                                      std::vector<DeviceContext*>* device_context_map) {
+    return absl::OkStatus();
+  }
   // Non-null only on GPU devices.
   virtual const GpuDeviceInfo* gpu_device_info() const { return nullptr; }
   // The stream platform whose kernels this device runs ("SimGPU", "CUDA");

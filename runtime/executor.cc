@@ -13,6 +13,7 @@
 #include "runtime/mutex.h"
 #include "runtime/graph_view.h"
 #include "runtime/logging.h"
+#include "runtime/status_macros.h"
 
 namespace minitf {
 
@@ -45,6 +46,11 @@ class ExecutorImpl : public Executor {
   absl::Status Initialize();
   void RunAsync(const Args& args, DoneCallback done) override;
 
+  DeviceContext* DeviceContextOf(int node_id) const {
+    return static_cast<size_t>(node_id) < device_contexts_.size() ? device_contexts_[node_id]
+                                                                  : nullptr;
+  }
+
  private:
   friend class ExecutorState;
 
@@ -58,6 +64,9 @@ class ExecutorImpl : public Executor {
   std::vector<int> root_nodes_;
   // By node id: _Send and _Recv, which run even when dead.
   std::vector<bool> is_transfer_node_;
+  // By node id: the node's DeviceContext (Device::FillContextMap); empty
+  // on devices that use none.
+  std::vector<DeviceContext*> device_contexts_;
 };
 
 absl::Status ExecutorImpl::Initialize() {
@@ -73,6 +82,8 @@ absl::Status ExecutorImpl::Initialize() {
     kernels_[n->id()] = *std::move(kernel);
   }
   gview_.Initialize(graph_.get(), raw);
+  MINITF_RETURN_IF_ERROR(
+      params_.device->FillContextMap(graph_->num_node_ids(), &device_contexts_));
   initial_pending_.assign(graph_->num_node_ids(), 0);
   is_transfer_node_.assign(graph_->num_node_ids(), false);
   for (const Node* n : graph_->op_nodes()) {
@@ -440,6 +451,7 @@ void ExecutorState::Process(TaggedNode node, std::deque<TaggedNode> more) {
         state->inputs = inputs;
         state->params.step_id = args_.step_id;
         state->params.device = device_;
+        state->params.op_device_context = impl_->DeviceContextOf(item.id);
         state->params.op_kernel = item.kernel;
         state->params.inputs = state->inputs;
         state->params.call_frame = args_.call_frame;
@@ -476,6 +488,7 @@ void ExecutorState::Process(TaggedNode node, std::deque<TaggedNode> more) {
         OpKernelContext::Params params;
         params.step_id = args_.step_id;
         params.device = device_;
+        params.op_device_context = impl_->DeviceContextOf(item.id);
         params.op_kernel = item.kernel;
         params.inputs = inputs;
         params.call_frame = args_.call_frame;

@@ -159,6 +159,9 @@ class OpKernelContext {
     CallFrameInterface* call_frame = nullptr;              // Not owned; may be null.
     CancellationManager* cancellation_manager = nullptr;   // Not owned; may be null.
     const Runner* runner = nullptr;                        // Not owned; may be null.
+    // The node's DeviceContext (Device::FillContextMap); null on devices
+    // without their own memory. Not owned.
+    DeviceContext* op_device_context = nullptr;
     // Where the step's _Send and _Recv kernels exchange tensors across
     // devices. Not owned; may be null (a step on one device).
     Rendezvous* rendezvous = nullptr;
@@ -188,6 +191,7 @@ class OpKernelContext {
   CancellationManager* cancellation_manager() const { return params_->cancellation_manager; }
   const Runner* runner() const { return params_->runner; }
   Rendezvous* rendezvous() const { return params_->rendezvous; }
+  DeviceContext* op_device_context() const { return params_->op_device_context; }
   // See Params::is_input_dead.
   bool is_input_dead() const { return params_->is_input_dead; }
   // A _Recv kernel that received a dead tensor sets this instead of its

@@ -90,6 +90,12 @@ GPUDevice::~GPUDevice() {
   compute_.reset();
 }
 
+absl::Status GPUDevice::FillContextMap(int num_node_ids,
+                                      std::vector<DeviceContext*>* device_context_map) {
+  device_context_map->assign(static_cast<size_t>(num_node_ids), context_.get());
+  return absl::OkStatus();
+}
+
 Allocator* GPUDevice::GetAllocator(AllocatorAttributes attrs) {
   return attrs.on_host ? static_cast<Allocator*>(stack_->host_bfc()) : stack_->allocator();
 }

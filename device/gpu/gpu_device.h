@@ -48,6 +48,10 @@ class GPUDevice final : public Device {
   ThreadPool* intra_op_thread_pool() override { return &intra_op_pool_; }
   DeviceContext* device_context() override { return context_.get(); }
   const GpuDeviceInfo* gpu_device_info() const override { return &info_; }
+  // Every node gets the device's one context: its kernels share the compute
+  // stream, so stream order is dataflow order.
+  absl::Status FillContextMap(int num_node_ids,
+                              std::vector<DeviceContext*>* device_context_map) override;
   const std::string& platform_name() const override { return platform_name_; }
   ThreadPool* tensorflow_device_thread_pool() override { return device_pool_; }
   // Waits for every stream of the device; the first stream error.

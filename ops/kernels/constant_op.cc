@@ -35,5 +35,7 @@ class PlaceholderOp : public OpKernel {
   bool IsExpensive() override { return false; }
 };
 REGISTER_KERNEL_BUILDER(Name("Placeholder").Device(DEVICE_CPU), PlaceholderOp);
+// An unfed Placeholder only reports its error, on any device.
+REGISTER_KERNEL_BUILDER(Name("Placeholder").Device(DEVICE_GPU), PlaceholderOp);
 
 }  // namespace minitf

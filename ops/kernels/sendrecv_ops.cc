@@ -36,7 +36,8 @@ absl::Status NoRendezvous(const OpKernel& kernel) {
 
 Rendezvous::Args TransferArgs(OpKernelContext* ctx) {
   Rendezvous::Args args;
-  args.device_context = ctx->device()->device_context();
+  args.device_context = ctx->op_device_context() != nullptr ? ctx->op_device_context()
+                                                            : ctx->device()->device_context();
   return args;
 }
 

@@ -90,6 +90,23 @@ TEST(GpuSessionTest, ANewSessionHasASimGpuDeviceByDefault) {
   EXPECT_GT(gpu->attributes().memory_limit, 0);
 }
 
+TEST(GpuSessionTest, EveryNodeOnAGpuGetsTheDevicesContext) {
+  auto session = NewSession(Options());
+  ASSERT_TRUE(session.ok()) << session.status();
+  GPUDevice* gpu = GpuOf(session->get());
+  ASSERT_NE(gpu, nullptr);
+  std::vector<DeviceContext*> map;
+  ASSERT_TRUE(gpu->FillContextMap(5, &map).ok());
+  ASSERT_EQ(map.size(), 5u);
+  for (DeviceContext* c : map) EXPECT_EQ(c, gpu->gpu_device_context());
+  // The CPU uses none.
+  std::vector<DeviceContext*> cpu_map;
+  Device* cpu = (*session)->ListDevices().front();
+  ASSERT_EQ(cpu->device_type(), "CPU");
+  ASSERT_TRUE(cpu->FillContextMap(5, &cpu_map).ok());
+  EXPECT_TRUE(cpu_map.empty());
+}
+
 TEST(GpuSessionTest, UnpinnedGraphRunsOnTheGpuAndMatchesTheCpu) {
   Scope root = Scope::NewRootScope();
   auto a = ops::Placeholder(root.WithOpName("a"), DT_FLOAT);

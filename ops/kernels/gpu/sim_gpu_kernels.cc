@@ -2,8 +2,9 @@
 // something, a SimGpuOpKernel twin on DEVICE_GPU for the SimGPU platform,
 // with the CPU kernel's type constraints, host-memory args and priority.
 // Internal ops (names starting with '_': _Arg, _Retval, _Send, _Recv and
-// test ops), Placeholder, NoOp and the control-flow ops stay on the CPU; the
-// partitioner connects them to GPU nodes with _Send/_Recv.
+// test ops) and the control-flow ops stay on the CPU (the partitioner
+// connects them to GPU nodes with _Send/_Recv); Placeholder and NoOp have
+// one GPU kernel for every platform, which does no device work.
 #include <memory>
 #include <string>
 #include <vector>
