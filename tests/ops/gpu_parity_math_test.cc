@@ -1,0 +1,318 @@
+// CPU/GPU parity of the math and array ops (the harness, the tolerance and
+// the coverage rule are in gpu_parity.h): elementwise binary ops with
+// broadcasting, unary ops, Cast, the reductions, Const, Identity and the
+// shape ops, for each dtype their CPU kernels take; the random ops, checked
+// for dtype, shape and range; and shape errors, which fail the same way on
+// both devices.
+#include <cmath>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "tests/ops/gpu_parity.h"
+
+namespace minitf::gpu_parity {
+namespace {
+
+using BinaryFn = Output (*)(const Scope&, Input, Input);
+using UnaryFn = Output (*)(const Scope&, Input);
+using ReduceFn = Output (*)(const Scope&, Input, Input, const ops::ReductionAttrs&);
+
+class GpuParityMathTest : public ::testing::TestWithParam<ParityCase> {};
+
+TEST_P(GpuParityMathTest, GpuKernelRunsOnTheGpuAndMatchesTheCpuKernel) {
+  ExpectGpuMatchesCpu(GetParam());
+}
+
+// Broadcasting: equal shapes, scalar with matrix (both ways), column with
+// row, rank 3 with rank 1, rank 1 with rank 4, and an empty operand.
+const std::vector<std::tuple<std::string, TensorShape, TensorShape>> kBinaryShapes = {
+    {"Same", {3, 4}, {3, 4}},           {"ScalarWithMatrix", {}, {3, 4}},
+    {"MatrixWithScalar", {3, 4}, {}},   {"ColumnWithRow", {3, 1}, {1, 4}},
+    {"Rank3WithRank1", {2, 3, 4}, {4}}, {"Rank1WithRank4", {5}, {2, 1, 3, 5}},
+    {"Empty", {0, 4}, {1, 4}},
+};
+
+std::vector<ParityCase> BinaryCases() {
+  const std::vector<std::pair<std::string, BinaryFn>> binary = {
+      {"Add", ops::Add}, {"Sub", ops::Sub},         {"Mul", ops::Mul},
+      {"Div", ops::Div}, {"Maximum", ops::Maximum}, {"Minimum", ops::Minimum}};
+  std::vector<ParityCase> cases;
+  for (const auto& [op, fn] : binary) {
+    for (DataType t : kNumberTypes) {
+      for (const auto& [shape_name, x, y] : kBinaryShapes) {
+        // Divisors stay away from 0 (an integer 0 divisor is an error case).
+        Tensor ty = op == "Div" ? Random(t, y, 1, 4) : Random(t, y);
+        cases.push_back({absl::StrCat(op, "_", TypeName(t), "_", shape_name),
+                         {Random(t, x), ty},
+                         [fn = fn](const Scope& s, const std::vector<Output>& in) {
+                           return std::vector<Output>{fn(s.WithOpName("op"), in[0], in[1])};
+                         }});
+      }
+    }
+  }
+  return cases;
+}
+
+std::vector<ParityCase> UnaryCases() {
+  struct Unary {
+    std::string op;
+    UnaryFn fn;
+    std::vector<DataType> types;
+    double lo, hi;  // Sqrt and Log need positive inputs.
+  };
+  const std::vector<Unary> unary = {{"Neg", ops::Neg, kNumberTypes, -3, 3},
+                                    {"Square", ops::Square, kNumberTypes, -3, 3},
+                                    {"Sqrt", ops::Sqrt, kFloatTypes, 0.01, 9},
+                                    {"Exp", ops::Exp, kFloatTypes, -5, 5},
+                                    {"Log", ops::Log, kFloatTypes, 0.01, 9},
+                                    {"Identity", ops::Identity, kAllTypes, -3, 3},
+                                    {"ZerosLike", ops::ZerosLike, kNumberTypes, -3, 3},
+                                    {"OnesLike", ops::OnesLike, kNumberTypes, -3, 3}};
+  const std::vector<std::pair<std::string, TensorShape>> shapes = {
+      {"Scalar", {}}, {"Matrix", {5, 7}}, {"Rank3", {2, 3, 4}}};
+  std::vector<ParityCase> cases;
+  for (const Unary& u : unary) {
+    for (DataType t : u.types) {
+      for (const auto& [shape_name, shape] : shapes) {
+        cases.push_back({absl::StrCat(u.op, "_", TypeName(t), "_", shape_name),
+                         {Random(t, shape, u.lo, u.hi)},
+                         [fn = u.fn](const Scope& s, const std::vector<Output>& in) {
+                           return std::vector<Output>{fn(s.WithOpName("op"), in[0])};
+                         }});
+      }
+    }
+  }
+  return cases;
+}
+
+std::vector<ParityCase> CastCases() {
+  std::vector<ParityCase> cases;
+  for (DataType from : kAllTypes) {
+    for (DataType to : kAllTypes) {
+      cases.push_back({absl::StrCat("Cast_", TypeName(from), "_to_", TypeName(to)),
+                       {Random(from, {4, 6})},
+                       [to](const Scope& s, const std::vector<Output>& in) {
+                         return std::vector<Output>{ops::Cast(s.WithOpName("op"), in[0], to)};
+                       }});
+    }
+  }
+  return cases;
+}
+
+std::vector<ParityCase> ReductionCases() {
+  const std::vector<std::pair<std::string, ReduceFn>> reductions = {
+      {"Sum", ops::Sum}, {"Mean", ops::Mean}, {"Max", ops::Max}};
+  struct Axes {
+    std::string name;
+    TensorShape shape;
+    std::vector<int64_t> axes;
+    bool keep_dims;
+    bool int64_axes;  // Fed through a placeholder; else an int32 constant.
+  };
+  const std::vector<Axes> variants = {{"Rows", {5, 6}, {0}, false, false},
+                                      {"Columns", {5, 6}, {1}, false, false},
+                                      {"All", {5, 6}, {0, 1}, false, false},
+                                      {"AllInt64Axes", {5, 6}, {0, 1}, false, true},
+                                      {"LastKeepDims", {5, 6}, {-1}, true, false},
+                                      {"LastKeepDimsInt64Axes", {5, 6}, {-1}, true, true},
+                                      {"Rank3OuterAxes", {3, 4, 5}, {0, 2}, false, false}};
+  std::vector<ParityCase> cases;
+  for (const auto& [op, fn] : reductions) {
+    for (DataType t : kNumberTypes) {
+      for (const Axes& a : variants) {
+        std::vector<Tensor> inputs = {Random(t, a.shape)};
+        if (a.int64_axes) inputs.push_back(IndexVector(DT_INT64, a.axes));
+        cases.push_back({absl::StrCat(op, "_", TypeName(t), "_", a.name), inputs,
+                         [fn = fn, a](const Scope& s, const std::vector<Output>& in) {
+                           const Input axes =
+                               a.int64_axes ? Input(in[1]) : Input(IndexVector(DT_INT32, a.axes));
+                           return std::vector<Output>{
+                               fn(s.WithOpName("op"), in[0], axes, {.keep_dims = a.keep_dims})};
+                         }});
+      }
+    }
+  }
+  return cases;
+}
+
+// Const, Shape, Fill and Reshape for every dtype, with int32 and int64
+// shape vectors (fed through placeholders: host-memory inputs on the GPU).
+std::vector<ParityCase> ArrayCases() {
+  std::vector<ParityCase> cases;
+  for (DataType t : kAllTypes) {
+    const Tensor value = Random(t, {2, 3});
+    cases.push_back({absl::StrCat("Const_", TypeName(t)),
+                     {},
+                     [value](const Scope& s, const std::vector<Output>&) {
+                       return std::vector<Output>{ops::Const(s.WithOpName("op"), value)};
+                     }});
+    for (DataType index : {DT_INT32, DT_INT64}) {
+      const std::string suffix = absl::StrCat("_", TypeName(t), "_", TypeName(index));
+      cases.push_back({"Shape" + suffix,
+                       {Random(t, {2, 0, 5})},
+                       [index](const Scope& s, const std::vector<Output>& in) {
+                         return std::vector<Output>{
+                             ops::Shape(s.WithOpName("op"), in[0], {.out_type = index})};
+                       }});
+      cases.push_back({"Fill" + suffix,
+                       {IndexVector(index, {2, 3, 4}), Random(t, {})},
+                       [](const Scope& s, const std::vector<Output>& in) {
+                         return std::vector<Output>{ops::Fill(s.WithOpName("op"), in[0], in[1])};
+                       }});
+      cases.push_back({"Reshape" + suffix,
+                       {Random(t, {4, 6}), IndexVector(index, {3, -1, 2})},
+                       [](const Scope& s, const std::vector<Output>& in) {
+                         return std::vector<Output>{ops::Reshape(s.WithOpName("op"), in[0], in[1])};
+                       }});
+    }
+  }
+  return cases;
+}
+
+INSTANTIATE_TEST_SUITE_P(Binary, GpuParityMathTest, ::testing::ValuesIn(BinaryCases()), CaseName);
+INSTANTIATE_TEST_SUITE_P(Unary, GpuParityMathTest, ::testing::ValuesIn(UnaryCases()), CaseName);
+INSTANTIATE_TEST_SUITE_P(Cast, GpuParityMathTest, ::testing::ValuesIn(CastCases()), CaseName);
+INSTANTIATE_TEST_SUITE_P(Reduction, GpuParityMathTest, ::testing::ValuesIn(ReductionCases()),
+                         CaseName);
+INSTANTIATE_TEST_SUITE_P(Array, GpuParityMathTest, ::testing::ValuesIn(ArrayCases()), CaseName);
+
+// ---------------------------------------------------------------------------
+// Random ops: values differ between devices by design, so each run is
+// checked on its own for dtype, shape and range.
+
+using RandomFn = Output (*)(const Scope&, Input, DataType, const ops::RandomAttrs&);
+
+std::vector<ParityCase> RandomCases() {
+  const std::vector<std::pair<std::string, RandomFn>> random = {
+      {"RandomUniform", ops::RandomUniform}, {"RandomStandardNormal", ops::RandomStandardNormal}};
+  std::vector<ParityCase> cases;
+  for (const auto& [op, fn] : random) {
+    for (DataType t : kFloatTypes) {
+      for (DataType index : {DT_INT32, DT_INT64}) {
+        // The shape is a constant on the node's device (a host-memory input).
+        cases.push_back({absl::StrCat(op, "_", TypeName(t), "_", TypeName(index), "Shape"),
+                         {},
+                         [fn = fn, t, index](const Scope& s, const std::vector<Output>&) {
+                           return std::vector<Output>{fn(s.WithOpName("op"),
+                                                         IndexVector(index, {3, 4, 5}), t,
+                                                         {.seed = 7, .seed2 = 11})};
+                         }});
+      }
+    }
+  }
+  return cases;
+}
+
+template <typename T>
+void ExpectRandomValuesInRange(const Tensor& t, bool uniform) {
+  auto v = t.flat<T>();
+  T lo = v(0), hi = v(0);
+  for (int64_t i = 0; i < v.size(); ++i) {
+    ASSERT_TRUE(std::isfinite(v(i))) << i;
+    if (uniform) {
+      EXPECT_GE(v(i), T(0)) << i;
+      EXPECT_LT(v(i), T(1)) << i;
+    } else {
+      EXPECT_LT(std::abs(v(i)), T(8)) << i;  // 8 sigma: never, for 60 draws.
+    }
+    lo = std::min(lo, v(i));
+    hi = std::max(hi, v(i));
+  }
+  EXPECT_LT(lo, hi) << "every draw is the same value";
+}
+
+// Node "op" of `c`.
+NodeDef NodeUnderTest(const ParityCase& c) {
+  for (const NodeDef& node : GpuGraphOf(c).node) {
+    if (node.name == "op") return node;
+  }
+  ADD_FAILURE() << c.name << " has no node 'op'";
+  return NodeDef();
+}
+
+class GpuRandomOpTest : public ::testing::TestWithParam<ParityCase> {};
+
+TEST_P(GpuRandomOpTest, RunsOnTheGpuWithTheCpuKernelsDtypeShapeAndRange) {
+  const ParityCase& c = GetParam();
+  const NodeDef node = NodeUnderTest(c);
+  ASSERT_TRUE(node.attr.count("dtype"));
+  const DataType expected_type = node.attr.at("dtype").type();
+  const bool uniform = node.op == "RandomUniform";
+  for (bool gpu : {true, false}) {
+    SCOPED_TRACE(gpu ? "GPU" : "CPU");
+    const Outcome outcome = RunCase(c, gpu);
+    ASSERT_TRUE(outcome.status.ok()) << outcome.status;
+    EXPECT_EQ(outcome.device_of_node.at("op"), gpu ? kFullGpu : kFullCpu);
+    ASSERT_EQ(outcome.outputs.size(), 1u);
+    const Tensor& out = outcome.outputs[0];
+    ASSERT_EQ(out.dtype(), expected_type);
+    EXPECT_EQ(out.shape(), TensorShape({3, 4, 5}));
+    if (out.dtype() == DT_FLOAT) ExpectRandomValuesInRange<float>(out, uniform);
+    if (out.dtype() == DT_DOUBLE) ExpectRandomValuesInRange<double>(out, uniform);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Random, GpuRandomOpTest, ::testing::ValuesIn(RandomCases()), CaseName);
+
+// ---------------------------------------------------------------------------
+// Errors: inputs of the wrong shape (or an integer division by zero) fail
+// the step with the same code on both devices, naming the node.
+
+std::vector<ParityCase> ErrorCases() {
+  return {
+      {"Add_IncompatibleShapes",
+       {Random(DT_FLOAT, {3, 4}), Random(DT_FLOAT, {2, 4})},
+       [](const Scope& s, const std::vector<Output>& in) {
+         return std::vector<Output>{ops::Add(s.WithOpName("op"), in[0], in[1])};
+       }},
+      {"Div_IntegerDivisionByZero",
+       {IndexVector(DT_INT32, {4, 5, 6}), IndexVector(DT_INT32, {1, 0, 2})},
+       [](const Scope& s, const std::vector<Output>& in) {
+         return std::vector<Output>{ops::Div(s.WithOpName("op"), in[0], in[1])};
+       }},
+      {"Sum_AxisOutOfRange",
+       {Random(DT_FLOAT, {5, 6}), IndexVector(DT_INT32, {2})},
+       [](const Scope& s, const std::vector<Output>& in) {
+         return std::vector<Output>{ops::Sum(s.WithOpName("op"), in[0], in[1])};
+       }},
+      {"Reshape_ElementCountMismatch",
+       {Random(DT_FLOAT, {4, 6}), IndexVector(DT_INT32, {5, -1})},
+       [](const Scope& s, const std::vector<Output>& in) {
+         return std::vector<Output>{ops::Reshape(s.WithOpName("op"), in[0], in[1])};
+       }},
+      {"Fill_NegativeDimension",
+       {IndexVector(DT_INT32, {2, -3}), Random(DT_FLOAT, {})},
+       [](const Scope& s, const std::vector<Output>& in) {
+         return std::vector<Output>{ops::Fill(s.WithOpName("op"), in[0], in[1])};
+       }},
+  };
+}
+
+class GpuErrorParityMathTest : public ::testing::TestWithParam<ParityCase> {};
+
+TEST_P(GpuErrorParityMathTest, FailsWithTheCpuStatusCodeNamingTheNode) {
+  ExpectSameErrorOnGpuAndCpu(GetParam());
+}
+
+INSTANTIATE_TEST_SUITE_P(Error, GpuErrorParityMathTest, ::testing::ValuesIn(ErrorCases()),
+                         CaseName);
+
+// ---------------------------------------------------------------------------
+// Coverage.
+
+TEST(GpuParityMathCoverageTest, EveryOpWithASimGpuKernelHasAParityFile) {
+  ExpectEverySimGpuOpIsOwnedByAParityFile();
+}
+
+TEST(GpuParityMathCoverageTest, EverySimGpuKernelOfTheMathOpsRunsInACase) {
+  std::vector<GraphDef> graphs;
+  for (const auto& cases :
+       {BinaryCases(), UnaryCases(), CastCases(), ReductionCases(), ArrayCases(), RandomCases()}) {
+    for (const ParityCase& c : cases) graphs.push_back(GpuGraphOf(c));
+  }
+  ExpectSimGpuKernelsExercised(kMathFileOps, graphs);
+}
+
+}  // namespace
+}  // namespace minitf::gpu_parity

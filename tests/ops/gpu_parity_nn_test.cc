@@ -1,0 +1,344 @@
+// CPU/GPU parity of the neural-network ops (the harness, the tolerance and
+// the coverage rule are in gpu_parity.h): MatMul in every transpose
+// combination, BiasAdd, the activations and their gradient, Softmax, the
+// sparse cross entropy, Conv2D and its two gradients and MaxPool and its
+// gradient (SAME and VALID, strides 1 and 2); the state ops through a
+// session, a variable on the GPU updated over several steps; and shape
+// errors, which fail the same way on both devices.
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "tests/ops/gpu_parity.h"
+
+namespace minitf::gpu_parity {
+namespace {
+
+using UnaryFn = Output (*)(const Scope&, Input);
+
+class GpuParityNnTest : public ::testing::TestWithParam<ParityCase> {};
+
+TEST_P(GpuParityNnTest, GpuKernelRunsOnTheGpuAndMatchesTheCpuKernel) {
+  ExpectGpuMatchesCpu(GetParam());
+}
+
+std::vector<ParityCase> MatMulCases() {
+  std::vector<ParityCase> cases;
+  for (DataType t : kNumberTypes) {
+    for (bool ta : {false, true}) {
+      for (bool tb : {false, true}) {
+        // op(a) is [3, 5], op(b) is [5, 4].
+        const TensorShape a = ta ? TensorShape({5, 3}) : TensorShape({3, 5});
+        const TensorShape b = tb ? TensorShape({4, 5}) : TensorShape({5, 4});
+        cases.push_back(
+            {absl::StrCat("MatMul_", TypeName(t), ta ? "_TransposeA" : "", tb ? "_TransposeB" : ""),
+             {Random(t, a), Random(t, b)},
+             [ta, tb](const Scope& s, const std::vector<Output>& in) {
+               return std::vector<Output>{ops::MatMul(s.WithOpName("op"), in[0], in[1],
+                                                      {.transpose_a = ta, .transpose_b = tb})};
+             }});
+      }
+    }
+  }
+  cases.push_back({"MatMul_float_Large",
+                   {Random(DT_FLOAT, {65, 48}), Random(DT_FLOAT, {48, 33})},
+                   [](const Scope& s, const std::vector<Output>& in) {
+                     return std::vector<Output>{ops::MatMul(s.WithOpName("op"), in[0], in[1])};
+                   }});
+  return cases;
+}
+
+std::vector<ParityCase> ActivationCases() {
+  struct Unary {
+    std::string op;
+    UnaryFn fn;
+    std::vector<DataType> types;
+  };
+  const std::vector<Unary> unary = {{"Relu", ops::Relu, kNumberTypes},
+                                    {"Sigmoid", ops::Sigmoid, kFloatTypes},
+                                    {"Tanh", ops::Tanh, kFloatTypes}};
+  std::vector<ParityCase> cases;
+  for (const Unary& u : unary) {
+    for (DataType t : u.types) {
+      cases.push_back({absl::StrCat(u.op, "_", TypeName(t)),
+                       {Random(t, {2, 3, 7}, -6, 6)},
+                       [fn = u.fn](const Scope& s, const std::vector<Output>& in) {
+                         return std::vector<Output>{fn(s.WithOpName("op"), in[0])};
+                       }});
+    }
+  }
+  for (DataType t : kNumberTypes) {
+    for (const auto& [name, value] : std::vector<std::pair<std::string, TensorShape>>{
+             {"Matrix", {4, 5}}, {"Rank4", {2, 3, 3, 5}}}) {
+      cases.push_back({absl::StrCat("BiasAdd_", TypeName(t), "_", name),
+                       {Random(t, value), Random(t, {5})},
+                       [](const Scope& s, const std::vector<Output>& in) {
+                         return std::vector<Output>{ops::BiasAdd(s.WithOpName("op"), in[0], in[1])};
+                       }});
+    }
+    cases.push_back({absl::StrCat("ReluGrad_", TypeName(t)),
+                     {Random(t, {4, 6}), Random(t, {4, 6})},
+                     [](const Scope& s, const std::vector<Output>& in) {
+                       return std::vector<Output>{ops::ReluGrad(s.WithOpName("op"), in[0], in[1])};
+                     }});
+  }
+  for (DataType t : kFloatTypes) {
+    for (const auto& [name, shape] :
+         std::vector<std::pair<std::string, TensorShape>>{{"Matrix", {4, 7}}, {"OneRow", {1, 3}}}) {
+      cases.push_back({absl::StrCat("Softmax_", TypeName(t), "_", name),
+                       {Random(t, shape, -10, 10)},
+                       [](const Scope& s, const std::vector<Output>& in) {
+                         return std::vector<Output>{ops::Softmax(s.WithOpName("op"), in[0])};
+                       }});
+    }
+    for (DataType labels : {DT_INT32, DT_INT64}) {
+      cases.push_back({absl::StrCat("SparseSoftmaxCrossEntropyWithLogits_", TypeName(t), "_",
+                                    TypeName(labels), "Labels"),
+                       {Random(t, {6, 5}, -4, 4), Random(labels, {6}, 0, 4)},
+                       [](const Scope& s, const std::vector<Output>& in) {
+                         auto xent = ops::SparseSoftmaxCrossEntropyWithLogits(s.WithOpName("op"),
+                                                                              in[0], in[1]);
+                         return std::vector<Output>{xent.loss, xent.backprop};
+                       }});
+    }
+  }
+  return cases;
+}
+
+// The output extent of a window of `k` with `stride` over `in`.
+int64_t OutSize(int64_t in, int64_t k, int64_t stride, const std::string& padding) {
+  return padding == "SAME" ? (in + stride - 1) / stride : (in - k + stride) / stride;
+}
+
+std::vector<ParityCase> ConvCases() {
+  // Input [2, 7, 7, 3], filter [3, 3, 3, 4]: odd sizes make SAME pad unevenly
+  // at stride 2.
+  const std::vector<int64_t> input = {2, 7, 7, 3}, filter = {3, 3, 3, 4};
+  std::vector<ParityCase> cases;
+  for (DataType t : kFloatTypes) {
+    for (const char* padding : {"SAME", "VALID"}) {
+      for (int64_t stride : {1, 2}) {
+        const int64_t out = OutSize(7, 3, stride, padding);
+        const ops::Conv2DAttrs attrs = {.strides = {1, stride, stride, 1}, .padding = padding};
+        const std::string suffix = absl::StrCat("_", TypeName(t), "_", padding, "_Stride", stride);
+        cases.push_back({"Conv2D" + suffix,
+                         {Random(t, TensorShape(input)), Random(t, TensorShape(filter))},
+                         [attrs](const Scope& s, const std::vector<Output>& in) {
+                           return std::vector<Output>{
+                               ops::Conv2D(s.WithOpName("op"), in[0], in[1], attrs)};
+                         }});
+        cases.push_back({"Conv2DBackpropInput" + suffix,
+                         {IndexVector(DT_INT32, input), Random(t, TensorShape(filter)),
+                          Random(t, {2, out, out, 4})},
+                         [attrs](const Scope& s, const std::vector<Output>& in) {
+                           return std::vector<Output>{ops::Conv2DBackpropInput(
+                               s.WithOpName("op"), in[0], in[1], in[2], attrs)};
+                         }});
+        cases.push_back({"Conv2DBackpropFilter" + suffix,
+                         {Random(t, TensorShape(input)), IndexVector(DT_INT32, filter),
+                          Random(t, {2, out, out, 4})},
+                         [attrs](const Scope& s, const std::vector<Output>& in) {
+                           return std::vector<Output>{ops::Conv2DBackpropFilter(
+                               s.WithOpName("op"), in[0], in[1], in[2], attrs)};
+                         }});
+      }
+    }
+  }
+  return cases;
+}
+
+std::vector<ParityCase> PoolCases() {
+  std::vector<ParityCase> cases;
+  for (DataType t : kFloatTypes) {
+    for (const char* padding : {"SAME", "VALID"}) {
+      for (const auto& [k, stride] : std::vector<std::pair<int64_t, int64_t>>{{2, 2}, {3, 1}}) {
+        const ops::MaxPoolAttrs attrs = {
+            .ksize = {1, k, k, 1}, .strides = {1, stride, stride, 1}, .padding = padding};
+        const std::string suffix =
+            absl::StrCat("_", TypeName(t), "_", padding, "_Window", k, "_Stride", stride);
+        cases.push_back({"MaxPool" + suffix,
+                         {Random(t, {2, 7, 7, 3})},
+                         [attrs](const Scope& s, const std::vector<Output>& in) {
+                           return std::vector<Output>{
+                               ops::MaxPool(s.WithOpName("op"), in[0], attrs)};
+                         }});
+        const int64_t out = OutSize(7, k, stride, padding);
+        // orig_output is the MaxPool of orig_input, on the same device.
+        cases.push_back({"MaxPoolGrad" + suffix,
+                         {Random(t, {2, 7, 7, 3}), Random(t, {2, out, out, 3})},
+                         [attrs](const Scope& s, const std::vector<Output>& in) {
+                           auto pooled = ops::MaxPool(s.WithOpName("pool"), in[0], attrs);
+                           return std::vector<Output>{
+                               ops::MaxPoolGrad(s.WithOpName("op"), in[0], pooled, in[1], attrs)};
+                         }});
+      }
+    }
+  }
+  return cases;
+}
+
+INSTANTIATE_TEST_SUITE_P(MatMul, GpuParityNnTest, ::testing::ValuesIn(MatMulCases()), CaseName);
+INSTANTIATE_TEST_SUITE_P(Activation, GpuParityNnTest, ::testing::ValuesIn(ActivationCases()),
+                         CaseName);
+INSTANTIATE_TEST_SUITE_P(Conv, GpuParityNnTest, ::testing::ValuesIn(ConvCases()), CaseName);
+INSTANTIATE_TEST_SUITE_P(Pool, GpuParityNnTest, ::testing::ValuesIn(PoolCases()), CaseName);
+
+// ---------------------------------------------------------------------------
+// State ops: a [3, 4] variable, initialised by Assign, then AssignAdd once
+// and ApplyGradientDescent twice where the dtype has those kernels, read
+// back with Identity. Every value comes from a placeholder.
+
+bool HasAssignAdd(DataType t) { return t != DT_BOOL; }
+bool HasApplyGradientDescent(DataType t) { return t == DT_FLOAT || t == DT_DOUBLE; }
+
+GraphDef StateGraph(DataType t, bool gpu) {
+  Scope root = Scope::NewRootScope();
+  auto init_value = ops::Placeholder(root.WithOpName("init_value"), t);
+  auto delta = ops::Placeholder(root.WithOpName("delta"), t);
+  auto alpha = ops::Placeholder(root.WithOpName("alpha"), t);
+  auto grad = ops::Placeholder(root.WithOpName("grad"), t);
+  Scope s = gpu ? root.WithDevice(kGpu) : root;
+  auto v = ops::Variable(s.WithOpName("v"), PartialTensorShape({3, 4}), t);
+  ops::Assign(s.WithOpName("init"), v, init_value);
+  if (HasAssignAdd(t)) ops::AssignAdd(s.WithOpName("add"), v, delta);
+  if (HasApplyGradientDescent(t)) ops::ApplyGradientDescent(s.WithOpName("sgd"), v, alpha, grad);
+  ops::Identity(s.WithOpName("read"), v);
+  GraphDef def;
+  const absl::Status status = root.ToGraphDef(&def);
+  EXPECT_TRUE(status.ok()) << status;
+  return def;
+}
+
+// The targets run in order, each with its feeds.
+std::vector<std::pair<std::string, Feeds>> StateSteps(DataType t) {
+  std::vector<std::pair<std::string, Feeds>> steps = {
+      {"init", {{"init_value", Random(t, {3, 4})}}}};
+  if (HasAssignAdd(t)) steps.push_back({"add", {{"delta", Random(t, {3, 4})}}});
+  for (int i = 0; HasApplyGradientDescent(t) && i < 2; ++i) {
+    steps.push_back({"sgd", {{"alpha", Random(t, {}, 0.05, 0.5)}, {"grad", Random(t, {3, 4})}}});
+  }
+  return steps;
+}
+
+Outcome RunStateSteps(DataType t, const std::vector<std::pair<std::string, Feeds>>& steps,
+                      bool gpu) {
+  Outcome outcome;
+  absl::StatusOr<std::unique_ptr<Session>> session = NewSession(ParitySessionOptions(gpu));
+  if (!session.ok()) {
+    outcome.status = session.status();
+    return outcome;
+  }
+  outcome.status = (*session)->Create(StateGraph(t, gpu));
+  for (const auto& [target, feeds] : steps) {
+    if (!outcome.status.ok()) return outcome;
+    RunMetadata metadata;
+    outcome.status = (*session)->Run(TracedRunOptions(), feeds, {}, {target}, nullptr, &metadata);
+    AddDevicesOfNodes(metadata, &outcome.device_of_node);
+  }
+  if (!outcome.status.ok()) return outcome;
+  RunMetadata metadata;
+  outcome.status =
+      (*session)->Run(TracedRunOptions(), {}, {"read"}, {}, &outcome.outputs, &metadata);
+  AddDevicesOfNodes(metadata, &outcome.device_of_node);
+  return outcome;
+}
+
+class GpuStateOpsTest : public ::testing::TestWithParam<DataType> {};
+
+TEST_P(GpuStateOpsTest, VariableUpdatedOnTheGpuEndsWithTheCpuValue) {
+  const DataType t = GetParam();
+  const std::vector<std::pair<std::string, Feeds>> steps = StateSteps(t);
+  const Outcome gpu = RunStateSteps(t, steps, /*gpu=*/true);
+  const Outcome cpu = RunStateSteps(t, steps, /*gpu=*/false);
+  ASSERT_TRUE(gpu.status.ok()) << gpu.status;
+  ASSERT_TRUE(cpu.status.ok()) << cpu.status;
+  for (const auto& [target, feeds] : steps) {
+    ASSERT_TRUE(gpu.device_of_node.count(target)) << target << " is not in the trace";
+    EXPECT_EQ(gpu.device_of_node.at(target), kFullGpu) << target;
+    EXPECT_EQ(cpu.device_of_node.at(target), kFullCpu) << target;
+  }
+  EXPECT_EQ(gpu.device_of_node.at("read"), kFullGpu);
+  ASSERT_EQ(gpu.outputs.size(), 1u);
+  ASSERT_EQ(cpu.outputs.size(), 1u);
+  ExpectSameValues(gpu.outputs[0], cpu.outputs[0]);
+}
+
+INSTANTIATE_TEST_SUITE_P(State, GpuStateOpsTest, ::testing::ValuesIn(kAllTypes),
+                         [](const ::testing::TestParamInfo<DataType>& info) {
+                           return TypeName(info.param);
+                         });
+
+// ---------------------------------------------------------------------------
+// Errors: inputs of the wrong shape or value fail the step with the same
+// code on both devices, naming the node.
+
+std::vector<ParityCase> ErrorCases() {
+  const ops::Conv2DAttrs conv = {.strides = {1, 1, 1, 1}, .padding = "VALID"};
+  return {
+      {"MatMul_IncompatibleShapes",
+       {Random(DT_FLOAT, {2, 3}), Random(DT_FLOAT, {4, 5})},
+       [](const Scope& s, const std::vector<Output>& in) {
+         return std::vector<Output>{ops::MatMul(s.WithOpName("op"), in[0], in[1])};
+       }},
+      {"MatMul_NotAMatrix",
+       {Random(DT_FLOAT, {2, 3, 4}), Random(DT_FLOAT, {4, 5})},
+       [](const Scope& s, const std::vector<Output>& in) {
+         return std::vector<Output>{ops::MatMul(s.WithOpName("op"), in[0], in[1])};
+       }},
+      {"Conv2D_FilterDepthMismatch",
+       {Random(DT_FLOAT, {1, 5, 5, 3}), Random(DT_FLOAT, {3, 3, 2, 4})},
+       [conv](const Scope& s, const std::vector<Output>& in) {
+         return std::vector<Output>{ops::Conv2D(s.WithOpName("op"), in[0], in[1], conv)};
+       }},
+      {"Conv2DBackpropInput_OutBackpropShapeMismatch",
+       {IndexVector(DT_INT32, {1, 5, 5, 3}), Random(DT_FLOAT, {3, 3, 3, 4}),
+        Random(DT_FLOAT, {1, 4, 4, 4})},
+       [conv](const Scope& s, const std::vector<Output>& in) {
+         return std::vector<Output>{
+             ops::Conv2DBackpropInput(s.WithOpName("op"), in[0], in[1], in[2], conv)};
+       }},
+      {"BiasAdd_BiasSizeMismatch",
+       {Random(DT_FLOAT, {3, 4}), Random(DT_FLOAT, {5})},
+       [](const Scope& s, const std::vector<Output>& in) {
+         return std::vector<Output>{ops::BiasAdd(s.WithOpName("op"), in[0], in[1])};
+       }},
+      {"ReluGrad_ShapeMismatch",
+       {Random(DT_FLOAT, {3, 4}), Random(DT_FLOAT, {4, 3})},
+       [](const Scope& s, const std::vector<Output>& in) {
+         return std::vector<Output>{ops::ReluGrad(s.WithOpName("op"), in[0], in[1])};
+       }},
+      {"SparseSoftmaxCrossEntropyWithLogits_LabelOutOfRange",
+       {Random(DT_FLOAT, {2, 5}), IndexVector(DT_INT32, {0, 7})},
+       [](const Scope& s, const std::vector<Output>& in) {
+         return std::vector<Output>{
+             ops::SparseSoftmaxCrossEntropyWithLogits(s.WithOpName("op"), in[0], in[1]).loss};
+       }},
+  };
+}
+
+class GpuErrorParityNnTest : public ::testing::TestWithParam<ParityCase> {};
+
+TEST_P(GpuErrorParityNnTest, FailsWithTheCpuStatusCodeNamingTheNode) {
+  ExpectSameErrorOnGpuAndCpu(GetParam());
+}
+
+INSTANTIATE_TEST_SUITE_P(Error, GpuErrorParityNnTest, ::testing::ValuesIn(ErrorCases()), CaseName);
+
+// ---------------------------------------------------------------------------
+// Coverage.
+
+TEST(GpuParityNnCoverageTest, EveryOpWithASimGpuKernelHasAParityFile) {
+  ExpectEverySimGpuOpIsOwnedByAParityFile();
+}
+
+TEST(GpuParityNnCoverageTest, EverySimGpuKernelOfTheNnOpsRunsInACase) {
+  std::vector<GraphDef> graphs;
+  for (const auto& cases : {MatMulCases(), ActivationCases(), ConvCases(), PoolCases()}) {
+    for (const ParityCase& c : cases) graphs.push_back(GpuGraphOf(c));
+  }
+  for (DataType t : kAllTypes) graphs.push_back(StateGraph(t, /*gpu=*/true));
+  ExpectSimGpuKernelsExercised(kNnFileOps, graphs);
+}
+
+}  // namespace
+}  // namespace minitf::gpu_parity
