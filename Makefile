@@ -61,7 +61,8 @@ check: deps
 	  ctest --output-on-failure -j $(JOBS) -LE concurrency
 	cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
-	  -DMINITF_SANITIZE=thread -DMINITF_BUILD_BENCH=OFF -DMINITF_ENABLE_CUDA=OFF $(CMAKE_FLAGS)
+	  -DMINITF_SANITIZE=thread -DMINITF_BUILD_BENCH=OFF -DMINITF_ENABLE_CUDA=OFF \
+	  -DMINITF_CONCURRENCY_TESTS_ONLY=ON $(CMAKE_FLAGS)
 	cmake --build build-tsan -j $(JOBS) --target $(CONCURRENCY_TESTS)
 	cd build-tsan && TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
 	  ctest --output-on-failure -L concurrency

@@ -21,6 +21,7 @@ class StreamExecutor;
 
 class AsyncOpKernel;
 class DeviceBase;
+class GpuOpManager;
 class OpKernel;
 class OpKernelContext;
 class ResourceMgr;
@@ -90,6 +91,9 @@ class DeviceBase {
   }
   // Non-null only on GPU devices.
   virtual const GpuDeviceInfo* gpu_device_info() const { return nullptr; }
+  // The queue that paces this device's async GPU launches (AntMan compute
+  // pacing); non-null on GPU devices. Not owned; lives as long as the device.
+  virtual GpuOpManager* gpu_op_manager() { return nullptr; }
   // The stream platform whose kernels this device runs ("SimGPU", "CUDA");
   // empty for devices without one (CPU). Kernels registered with
   // KernelDefBuilder::Platform match only devices of that platform.

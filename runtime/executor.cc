@@ -10,9 +10,10 @@
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "runtime/mutex.h"
+#include "runtime/gpu_op_manager.h"
 #include "runtime/graph_view.h"
 #include "runtime/logging.h"
+#include "runtime/mutex.h"
 #include "runtime/status_macros.h"
 
 namespace minitf {
@@ -461,9 +462,6 @@ void ExecutorState::Process(TaggedNode node, std::deque<TaggedNode> more) {
         state->params.is_input_dead = tagged.is_dead;
         state->ctx = std::make_unique<OpKernelContext>(&state->params);
         state->stats = std::move(stats);
-        if (stats_ptr != nullptr) {
-          state->stats.op_start_rel_micros = NowMicros() - state->stats.all_start_micros;
-        }
         AsyncState* raw = state.release();
         auto done = [this, raw] {
           std::unique_ptr<AsyncState> owned(raw);
@@ -481,7 +479,22 @@ void ExecutorState::Process(TaggedNode node, std::deque<TaggedNode> more) {
           }
           if (NodeDone(status, ready_after, nullptr)) Finish();
         };
-        device_->ComputeAsync(item.kernel->AsAsync(), raw->ctx.get(), std::move(done));
+        // `raw` and this step state live until `done` has run, the kernel
+        // and the device as long as the executor.
+        auto launch = [this, raw, done = std::move(done)]() mutable {
+          if (args_.stats_collector != nullptr) {
+            raw->stats.op_start_rel_micros = NowMicros() - raw->stats.all_start_micros;
+          }
+          device_->ComputeAsync(raw->tagged.item->kernel->AsAsync(), raw->ctx.get(),
+                                std::move(done));
+        };
+        // AntMan compute pacing: a paced GPU device launches the kernel
+        // from its GpuOpManager, after an idle slot.
+        if (GpuOpManager* m = device_->gpu_op_manager(); m != nullptr && m->active()) {
+          m->Enqueue(std::move(launch));
+        } else {
+          launch();
+        }
         continue;
       }
       if (s.ok()) {

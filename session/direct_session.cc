@@ -1,6 +1,7 @@
 #include "session/direct_session.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <random>
 #include <thread>
 
@@ -35,6 +36,11 @@ absl::StatusOr<std::string> CanonicalTensorName(const std::string& name, absl::s
   return id->ToString();
 }
 
+std::string GetEnv(const char* name) {
+  const char* value = std::getenv(name);
+  return value != nullptr ? std::string(value) : std::string();
+}
+
 std::vector<std::string> Sorted(std::vector<std::string> v) {
   std::sort(v.begin(), v.end());
   return v;
@@ -48,7 +54,18 @@ absl::StatusOr<std::unique_ptr<Session>> NewSession(const SessionOptions& option
 }
 
 absl::StatusOr<std::unique_ptr<DirectSession>> DirectSession::New(
-    const SessionOptions& options) {
+    const SessionOptions& given_options) {
+  SessionOptions options = given_options;
+  if (options.gpu_config_file.empty()) options.gpu_config_file = GetEnv("GPU_CONFIG_FILE");
+  if (options.gpu_status_file.empty()) options.gpu_status_file = GetEnv("GPU_STATUS_FILE");
+  if (options.pacing_policy.empty()) options.pacing_policy = GetEnv("MINITF_PACING_POLICY");
+  if (options.pacing_policy.empty()) options.pacing_policy = "precise";
+  if (!options.gpu_config_file.empty()) {
+    // Limits change at run time: the pool grows on demand and what no
+    // longer fits on the device goes to the host.
+    options.config.gpu_options.allow_growth = true;
+    options.config.gpu_options.vmem = true;
+  }
   DeviceOptions device_options;
   device_options.device_count = options.config.device_count;
   device_options.intra_op_parallelism_threads = options.config.intra_op_parallelism_threads;
@@ -61,7 +78,10 @@ absl::StatusOr<std::unique_ptr<DirectSession>> DirectSession::New(
 
 DirectSession::DirectSession(const SessionOptions& options,
                              std::unique_ptr<DeviceMgr> device_mgr)
-    : options_(options), device_mgr_(std::move(device_mgr)) {
+    : options_(options),
+      action_registry_(options.action_registry != nullptr ? options.action_registry
+                                                          : SessionRunActionRegistry::Global()),
+      device_mgr_(std::move(device_mgr)) {
   std::random_device seed;
   std::mt19937_64 random(seed());
   for (Device* d : device_mgr_->ListDevices()) {
@@ -75,7 +95,9 @@ DirectSession::DirectSession(const SessionOptions& options,
 }
 
 DirectSession::~DirectSession() {
-  // Executors reference the devices; drop them first.
+  // Action states (config listeners, pacing) reference the devices; so do
+  // the executors. Drop both first.
+  action_states_.Clear();
   MutexLock lock(&executor_mu_);
   executors_.clear();
 }
@@ -222,17 +244,32 @@ absl::Status DirectSession::Run(const RunOptions& run_options,
     args[index] = value;
   }
 
+  SessionRunActionOptions action_options;
+  action_options.device_mgr = device_mgr_.get();
+  action_options.device_set = &device_set_;
+  action_options.session = this;
+  action_options.session_options = &options_;
+  action_options.states = &action_states_;
+  action_options.graph_id = eks->graph_id;
+  action_options.step_id = next_step_id_.fetch_add(1);
+  MINITF_RETURN_IF_ERROR(
+      action_registry_->RunGrouping(SessionRunActionRegistry::PRE_SESSION_RUN, action_options));
+
   FunctionCallFrame frame(std::move(args), eks->num_outputs);
   StepStatsCollector stats;
   const bool trace = run_options.trace_level == RunOptions::FULL_TRACE && run_metadata;
   ExecutorSet::StepArgs step;
-  step.step_id = next_step_id_.fetch_add(1);
+  step.step_id = action_options.step_id;
   step.call_frame = &frame;
   step.stats_collector = trace ? &stats : nullptr;
   step.runner = runner_;
   step.timeout_ms = run_options.timeout_in_ms > 0 ? run_options.timeout_in_ms
                                                   : options_.config.operation_timeout_in_ms;
+  const absl::Time start = absl::Now();
   MINITF_RETURN_IF_ERROR(eks->executors->RunStep(step));
+  action_options.sess_duration_us = absl::ToInt64Microseconds(absl::Now() - start);
+  MINITF_RETURN_IF_ERROR(
+      action_registry_->RunGrouping(SessionRunActionRegistry::POST_SESSION_RUN, action_options));
   if (trace) stats.Finalize(&run_metadata->step_stats);
   if (outputs != nullptr) {
     std::vector<Tensor> retvals;

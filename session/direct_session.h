@@ -26,6 +26,7 @@
 #include "runtime/threadpool.h"
 #include "session/executor_set.h"
 #include "session/session.h"
+#include "session/session_run_action.h"
 
 namespace minitf {
 
@@ -48,6 +49,11 @@ class DirectSession : public Session {
 
   // Number of cached executor sets (one per Run signature), for tests.
   int NumCachedExecutors() const;
+  // What the session-run actions keep for this session (the AntMan control
+  // plane's state: GPUResourceManagement::StateOf(session->action_states())).
+  SessionActionStates* action_states() { return &action_states_; }
+  // The options in force, the environment's defaults filled in.
+  const SessionOptions& options() const { return options_; }
 
  private:
   // The executors for one Run signature. Immutable once built.
@@ -72,8 +78,10 @@ class DirectSession : public Session {
       const GraphDef& graph_def, const std::vector<std::string>& feeds,
       const std::vector<std::string>& fetches, const std::vector<std::string>& targets);
 
-  // Constant after construction.
+  // Constant after construction. options_ has the environment's
+  // GPU_CONFIG_FILE / GPU_STATUS_FILE / MINITF_PACING_POLICY filled in.
   const SessionOptions options_;
+  SessionRunActionRegistry* const action_registry_;
   const std::unique_ptr<DeviceMgr> device_mgr_;
   DeviceSet device_set_;
   // Device name -> its incarnation in this session (random, as TensorFlow's
@@ -81,6 +89,9 @@ class DirectSession : public Session {
   absl::flat_hash_map<std::string, uint64_t> incarnations_;
   std::unique_ptr<ThreadPool> inter_op_pool_;
   Runner runner_;
+
+  // What the session-run actions keep for this session.
+  SessionActionStates action_states_;
 
   std::atomic<int64_t> next_step_id_{1};
   std::atomic<bool> closed_{false};

@@ -36,6 +36,11 @@ struct HostKernel {
   KernelCost cost;
   // The arithmetic. An error puts the stream into its error state.
   std::function<absl::Status()> body;
+  // Run `body` even on a platform that skips the arithmetic (SimGPU's timing
+  // mode): set by kernels whose body does bookkeeping later kernels need —
+  // a Variable handing out its buffer, an output whose shape is only known
+  // by running.
+  bool run_in_timing_mode = false;
 };
 
 }  // namespace minitf::se

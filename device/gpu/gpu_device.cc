@@ -54,6 +54,7 @@ absl::StatusOr<std::unique_ptr<GPUDevice>> GPUDevice::Create(
   device->context_ = std::make_unique<GPUDeviceContext>(
       device->compute_.get(), device->host_to_device_.get(), device->device_to_host_.get(),
       device->device_to_device_.get());
+  device->op_manager_ = std::make_unique<GpuOpManager>(device->name());
   device->info_.stream = device->compute_.get();
   device->info_.executor = executor;
   device->info_.default_context = device->context_.get();
@@ -81,6 +82,8 @@ GPUDevice::GPUDevice(int id, DeviceAttributes attributes, se::StreamExecutor* ex
 GPUDevice::~GPUDevice() {
   // Drain the streams before the memory they may still touch goes away, and
   // drop the variables while the allocators that hold them still exist.
+  // The op manager goes first: it launches what is still queued.
+  op_manager_.reset();
   (void)Sync();
   resource_manager()->Clear();
   context_.reset();

@@ -27,6 +27,7 @@
 #include "device/gpu/gpu_device_context.h"
 #include "device/gpu/gpu_options.h"
 #include "device/gpu/gpu_process_state.h"
+#include "runtime/gpu_op_manager.h"
 #include "runtime/threadpool.h"
 #include "stream/stream.h"
 #include "stream/stream_executor.h"
@@ -56,6 +57,15 @@ class GPUDevice final : public Device {
   ThreadPool* tensorflow_device_thread_pool() override { return device_pool_; }
   // Waits for every stream of the device; the first stream error.
   absl::Status Sync() override;
+  // Paces this device's kernel launches when the session's job has a GPU
+  // share below 100% (AntMan's perfControl); inactive otherwise.
+  GpuOpManager* gpu_op_manager() override { return op_manager_.get(); }
+
+  // The physical device's PCI bus id ("0000:50:00.0" for SimGPU device 0).
+  const std::string& pci_bus_id() const { return executor_->GetDeviceDescription().pci_bus_id; }
+  // Time this device's kernels have held the GPU's compute engine so far
+  // (zero where the platform does not measure it).
+  absl::Duration ComputeBusyTime() const { return compute_->BusyTime(); }
 
   se::StreamExecutor* executor() const { return executor_; }
   se::Stream* compute_stream() const { return compute_.get(); }
@@ -81,6 +91,8 @@ class GPUDevice final : public Device {
   std::unique_ptr<se::Stream> device_to_host_;
   std::unique_ptr<se::Stream> device_to_device_;
   std::unique_ptr<GPUDeviceContext> context_;
+  // Destroyed before the streams: it launches what is still queued.
+  std::unique_ptr<GpuOpManager> op_manager_;
   GpuDeviceInfo info_;
   std::unique_ptr<ThreadPool> private_pool_;  // gpu_private mode.
   ThreadPool* device_pool_ = nullptr;         // Not owned when shared.

@@ -12,7 +12,9 @@
 // What a turn does and the busy time it charges, by mode:
 //   compute     run the body, hold the engine until `modeled` has passed
 //               since the turn began; charge max(modeled, measured body time);
-//   timing      skip the body, hold for `modeled`; charge exactly `modeled`;
+//   timing      skip the body (unless the kernel says run_in_timing_mode:
+//               then run it, as compute does), hold for `modeled`; charge
+//               exactly `modeled` (max(modeled, body) for a body that ran);
 //   functional  run the body, no hold; charge the measured body time.
 // A failing body releases the engine at once and charges what it took.
 //

@@ -299,6 +299,39 @@ TEST(GpuSessionTest, TimingModeRunsWithoutArithmeticAndCountsBusyTime) {
   EXPECT_GT(GpuOf(session.get())->executor()->DeviceBusyTime(), absl::ZeroDuration());
 }
 
+// Timing mode skips arithmetic, not state: a variable initialised, updated
+// and read on the GPU keeps its buffer (its kernels' bodies run).
+TEST(GpuSessionTest, TimingModeRunsVariablesAndAssigns) {
+  Scope root = Scope::NewRootScope().WithDevice(kGpu);
+  auto v = ops::Variable(root.WithOpName("v"), TensorShape({2}), DT_FLOAT);
+  ops::Assign(root.WithOpName("init"), v, Tensor::FromVector<float>({1, 2}));
+  ops::AssignAdd(root.WithOpName("add"), v, Tensor::FromVector<float>({1, 1}));
+  ops::Identity(root.WithOpName("read"), v);
+  auto session = MakeSession(Options("mode=timing,memory=64MiB"), root);
+  std::vector<Tensor> out;
+  ASSERT_TRUE(session->Run({}, {}, {"init"}, nullptr).ok());
+  ASSERT_TRUE(session->Run({}, {}, {"add"}, nullptr).ok());
+  ASSERT_TRUE(session->Run({}, {"read"}, {}, &out).ok());
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].shape(), TensorShape({2}));
+}
+
+// Nor shapes: constants and integer results (which later ops read as
+// dimensions) are computed, so shapes come out right.
+TEST(GpuSessionTest, TimingModeComputesConstantsAndShapes) {
+  Scope root = Scope::NewRootScope().WithDevice(kGpu);
+  auto x = ops::Fill(root.WithOpName("x"), ops::Const(root, Tensor::FromVector<int32_t>({4, 6})),
+                     Tensor::Scalar<float>(1.0f));
+  auto y = ops::Reshape(root.WithOpName("y"), x, Tensor::FromVector<int32_t>({3, 8}));
+  ops::Shape(root.WithOpName("shape"), y);
+  auto session = MakeSession(Options("mode=timing,memory=64MiB"), root);
+  std::vector<Tensor> out;
+  ASSERT_TRUE(session->Run({}, {"y", "shape"}, {}, &out).ok());
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0].shape(), TensorShape({3, 8}));
+  test::ExpectTensorEqual(out[1], Tensor::FromVector<int32_t>({3, 8}));
+}
+
 TEST(GpuSessionTest, BadGpuOptionsFailSessionCreationNamingTheSetting) {
   SessionOptions options = Options("memory=lots");
   auto session = NewSession(options);

@@ -91,6 +91,34 @@ TEST(SimGpuPlatformTest, CostModelFollowsTheFormula) {
 // busy time is exactly the sum of the modeled times, and each stream's is
 // exactly its own kernels' sum. With tflops=1, hbm_gbps=1, pcie_gbps=1 and
 // launch_us=1 every term is a whole number of nanoseconds.
+// Bookkeeping kernels (a Variable's buffer hand-out) must run even when
+// the arithmetic is skipped; they still hold the engine for the model.
+TEST(SimGpuPlatformTest, TimingModeRunsBodiesMarkedRunInTimingMode) {
+  auto platform = MakePlatform("memory=1MiB,tflops=1,hbm_gbps=1,pcie_gbps=1,launch_us=1,"
+                               "mode=timing");
+  StreamExecutor* gpu = *platform->ExecutorForDevice(0);
+  auto stream = *gpu->CreateStream();
+  bool skipped_ran = false;
+  bool marked_ran = false;
+  ASSERT_TRUE(stream->LaunchHostKernel(CostKernel(0, 0, 0, [&] {
+                     skipped_ran = true;
+                     return absl::OkStatus();
+                   })).ok());
+  HostKernel marked = CostKernel(2e6, 0, 0, [&] {
+    marked_ran = true;
+    return absl::OkStatus();
+  });
+  marked.run_in_timing_mode = true;
+  ASSERT_TRUE(stream->LaunchHostKernel(std::move(marked)).ok());
+  ASSERT_TRUE(stream->BlockHostUntilDone().ok());
+  EXPECT_FALSE(skipped_ran);
+  EXPECT_TRUE(marked_ran);
+  // 1000 ns launch each + 2000 ns of flops; the body's own time is far
+  // below a millisecond, so the charge is at least the model and small.
+  EXPECT_GE(gpu->DeviceBusyTime(), absl::Nanoseconds(4000));
+  EXPECT_LT(gpu->DeviceBusyTime(), absl::Milliseconds(100));
+}
+
 TEST(SimGpuPlatformTest, TimingModeAccountsExactlyTheModeledTime) {
   auto platform = MakePlatform("memory=1MiB,tflops=1,hbm_gbps=1,pcie_gbps=1,launch_us=1,"
                                "mode=timing");

@@ -42,7 +42,12 @@ InputView ViewInputs(OpKernelContext* ctx) {
 
 SimGpuOpKernel::SimGpuOpKernel(OpKernelConstruction* ctx) : AsyncOpKernel(ctx) {
   op_def_ = OpRegistry::Global()->LookUp(def().op);
-  for (DataType t : output_types()) has_ref_output_ = has_ref_output_ || IsRefType(t);
+  runs_in_timing_mode_ = type_string() == "Const";
+  for (DataType t : output_types()) {
+    const DataType base = RemoveRefType(t);
+    runs_in_timing_mode_ = runs_in_timing_mode_ || IsRefType(t) || base == DT_INT32 ||
+                           base == DT_INT64 || base == DT_BOOL;
+  }
   absl::StatusOr<std::unique_ptr<OpKernel>> cpu =
       CreateOpKernel(DEVICE_CPU, ctx->device(), def());
   OP_REQUIRES_OK(ctx, cpu.status());
@@ -70,7 +75,7 @@ void SimGpuOpKernel::ComputeAsync(OpKernelContext* ctx, DoneCallback done) {
     InferenceContext shapes(&def(), op_def_, in.shapes, in.tensors, num_outputs());
     if (op_def_->shape_fn(&shapes).ok()) out_shapes = shapes.outputs();
   }
-  bool all_known = !has_ref_output_;
+  bool all_known = !runs_in_timing_mode_;
   for (const PartialTensorShape& s : out_shapes) all_known = all_known && s.IsFullyDefined();
 
   se::HostKernel kernel;
@@ -92,6 +97,8 @@ void SimGpuOpKernel::ComputeAsync(OpKernelContext* ctx, DoneCallback done) {
       cpu->Compute(ctx);
       return absl::OkStatus();
     };
+    // In timing mode too: this kernel's outputs exist only if it runs.
+    kernel.run_in_timing_mode = true;
   }
 
   auto finish = std::make_shared<DoneCallback>(std::move(done));

@@ -10,7 +10,10 @@
 //
 // In the platform's timing-only mode the arithmetic is skipped when shape
 // inference gives every output's shape (outputs are allocated, not
-// computed); kernels with reference outputs (Variable, Assign) always run.
+// computed). Kernels whose outputs steer later kernels always run: those
+// with reference outputs (Variable, Assign), Const, and those producing
+// integers or bools (Shape, index arithmetic), which later ops read as
+// shapes and axes.
 //
 // The SimGPU kernels are registered (sim_gpu_kernels.cc) as twins of the
 // CPU kernels, with the same type constraints and
@@ -37,7 +40,10 @@ class SimGpuOpKernel final : public AsyncOpKernel {
 
  private:
   const OpDef* op_def_ = nullptr;  // Not owned; registry entries live forever.
-  bool has_ref_output_ = false;
+  // Whether timing mode must still run the body: the outputs are state (a
+  // reference), a constant, or integers/bools, which later ops read as
+  // shapes, axes and indices rather than as data.
+  bool runs_in_timing_mode_ = false;
   std::unique_ptr<OpKernel> cpu_kernel_;
 };
 
