@@ -6,7 +6,8 @@
 #                concurrency ones, ThreadSanitizer build for those (clang, so
 #                the thread-safety annotations are checked too). The CUDA
 #                parts are compiled by the main build, not again here.
-#   make bench   build and run the micro benchmarks
+#   make bench   build and run the benchmarks (bench_allocator runs with the
+#                options docs/BENCHMARKS.md gives)
 
 BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
@@ -70,6 +71,10 @@ check: deps
 bench: build
 	$(BUILD_DIR)/bin/bench_executor
 	$(BUILD_DIR)/bin/bench_session
+	$(BUILD_DIR)/bin/bench_sim_gpu
+	$(BUILD_DIR)/bin/bench_gpu_copy
+	$(BUILD_DIR)/bin/bench_pacing
+	$(BUILD_DIR)/bin/bench_allocator --benchmark_min_time=0.2
 
 clean:
 	rm -rf $(BUILD_DIR) build-asan build-tsan

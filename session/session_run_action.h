@@ -96,7 +96,9 @@ class SessionRunAction {
 // Thread-safe. Actions are owned by the registry and never removed.
 class SessionRunActionRegistry {
  public:
-  enum Grouping { PRE_SESSION_RUN = 0, POST_SESSION_RUN = 1 };
+  // A fixed underlying type: a value from outside (a cast int) is checked,
+  // not undefined.
+  enum Grouping : int { PRE_SESSION_RUN = 0, POST_SESSION_RUN = 1 };
 
   SessionRunActionRegistry() = default;
   SessionRunActionRegistry(const SessionRunActionRegistry&) = delete;

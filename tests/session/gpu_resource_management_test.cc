@@ -174,6 +174,41 @@ TEST(GpuResourceManagementTest, BusIdKeysWorkAndLimitsAboveTheInitialOneAreClamp
   EXPECT_EQ(StateOf(session.get())->GetStatus().devices[0].requested_limit, 1024 * kMiB);
 }
 
+// A shrink below what live buffers hold is reached as far as it can be,
+// reported as pending, and retried at every later boundary until reached.
+TEST(GpuResourceManagementTest, ShrinkBlockedByLiveBuffersIsRetriedUntilReached) {
+  const std::string dir = MakeTempDir();
+  const std::string file = dir + "/job.json";
+  WriteAtomically(file, "{}");
+  auto session = MakeSession(Options(file));
+  Step(session.get());
+  GPUDevice* gpu = nullptr;
+  for (Device* d : session->ListDevices()) {
+    if (auto* g = dynamic_cast<GPUDevice*>(d)) gpu = g;
+  }
+  ASSERT_NE(gpu, nullptr);
+  // A buffer that outlives the steps, as a large weight would.
+  Allocator* allocator = gpu->allocator_stack()->allocator();
+  void* held = allocator->AllocateRaw(Allocator::kAllocatorAlignment, 8 * kMiB);
+  ASSERT_NE(held, nullptr);
+
+  Publish(session.get(), file, R"({"gpuConfigInfo": {"GPU:0": {"maxDeviceMem": 1048576}}})");
+  Step(session.get());
+  GpuResourceState::Status status = StateOf(session.get())->GetStatus();
+  EXPECT_TRUE(status.devices[0].shrink_pending);
+  EXPECT_GE(status.devices[0].limit_in_force, 8 * kMiB);
+  EXPECT_LT(status.devices[0].limit_in_force, 64 * kMiB);
+  Step(session.get());
+  EXPECT_TRUE(StateOf(session.get())->GetStatus().devices[0].shrink_pending);
+
+  allocator->DeallocateRaw(held);
+  Step(session.get());
+  status = StateOf(session.get())->GetStatus();
+  EXPECT_FALSE(status.devices[0].shrink_pending);
+  EXPECT_EQ(status.devices[0].limit_in_force, 1 * kMiB);
+  EXPECT_EQ(DeviceLimit(session.get()), 1 * kMiB);
+}
+
 TEST(GpuResourceManagementTest, BadFilesChangeNothingAndTheJobKeepsRunning) {
   const std::string dir = MakeTempDir();
   const std::string file = dir + "/job.json";
