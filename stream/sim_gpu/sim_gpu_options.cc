@@ -55,8 +55,9 @@ absl::Status BadValue(absl::string_view key, absl::string_view value, absl::stri
                                                  " (in option string \"", options, "\")"));
 }
 
-// Plain bytes, or a number (integer or decimal) followed by a size unit.
-bool ParseSize(absl::string_view text, int64_t* bytes) {
+}  // namespace
+
+bool ParseByteSize(absl::string_view text, int64_t* bytes) {
   int64_t unit = 1;
   for (const SizeUnit& u : kSizeUnits) {
     if (text.size() > u.suffix.size() && absl::EndsWithIgnoreCase(text, u.suffix)) {
@@ -79,8 +80,6 @@ bool ParseSize(absl::string_view text, int64_t* bytes) {
   *bytes = static_cast<int64_t>(value);
   return true;
 }
-
-}  // namespace
 
 absl::string_view SimGpuModeName(SimGpuOptions::Mode mode) {
   switch (mode) {
@@ -149,7 +148,7 @@ absl::StatusOr<SimGpuOptions> ParseSimGpuOptions(absl::string_view options) {
         return BadValue(key, value, "is not an integer", options);
       }
     } else if (key == "memory") {
-      if (!ParseSize(value, &result.memory_bytes)) {
+      if (!ParseByteSize(value, &result.memory_bytes)) {
         return BadValue(key, value,
                         "is not a size (bytes, or a number with B, KiB, MiB, GiB, TiB, KB, MB, "
                         "GB or TB)",

@@ -73,6 +73,12 @@ absl::Status ValidateSimGpuOptions(const SimGpuOptions& options);
 // "compute", "timing", "functional".
 absl::string_view SimGpuModeName(SimGpuOptions::Mode mode);
 
+// A size as the option string spells it: plain bytes, or a number (integer
+// or decimal) with B, KiB, MiB, GiB, TiB, KB, MB, GB or TB
+// (case-insensitive). False, leaving `*bytes` alone, when it does not parse
+// or is negative or too large.
+bool ParseByteSize(absl::string_view text, int64_t* bytes);
+
 }  // namespace minitf::se
 
 #endif  // MINITF_STREAM_SIM_GPU_SIM_GPU_OPTIONS_H_

@@ -3,11 +3,7 @@
 // with the overflow on the host (VMem), and leaves the losses unchanged;
 // raising it again brings the host bytes back to zero within two steps.
 // The statistics file reports what happened.
-#include <stdlib.h>
-
-#include <fstream>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -18,6 +14,7 @@
 #include "session/direct_session.h"
 #include "session/gpu_resource_management.h"
 #include "session/gpu_statistics.h"
+#include "tests/testlib/test_files.h"
 
 namespace minitf {
 namespace {
@@ -26,22 +23,6 @@ constexpr int64_t kMiB = int64_t{1} << 20;
 constexpr int kSteps = 16;
 constexpr int kShrinkAt = 4;  // The file is rewritten before this step.
 constexpr int kGrowAt = 10;
-
-std::string MakeTempDir() {
-  std::string pattern = ::testing::TempDir() + "antman_train_XXXXXX";
-  char* dir = mkdtemp(pattern.data());
-  EXPECT_NE(dir, nullptr);
-  return std::string(dir);
-}
-
-void WriteAtomically(const std::string& path, const std::string& content) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::trunc);
-    out << content;
-  }
-  ASSERT_EQ(rename(tmp.c_str(), path.c_str()), 0) << path;
-}
 
 std::string LimitConfig(int64_t bytes) {
   return "{\"gpuConfigInfo\": {\"GPU:0\": {\"maxDeviceMem\": " + std::to_string(bytes) +
@@ -90,7 +71,7 @@ class AntManTrainingTest : public ::testing::Test {
     options.gpu_status_file = dir + "/status.json";
     if (managed) {
       options.gpu_config_file = config_file;
-      WriteAtomically(config_file, "{}");
+      test::WriteFileAtomically(config_file, "{}");
     }
     auto session = DirectSession::New(options);
     EXPECT_TRUE(session.ok()) << session.status();
@@ -104,7 +85,8 @@ class AntManTrainingTest : public ::testing::Test {
         GpuResourceState* state = GPUResourceManagement::StateOf(s->action_states());
         EXPECT_NE(state, nullptr);
         const auto before = state->GetStatus();
-        WriteAtomically(config_file, LimitConfig(step == kShrinkAt ? small : 256 * kMiB));
+        test::WriteFileAtomically(config_file,
+                                  LimitConfig(step == kShrinkAt ? small : 256 * kMiB));
         EXPECT_TRUE(state->WaitForConfigCount(
             before.configs_applied + before.configs_rejected + 1, absl::Seconds(10)));
       }
@@ -131,8 +113,9 @@ class AntManTrainingTest : public ::testing::Test {
 };
 
 TEST_F(AntManTrainingTest, ShrinkSpillsToHostWithoutChangingTheLossesAndGrowRecovers) {
-  const std::vector<StepRecord> reference = Train(MakeTempDir(), /*managed=*/false, 0);
-  const std::string dir = MakeTempDir();
+  const std::vector<StepRecord> reference =
+      Train(test::MakeTempDir("antman_train"), /*managed=*/false, 0);
+  const std::string dir = test::MakeTempDir("antman_train");
   // Below the step's working set (several MiB of activations and
   // gradients), above the weights.
   const int64_t small = 2 * kMiB;
@@ -163,14 +146,11 @@ TEST_F(AntManTrainingTest, ShrinkSpillsToHostWithoutChangingTheLossesAndGrowReco
   EXPECT_EQ(managed[kSteps - 1].host_bytes, 0);
 
   // The statistics file exists, parses, and names the device.
-  std::ifstream in(dir + "/status.json");
-  ASSERT_TRUE(in.good());
-  std::stringstream content;
-  content << in.rdbuf();
-  nlohmann::json status = nlohmann::json::parse(content.str(), nullptr, false);
-  ASSERT_FALSE(status.is_discarded()) << content.str();
-  EXPECT_NE(content.str().find("deviceMemUsedMax"), std::string::npos) << content.str();
-  EXPECT_NE(content.str().find("0000:50:00.0"), std::string::npos) << content.str();
+  const std::string content = test::ReadFileOrDie(dir + "/status.json");
+  nlohmann::json status = nlohmann::json::parse(content, nullptr, false);
+  ASSERT_FALSE(status.is_discarded()) << content;
+  ASSERT_TRUE(status["gpus"].contains("0000:50:00.0")) << content;
+  EXPECT_TRUE(status["gpus"]["0000:50:00.0"].contains("deviceMemUsedMax")) << content;
 }
 
 }  // namespace

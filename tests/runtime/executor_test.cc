@@ -9,6 +9,7 @@
 #include "runtime/graph.h"
 #include "runtime/scope.h"
 #include "tests/testlib/kernel_runner.h"
+#include "tests/testlib/executor_util.h"
 
 namespace minitf {
 namespace {
@@ -20,23 +21,8 @@ class ExecutorTest : public ::testing::Test {
   ExecutorTest() : device_(0, 2, cpu_allocator()), pool_("inter_op_test", 2) {}
 
   absl::Status Build(const Scope& root, const std::vector<Output>& fetches) {
-    GraphDef def;
-    if (absl::Status s = root.ToGraphDef(&def); !s.ok()) return s;
-    for (size_t i = 0; i < fetches.size(); ++i) {
-      NodeDef r;
-      r.name = absl::StrCat("_retval_", i);
-      r.op = "_Retval";
-      r.input = {fetches[i].name()};
-      r.attr["T"] = RemoveRefType(fetches[i].type());
-      r.attr["index"] = static_cast<int64_t>(i);
-      def.node.push_back(r);
-    }
     num_retvals_ = fetches.size();
-    auto graph = ConvertGraphDefToGraph(def);
-    if (!graph.ok()) return graph.status();
-    LocalExecutorParams params;
-    params.device = &device_;
-    auto executor = NewLocalExecutor(params, *std::move(graph));
+    auto executor = test::NewExecutorForFetches(root, fetches, &device_);
     if (!executor.ok()) return executor.status();
     executor_ = *std::move(executor);
     return absl::OkStatus();

@@ -5,10 +5,8 @@
 // the value is raised.
 #include "session/gpu_resource_management.h"
 
-#include <stdio.h>
-#include <stdlib.h>
+#include <unistd.h>
 
-#include <fstream>
 #include <memory>
 #include <string>
 #include <thread>
@@ -21,6 +19,7 @@
 #include "runtime/mutex.h"
 #include "runtime/scope.h"
 #include "session/direct_session.h"
+#include "tests/testlib/test_files.h"
 
 namespace minitf {
 namespace {
@@ -29,24 +28,6 @@ using ::testing::HasSubstr;
 
 constexpr int64_t kMiB = int64_t{1} << 20;
 constexpr char kGpu[] = "/device:GPU:0";
-
-std::string MakeTempDir() {
-  std::string pattern = ::testing::TempDir() + "gpu_rm_XXXXXX";
-  char* dir = mkdtemp(pattern.data());
-  EXPECT_NE(dir, nullptr);
-  return std::string(dir);
-}
-
-// Writes `content` to `path` the way a scheduler should: a temporary file
-// in the same directory renamed over the old one.
-void WriteAtomically(const std::string& path, const std::string& content) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::trunc);
-    out << content;
-  }
-  ASSERT_EQ(rename(tmp.c_str(), path.c_str()), 0) << path;
-}
 
 SessionOptions Options(const std::string& config_file) {
   SessionOptions options;
@@ -104,16 +85,16 @@ void Publish(DirectSession* session, const std::string& path, const std::string&
   GpuResourceState* state = StateOf(session);
   ASSERT_NE(state, nullptr);
   const GpuResourceState::Status before = state->GetStatus();
-  WriteAtomically(path, content);
+  test::WriteFileAtomically(path, content);
   ASSERT_TRUE(state->WaitForConfigCount(before.configs_applied + before.configs_rejected + 1,
                                         absl::Seconds(10)))
       << "the listener never delivered " << path;
 }
 
 TEST(GpuResourceManagementTest, InitialFileIsAppliedAtTheFirstStepBoundary) {
-  const std::string dir = MakeTempDir();
+  const std::string dir = test::MakeTempDir("gpu_rm");
   const std::string file = dir + "/job.json";
-  WriteAtomically(file, R"({"gpuConfigInfo": {"GPU:0": {"maxDeviceMem": 16777216}}})");
+  test::WriteFileAtomically(file, R"({"gpuConfigInfo": {"GPU:0": {"maxDeviceMem": 16777216}}})");
   auto session = MakeSession(Options(file));
   EXPECT_EQ(DeviceLimit(session.get()), 64 * kMiB);
   Step(session.get());
@@ -127,11 +108,11 @@ TEST(GpuResourceManagementTest, InitialFileIsAppliedAtTheFirstStepBoundary) {
 }
 
 TEST(GpuResourceManagementTest, EachSessionFollowsOnlyItsOwnFile) {
-  const std::string dir = MakeTempDir();
+  const std::string dir = test::MakeTempDir("gpu_rm");
   const std::string file_a = dir + "/a.json";
   const std::string file_b = dir + "/b.json";
-  WriteAtomically(file_a, "{}");
-  WriteAtomically(file_b, "{}");
+  test::WriteFileAtomically(file_a, "{}");
+  test::WriteFileAtomically(file_b, "{}");
   auto a = MakeSession(Options(file_a));
   auto b = MakeSession(Options(file_b));
   Step(a.get());
@@ -151,9 +132,9 @@ TEST(GpuResourceManagementTest, EachSessionFollowsOnlyItsOwnFile) {
 }
 
 TEST(GpuResourceManagementTest, BusIdKeysWorkAndLimitsAboveTheInitialOneAreClamped) {
-  const std::string dir = MakeTempDir();
+  const std::string dir = test::MakeTempDir("gpu_rm");
   const std::string file = dir + "/job.json";
-  WriteAtomically(file, "{}");
+  test::WriteFileAtomically(file, "{}");
   auto session = MakeSession(Options(file));
   Step(session.get());
   std::string bus_id;
@@ -177,9 +158,9 @@ TEST(GpuResourceManagementTest, BusIdKeysWorkAndLimitsAboveTheInitialOneAreClamp
 // A shrink below what live buffers hold is reached as far as it can be,
 // reported as pending, and retried at every later boundary until reached.
 TEST(GpuResourceManagementTest, ShrinkBlockedByLiveBuffersIsRetriedUntilReached) {
-  const std::string dir = MakeTempDir();
+  const std::string dir = test::MakeTempDir("gpu_rm");
   const std::string file = dir + "/job.json";
-  WriteAtomically(file, "{}");
+  test::WriteFileAtomically(file, "{}");
   auto session = MakeSession(Options(file));
   Step(session.get());
   GPUDevice* gpu = nullptr;
@@ -210,9 +191,9 @@ TEST(GpuResourceManagementTest, ShrinkBlockedByLiveBuffersIsRetriedUntilReached)
 }
 
 TEST(GpuResourceManagementTest, BadFilesChangeNothingAndTheJobKeepsRunning) {
-  const std::string dir = MakeTempDir();
+  const std::string dir = test::MakeTempDir("gpu_rm");
   const std::string file = dir + "/job.json";
-  WriteAtomically(file, R"({"gpuConfigInfo": {"GPU:0": {"maxDeviceMem": 16777216}},
+  test::WriteFileAtomically(file, R"({"gpuConfigInfo": {"GPU:0": {"maxDeviceMem": 16777216}},
                             "perfControl": 100})");
   auto session = MakeSession(Options(file));
   Step(session.get());
@@ -247,9 +228,9 @@ TEST(GpuResourceManagementTest, BadFilesChangeNothingAndTheJobKeepsRunning) {
 }
 
 TEST(GpuResourceManagementTest, UnknownDevicesAreSkippedAndTheRestApplied) {
-  const std::string dir = MakeTempDir();
+  const std::string dir = test::MakeTempDir("gpu_rm");
   const std::string file = dir + "/job.json";
-  WriteAtomically(file, R"({"gpuConfigInfo": {"GPU:7": {"maxDeviceMem": 1048576},
+  test::WriteFileAtomically(file, R"({"gpuConfigInfo": {"GPU:7": {"maxDeviceMem": 1048576},
                                                "GPU:0": {"maxDeviceMem": 8388608}}})");
   auto session = MakeSession(Options(file));
   Step(session.get());
@@ -258,10 +239,10 @@ TEST(GpuResourceManagementTest, UnknownDevicesAreSkippedAndTheRestApplied) {
 }
 
 TEST(GpuResourceManagementTest, PerfControlBelowHundredRoutesLaunchesThroughTheOpManager) {
-  const std::string dir = MakeTempDir();
+  const std::string dir = test::MakeTempDir("gpu_rm");
   const std::string file = dir + "/job.json";
   // 1%: far below what the job uses unrestricted, so it must idle.
-  WriteAtomically(file, R"({"perfControl": 1})");
+  test::WriteFileAtomically(file, R"({"perfControl": 1})");
   auto session = MakeSession(Options(file));
   GpuOpManager* manager = nullptr;
   for (Device* d : session->ListDevices()) {
@@ -284,9 +265,9 @@ TEST(GpuResourceManagementTest, PerfControlBelowHundredRoutesLaunchesThroughTheO
 }
 
 TEST(GpuResourceManagementTest, PerfControlZeroSuspendsUntilRaised) {
-  const std::string dir = MakeTempDir();
+  const std::string dir = test::MakeTempDir("gpu_rm");
   const std::string file = dir + "/job.json";
-  WriteAtomically(file, "{}");
+  test::WriteFileAtomically(file, "{}");
   auto session = MakeSession(Options(file));
   Step(session.get());
   Publish(session.get(), file, R"({"perfControl": 0})");

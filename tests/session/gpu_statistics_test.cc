@@ -3,10 +3,6 @@
 // match the device allocator, and perfControl comes from the config file.
 #include "session/gpu_statistics.h"
 
-#include <stdlib.h>
-
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -16,24 +12,15 @@
 #include "runtime/scope.h"
 #include "session/direct_session.h"
 #include "session/gpu_resource_management.h"
+#include "tests/testlib/test_files.h"
 
 namespace minitf {
 namespace {
 
 constexpr int64_t kMiB = int64_t{1} << 20;
 
-std::string MakeTempDir() {
-  std::string pattern = ::testing::TempDir() + "gpu_stats_XXXXXX";
-  char* dir = mkdtemp(pattern.data());
-  EXPECT_NE(dir, nullptr);
-  return std::string(dir);
-}
-
 nlohmann::json ReadJson(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream content;
-  content << in.rdbuf();
-  return nlohmann::json::parse(content.str(), nullptr, /*allow_exceptions=*/false);
+  return nlohmann::json::parse(test::ReadFileOrDie(path), nullptr, /*allow_exceptions=*/false);
 }
 
 // 256x256 floats (256 KiB) filled and multiplied on the GPU.
@@ -56,7 +43,7 @@ std::unique_ptr<DirectSession> MakeSession(const std::string& dir, bool with_con
   options.gpu_status_file = dir + "/status.json";
   if (with_config) {
     options.gpu_config_file = dir + "/job.json";
-    std::ofstream(options.gpu_config_file) << R"({"perfControl": 70})";
+    test::WriteFileAtomically(options.gpu_config_file, R"({"perfControl": 70})");
   }
   auto session = DirectSession::New(options);
   EXPECT_TRUE(session.ok()) << session.status();
@@ -65,7 +52,7 @@ std::unique_ptr<DirectSession> MakeSession(const std::string& dir, bool with_con
 }
 
 TEST(GpuStatisticsTest, FirstStepWritesTheDeviceFiguresKeyedByBusId) {
-  const std::string dir = MakeTempDir();
+  const std::string dir = test::MakeTempDir("gpu_stats");
   auto session = MakeSession(dir, /*with_config=*/false);
   std::vector<Tensor> out;
   ASSERT_TRUE(session->Run({}, {"sum:0"}, {}, &out).ok());
@@ -107,7 +94,7 @@ TEST(GpuStatisticsTest, FirstStepWritesTheDeviceFiguresKeyedByBusId) {
 }
 
 TEST(GpuStatisticsTest, ReportsThePerfControlInForce) {
-  const std::string dir = MakeTempDir();
+  const std::string dir = test::MakeTempDir("gpu_stats");
   auto session = MakeSession(dir, /*with_config=*/true);
   std::vector<Tensor> out;
   // Phase 1 samples before phase 2 applies the file: the first step still

@@ -1,0 +1,80 @@
+#include "bench/harness/job_model.h"
+
+#include <map>
+#include <set>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "bench/models/cnn_model.h"
+#include "bench/models/mlp_model.h"
+#include "runtime/status_macros.h"
+
+namespace minitf::harness {
+namespace {
+
+constexpr char kGpu[] = "/device:GPU:0";
+
+// The job's parameters over `defaults`; an unknown name is an error.
+absl::StatusOr<std::map<std::string, int64_t>> Params(const JobSpec& spec,
+                                                      std::map<std::string, int64_t> defaults) {
+  for (const auto& [name, value] : spec.model_params) {
+    if (!defaults.count(name)) {
+      std::set<std::string> known;
+      for (const auto& [k, v] : defaults) known.insert(k);
+      return absl::InvalidArgumentError(absl::StrCat(
+          "job '", spec.name, "': model ", spec.model, " has no parameter '", name,
+          "' (it has: ", absl::StrJoin(known, ", "), ")"));
+    }
+    defaults[name] = value;
+  }
+  return defaults;
+}
+
+absl::Status Named(const JobSpec& spec, const absl::Status& status) {
+  if (status.ok()) return status;
+  return absl::Status(status.code(), absl::StrCat("job '", spec.name, "': ", status.message()));
+}
+
+}  // namespace
+
+absl::StatusOr<JobModel> BuildJobModel(const JobSpec& spec) {
+  JobModel job;
+  if (spec.model == "mlp") {
+    MINITF_ASSIGN_OR_RETURN(auto p,
+                            Params(spec, {{"features", 64}, {"hidden", 512}, {"classes", 3}}));
+    MlpConfig config;
+    config.features = static_cast<int>(p["features"]);
+    config.hidden = static_cast<int>(p["hidden"]);
+    config.classes = static_cast<int>(p["classes"]);
+    config.device = kGpu;
+    absl::StatusOr<TrainingModel> model = BuildMlpModel(config);
+    if (!model.ok()) return Named(spec, model.status());
+    job.model = *std::move(model);
+    job.batch = MakeRingsBatch(config, spec.batch_size, /*seed=*/1);
+    return job;
+  }
+  if (spec.model == "cnn") {
+    MINITF_ASSIGN_OR_RETURN(
+        auto p, Params(spec, {{"image_size", 32}, {"channels", 32}, {"classes", 3}}));
+    CnnConfig config;
+    config.image_size = static_cast<int>(p["image_size"]);
+    config.channels = static_cast<int>(p["channels"]);
+    config.classes = static_cast<int>(p["classes"]);
+    config.device = kGpu;
+    if (config.classes > 3) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "job '", spec.name, "': cnn classes must be 2 or 3 (the synthetic images have 3 "
+          "patterns), got ", config.classes));
+    }
+    absl::StatusOr<TrainingModel> model = BuildCnnModel(config);
+    if (!model.ok()) return Named(spec, model.status());
+    job.model = *std::move(model);
+    job.batch = MakeBarsBatch(config, spec.batch_size, /*seed=*/1);
+    return job;
+  }
+  return absl::UnimplementedError(
+      absl::StrCat("job '", spec.name, "': model '", spec.model, "' is not available yet"));
+}
+
+}  // namespace minitf::harness

@@ -1,0 +1,94 @@
+// Scenario: what a co-location experiment runs — the GPU, the jobs sharing
+// it, and a timeline of control actions — read from a JSON file (or a CSV
+// job list), validated, with errors naming the file and the field.
+//
+//   MINITF_ASSIGN_OR_RETURN(Scenario s, LoadScenario("bench/scenarios/antman_memory.json"));
+//   for (const JobSpec& job : s.jobs) { ... }
+//
+// JSON form (docs/EXPERIMENTS.md):
+//
+//   {"name": "antman_memory",
+//    "device": {"simgpu": "memory=16GiB,mode=timing"},
+//    "duration_s": 60,
+//    "jobs": [{"name": "guarantee", "model": "cnn", "batch_size": 64,
+//              "model_params": {"image_size": 32, "channels": 64},
+//              "role": "guarantee", "duration_s": 60,
+//              "memory_limit": "6GiB", "perf_control": 100,
+//              "start_s": 0, "pacing": "precise"}, ...],
+//    "timeline": [{"at_s": 10, "job": "opportunistic", "maxDeviceMem": "1GiB"},
+//                 {"at_s": 30, "job": "opportunistic", "perfControl": 10}]}
+//
+// CSV form (a job list, as other GPU-sharing harnesses write it):
+//
+//   submit_time,model_name,batch_size,iterations,gpu_requests,priority
+//   0,cnn,64,200,1,0
+//
+// priority 0 is a guarantee job, anything else opportunistic; gpu_requests
+// must be 1 (one shared GPU); there is no timeline.
+#ifndef MINITF_BENCH_HARNESS_SCENARIO_H_
+#define MINITF_BENCH_HARNESS_SCENARIO_H_
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+
+namespace minitf::harness {
+
+enum class JobRole { kGuarantee, kOpportunistic };
+const char* JobRoleName(JobRole role);
+
+struct JobSpec {
+  std::string name;
+  std::string model;  // "mlp", "cnn", "transformer"
+  // Model size parameters by name (e.g. "channels" -> 64); the model's
+  // builder checks them.
+  std::map<std::string, int64_t> model_params;
+  int batch_size = 32;
+  int64_t steps = 0;         // 0: run for duration_s
+  double duration_s = 0;     // 0: until the scenario ends (or steps)
+  JobRole role = JobRole::kOpportunistic;
+  int64_t memory_limit = 0;  // bytes; 0: the device's default share
+  int perf_control = 100;
+  double start_s = 0;
+  std::string pacing = "precise";
+};
+
+// At `at_s`, write the job's config file with the fields given.
+struct TimelineAction {
+  double at_s = 0;
+  std::string job;
+  std::optional<int64_t> max_device_mem;
+  std::optional<int> perf_control;
+};
+
+struct Scenario {
+  std::string name;
+  std::string simgpu_options;  // SimGPU option string (docs/SIMGPU.md)
+  std::string platform;        // "" = CUDA when present, else SimGPU
+  double duration_s = 60;
+  std::vector<JobSpec> jobs;
+  std::vector<TimelineAction> timeline;  // sorted by at_s (stable)
+};
+
+// Parses a scenario; `file_name` names the file in errors. InvalidArgument
+// naming the field: bad JSON, a missing or mistyped field, an unknown
+// model, role or pacing policy, a duplicate job name, a timeline action for
+// an unknown job or with nothing to set, negative times, perfControl
+// outside 0..100, a size that does not parse.
+absl::StatusOr<Scenario> ParseScenarioJson(absl::string_view content, absl::string_view file_name);
+absl::StatusOr<Scenario> ParseScenarioCsv(absl::string_view content, absl::string_view file_name);
+// Reads `path` and parses it by its extension (.json or .csv); NotFound
+// naming the file when it cannot be read.
+absl::StatusOr<Scenario> LoadScenario(const std::string& path);
+
+// "16GiB", "512MiB", "1.5GB", or a plain integer of bytes.
+absl::StatusOr<int64_t> ParseByteSize(absl::string_view text);
+
+}  // namespace minitf::harness
+
+#endif  // MINITF_BENCH_HARNESS_SCENARIO_H_

@@ -1,0 +1,68 @@
+#include "bench/harness/timeline.h"
+
+#include <stdio.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+
+namespace minitf::harness {
+
+absl::Status WriteFileAtomically(const std::string& path, const std::string& content) {
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::trunc | std::ios::binary);
+    out << content;
+    out.flush();
+    if (!out.good()) {
+      return absl::UnavailableError(absl::StrCat("cannot write '", tmp, "'"));
+    }
+  }
+  if (rename(tmp.c_str(), path.c_str()) != 0) {
+    const std::string why = std::strerror(errno);
+    remove(tmp.c_str());
+    return absl::UnavailableError(absl::StrCat("cannot rename '", tmp, "' over '", path,
+                                               "': ", why));
+  }
+  return absl::OkStatus();
+}
+
+TimelineDriver::TimelineDriver(std::vector<TimelineAction> actions,
+                               std::map<std::string, std::string> config_paths)
+    : actions_(std::move(actions)), config_paths_(std::move(config_paths)) {
+  for (const auto& [job, path] : config_paths_) configs_[job] = GpuConfig();
+}
+
+absl::Status TimelineDriver::Write(const std::string& job) {
+  auto path = config_paths_.find(job);
+  if (path == config_paths_.end()) {
+    return absl::NotFoundError(absl::StrCat("the timeline names job '", job,
+                                            "', which has no config file"));
+  }
+  return WriteFileAtomically(path->second, GpuConfigToJson(configs_[job]));
+}
+
+absl::Status TimelineDriver::WriteInitial(const std::string& job, const GpuConfig& config) {
+  configs_[job] = config;
+  return Write(job);
+}
+
+absl::StatusOr<std::vector<TimelineAction>> TimelineDriver::Advance(double elapsed_s) {
+  std::vector<TimelineAction> performed;
+  while (next_ < actions_.size() && actions_[next_].at_s <= elapsed_s) {
+    const TimelineAction& action = actions_[next_];
+    GpuConfig& config = configs_[action.job];
+    if (action.max_device_mem) config.max_device_mem["GPU:0"] = *action.max_device_mem;
+    if (action.perf_control) config.perf_control = *action.perf_control;
+    absl::Status written = Write(action.job);
+    if (!written.ok()) return written;
+    performed.push_back(action);
+    ++next_;
+  }
+  return performed;
+}
+
+}  // namespace minitf::harness
