@@ -1,0 +1,134 @@
+#include "bench/harness/job_runner.h"
+
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "runtime/logging.h"
+#include "runtime/status_macros.h"
+#include "session/gpu_statistics.h"
+
+namespace minitf::harness {
+namespace {
+
+absl::Status Named(const std::string& job, const absl::Status& status) {
+  if (status.ok()) return status;
+  return absl::Status(status.code(), absl::StrCat("job '", job, "': ", status.message()));
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<JobRunner>> JobRunner::Create(const Options& options) {
+  const JobSpec& spec = options.spec;
+  MINITF_ASSIGN_OR_RETURN(JobModel model, BuildJobModel(spec));
+  SessionOptions session_options;
+  GPUOptions& gpu = session_options.config.gpu_options;
+  gpu.simgpu_options = options.simgpu_options;
+  gpu.platform = options.platform;
+  gpu.private_allocators = true;
+  gpu.memory_limit_bytes = spec.memory_limit;
+  // Two threads each: jobs share the machine's cores as well as the GPU.
+  session_options.config.inter_op_parallelism_threads = 2;
+  session_options.config.intra_op_parallelism_threads = 2;
+  session_options.gpu_config_file = options.config_file;
+  session_options.gpu_status_file = options.status_file;
+  session_options.pacing_policy = spec.pacing;
+  absl::StatusOr<std::unique_ptr<DirectSession>> session = DirectSession::New(session_options);
+  if (!session.ok()) return Named(spec.name, session.status());
+  MINITF_RETURN_IF_ERROR(Named(spec.name, (*session)->Create(model.model.graph)));
+  MINITF_RETURN_IF_ERROR(
+      Named(spec.name, (*session)->Run({}, {}, {model.model.init}, nullptr)));
+  return std::unique_ptr<JobRunner>(
+      new JobRunner(options, std::move(model), *std::move(session)));
+}
+
+JobRunner::JobRunner(Options options, JobModel model, std::unique_ptr<DirectSession> session)
+    : options_(std::move(options)), model_(std::move(model)), session_(std::move(session)) {}
+
+JobRunner::~JobRunner() {
+  RequestStop();
+  Join();
+}
+
+void JobRunner::Start() { thread_ = std::thread([this] { Run(); }); }
+
+void JobRunner::RequestStop() {
+  stop_requested_.store(true);
+  MutexLock lock(&mu_);
+  stop_cv_.SignalAll();
+}
+
+void JobRunner::Join() {
+  if (thread_.joinable()) thread_.join();
+}
+
+bool JobRunner::ShouldStop(int64_t steps, absl::Time now) const {
+  const JobSpec& spec = options_.spec;
+  const double elapsed = absl::ToDoubleSeconds(now - options_.experiment_start);
+  if (stop_requested_.load()) return true;
+  if (spec.steps > 0 && steps >= spec.steps) return true;
+  if (spec.duration_s > 0 && elapsed >= spec.start_s + spec.duration_s) return true;
+  return options_.experiment_duration_s > 0 && elapsed >= options_.experiment_duration_s;
+}
+
+void JobRunner::Run() {
+  const absl::Time start =
+      options_.experiment_start + absl::Seconds(options_.spec.start_s);
+  {
+    MutexLock lock(&mu_);
+    while (!stop_requested_.load() && absl::Now() < start) {
+      stop_cv_.WaitWithTimeout(&mu_, start - absl::Now());
+    }
+  }
+  const auto feeds = model_.batch.Feeds(model_.model);
+  std::vector<Tensor> out;
+  int64_t steps = 0;
+  absl::Time last = absl::Now();
+  while (!ShouldStop(steps, absl::Now())) {
+    absl::Status s = session_->Run(feeds, {}, {model_.model.train}, &out);
+    const absl::Time now = absl::Now();
+    if (!s.ok()) {
+      LOG(WARNING, "job '{}' failed at step {}: {}", options_.spec.name, steps + 1, s);
+      MutexLock lock(&mu_);
+      status_ = Named(options_.spec.name, s);
+      break;
+    }
+    ++steps;
+    StepRecord r;
+    r.time_s = absl::ToDoubleSeconds(now - options_.experiment_start);
+    r.step = steps;
+    r.step_ms = absl::ToDoubleMilliseconds(now - last);
+    last = now;
+    if (GpuStatisticsState* stats = GPUStatistics::StateOf(session_->action_states())) {
+      const std::vector<GpuMemorySample> samples = stats->LastSamples();
+      if (!samples.empty()) {
+        r.device_bytes = samples[0].device_peak_bytes;
+        r.host_bytes = samples[0].host_peak_bytes;
+        r.limit_bytes = samples[0].device_limit_bytes;
+        r.perf_control = samples[0].perf_control;
+        r.gpu_share = samples[0].gpu_share;
+      }
+    }
+    MutexLock lock(&mu_);
+    records_.push_back(r);
+  }
+  finished_.store(true);
+}
+
+std::vector<StepRecord> JobRunner::Records() const {
+  MutexLock lock(&mu_);
+  return records_;
+}
+
+int64_t JobRunner::steps_done() const {
+  MutexLock lock(&mu_);
+  return static_cast<int64_t>(records_.size());
+}
+
+bool JobRunner::finished() const { return finished_.load(); }
+
+absl::Status JobRunner::status() const {
+  MutexLock lock(&mu_);
+  return status_;
+}
+
+}  // namespace minitf::harness

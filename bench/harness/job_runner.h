@@ -1,0 +1,99 @@
+// JobRunner: one training job of a co-location experiment, in its own
+// thread and its own Session — its own GPU devices and allocator stack over
+// the shared SimGPU (its own memory limit), its own config and status files
+// — so jobs contend for the device's capacity and compute engine as
+// separate processes contend for a GPU. The harness steers it only through
+// its config file.
+//
+//   MINITF_ASSIGN_OR_RETURN(auto job, JobRunner::Create(options));
+//   job->Start();
+//   ...
+//   job->RequestStop();
+//   job->Join();
+//   for (const StepRecord& r : job->Records()) ...
+//
+// A step that fails (out of memory, say) ends the job; status() says why.
+// Thread-safe.
+#ifndef MINITF_BENCH_HARNESS_JOB_RUNNER_H_
+#define MINITF_BENCH_HARNESS_JOB_RUNNER_H_
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "bench/harness/job_model.h"
+#include "bench/harness/scenario.h"
+#include "runtime/mutex.h"
+#include "session/direct_session.h"
+
+namespace minitf::harness {
+
+// What one finished step measured (from the job's GPUStatistics samples).
+struct StepRecord {
+  double time_s = 0;          // the step's end, seconds since the experiment began
+  int64_t step = 0;           // 1, 2, ...
+  double step_ms = 0;         // the step's wall time (Run to Run, sleeps included)
+  int64_t device_bytes = 0;   // device peak during the step
+  int64_t host_bytes = 0;     // host (VMem) peak during the step
+  int64_t limit_bytes = 0;    // the device memory limit the step ran under
+  int perf_control = 100;
+  double gpu_share = 0;       // the job's GPU busy share over the step
+};
+
+class JobRunner {
+ public:
+  struct Options {
+    JobSpec spec;
+    std::string simgpu_options;  // the experiment's SimGPU
+    std::string platform;        // "" = CUDA when present, else SimGPU
+    std::string config_file;     // watched by the job; written by the harness
+    std::string status_file;     // written by the job
+    absl::Time experiment_start;
+    double experiment_duration_s = 0;  // the job stops at this at the latest
+  };
+
+  // Builds the model and the session and initialises the variables.
+  // Errors name the job.
+  static absl::StatusOr<std::unique_ptr<JobRunner>> Create(const Options& options);
+  ~JobRunner();  // Joins.
+
+  // Runs the job's steps in a thread from its start time until its steps or
+  // duration are done, the experiment ends, or RequestStop.
+  void Start();
+  // Asks the job to stop after its current step. A job suspended by
+  // perfControl 0 stays suspended until its config file raises the value.
+  void RequestStop();
+  void Join();
+
+  const JobSpec& spec() const { return options_.spec; }
+  std::vector<StepRecord> Records() const;
+  int64_t steps_done() const;
+  bool finished() const;
+  // OK, or the error that ended the job.
+  absl::Status status() const;
+
+ private:
+  JobRunner(Options options, JobModel model, std::unique_ptr<DirectSession> session);
+  void Run();
+  bool ShouldStop(int64_t steps, absl::Time now) const;
+
+  const Options options_;
+  const JobModel model_;
+  std::unique_ptr<DirectSession> session_;
+  std::thread thread_;
+  std::atomic<bool> stop_requested_{false};
+  std::atomic<bool> finished_{false};
+
+  mutable Mutex mu_;
+  CondVar stop_cv_;  // Signalled by RequestStop (wakes the wait for the start time).
+  std::vector<StepRecord> records_ ABSL_GUARDED_BY(mu_);
+  absl::Status status_ ABSL_GUARDED_BY(mu_);
+};
+
+}  // namespace minitf::harness
+
+#endif  // MINITF_BENCH_HARNESS_JOB_RUNNER_H_

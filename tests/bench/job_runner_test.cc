@@ -1,0 +1,94 @@
+// JobRunner: a job runs its steps in its own session and records what its
+// statistics sampled; two jobs share one SimGPU's capacity with their own
+// limits; a job waiting for its start time stops when asked.
+#include "bench/harness/job_runner.h"
+
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/testlib/test_files.h"
+
+namespace minitf::harness {
+namespace {
+
+constexpr int64_t kMiB = int64_t{1} << 20;
+// Sessions naming the same option string share one simulated device.
+constexpr char kSimGpu[] = "memory=96MiB,mode=functional";
+
+JobRunner::Options Options(const std::string& dir, const std::string& name, int64_t steps,
+                           int64_t limit) {
+  JobRunner::Options o;
+  o.spec.name = name;
+  o.spec.model = "mlp";
+  o.spec.model_params = {{"features", 16}, {"hidden", 64}};
+  o.spec.batch_size = 64;
+  o.spec.steps = steps;
+  o.spec.memory_limit = limit;
+  o.simgpu_options = kSimGpu;
+  o.config_file = dir + "/" + name + ".config.json";
+  o.status_file = dir + "/" + name + ".status.json";
+  o.experiment_start = absl::Now();
+  o.experiment_duration_s = 120;
+  test::WriteFileAtomically(o.config_file, "{}");
+  return o;
+}
+
+TEST(JobRunnerTest, TwoJobsRunTheirStepsUnderTheirOwnLimits) {
+  const std::string dir = test::MakeTempDir("job_runner");
+  auto a = JobRunner::Create(Options(dir, "a", 6, 32 * kMiB));
+  auto b = JobRunner::Create(Options(dir, "b", 4, 16 * kMiB));
+  ASSERT_TRUE(a.ok()) << a.status();
+  ASSERT_TRUE(b.ok()) << b.status();
+  (*a)->Start();
+  (*b)->Start();
+  (*a)->Join();
+  (*b)->Join();
+  EXPECT_TRUE((*a)->status().ok()) << (*a)->status();
+  EXPECT_TRUE((*b)->finished());
+  const std::vector<StepRecord> ra = (*a)->Records();
+  const std::vector<StepRecord> rb = (*b)->Records();
+  ASSERT_EQ(ra.size(), 6u);
+  ASSERT_EQ(rb.size(), 4u);
+  for (size_t i = 0; i < ra.size(); ++i) {
+    EXPECT_EQ(ra[i].step, static_cast<int64_t>(i + 1));
+    EXPECT_EQ(ra[i].limit_bytes, 32 * kMiB);
+    EXPECT_GT(ra[i].device_bytes, 0);
+    EXPECT_GE(ra[i].step_ms, 0);
+    if (i > 0) {
+      EXPECT_GE(ra[i].time_s, ra[i - 1].time_s);
+    }
+  }
+  for (const StepRecord& r : rb) EXPECT_EQ(r.limit_bytes, 16 * kMiB);
+  // Each job reports through its own status file.
+  EXPECT_NE(test::ReadFileOrDie(dir + "/a.status.json").find("deviceMemLimit"),
+            std::string::npos);
+  EXPECT_NE(test::ReadFileOrDie(dir + "/b.status.json").find("deviceMemLimit"),
+            std::string::npos);
+}
+
+TEST(JobRunnerTest, AJobWaitingForItsStartStopsWhenAsked) {
+  const std::string dir = test::MakeTempDir("job_runner");
+  JobRunner::Options o = Options(dir, "late", 0, 16 * kMiB);
+  o.spec.start_s = 3600;
+  auto job = JobRunner::Create(o);
+  ASSERT_TRUE(job.ok()) << job.status();
+  (*job)->Start();
+  (*job)->RequestStop();
+  (*job)->Join();
+  EXPECT_TRUE((*job)->finished());
+  EXPECT_EQ((*job)->steps_done(), 0);
+}
+
+TEST(JobRunnerTest, BadSpecsFailCreateNamingTheJob) {
+  const std::string dir = test::MakeTempDir("job_runner");
+  JobRunner::Options o = Options(dir, "broken", 1, 16 * kMiB);
+  o.spec.model_params = {{"depth", 3}};
+  auto job = JobRunner::Create(o);
+  ASSERT_FALSE(job.ok());
+  EXPECT_THAT(job.status().message(), ::testing::HasSubstr("job 'broken'"));
+}
+
+}  // namespace
+}  // namespace minitf::harness
