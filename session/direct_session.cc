@@ -95,6 +95,10 @@ DirectSession::DirectSession(const SessionOptions& options,
 }
 
 DirectSession::~DirectSession() {
+  // A device's stream callback (a transfer finishing) can still be handing
+  // work to the inter-op pool after the step that waited for it returned;
+  // drain the devices so no thread is inside the pool when it goes.
+  for (Device* device : device_mgr_->ListDevices()) (void)device->Sync();
   // Action states (config listeners, pacing) reference the devices; so do
   // the executors. Drop both first.
   action_states_.Clear();

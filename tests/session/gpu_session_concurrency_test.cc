@@ -87,5 +87,18 @@ TEST(GpuSessionConcurrencyTest, TwoSessionsShareOneDeviceConcurrently) {
   EXPECT_EQ(second_failures, 0);
 }
 
+// A stream's callback (a transfer finishing) may still be inside the
+// session's inter-op pool handing over the step's last node when the step
+// completes and Run returns; destroying the session right then must wait
+// for it instead of freeing the pool under it.
+TEST(GpuSessionConcurrencyTest, DestroyingASessionRightAfterACrossDeviceStepIsSafe) {
+  for (int i = 0; i < 100; ++i) {
+    auto session = NewSession(Options(/*private_allocators=*/true));
+    ASSERT_TRUE(session.ok()) << session.status();
+    ASSERT_TRUE((*session)->Create(SquareSumGraph()).ok());
+    EXPECT_EQ(RunSteps(session->get(), i, 1), 0);
+  }
+}
+
 }  // namespace
 }  // namespace minitf
