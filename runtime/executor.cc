@@ -461,6 +461,7 @@ void ExecutorState::Process(TaggedNode node, std::deque<TaggedNode> more) {
         state->params.rendezvous = args_.rendezvous;
         state->params.is_input_dead = tagged.is_dead;
         state->ctx = std::make_unique<OpKernelContext>(&state->params);
+        stats.async = true;
         state->stats = std::move(stats);
         AsyncState* raw = state.release();
         auto done = [this, raw] {

@@ -72,6 +72,18 @@ absl::Duration GpuOpManager::total_slots() const {
   return total_slots_;
 }
 
+void GpuOpManager::RecordSlots(bool on) {
+  MutexLock lock(&mu_);
+  record_slots_ = on;
+}
+
+std::vector<GpuOpManager::IdleSlot> GpuOpManager::TakeSlots(int64_t* dropped) {
+  MutexLock lock(&mu_);
+  if (dropped != nullptr) *dropped = slots_dropped_;
+  slots_dropped_ = 0;
+  return std::exchange(slots_, {});
+}
+
 void GpuOpManager::Run() {
   while (true) {
     std::function<void()> launch;
@@ -114,6 +126,13 @@ void GpuOpManager::EndSlot() {
   step_slots_ += waited;
   total_slots_ += waited;
   in_slot_ = false;
+  if (record_slots_ && waited > absl::ZeroDuration()) {
+    if (slots_.size() < kMaxRecordedSlots) {
+      slots_.push_back({slot_start_, waited});
+    } else {
+      ++slots_dropped_;
+    }
+  }
 }
 
 }  // namespace minitf

@@ -27,6 +27,7 @@
 #include <functional>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "absl/base/thread_annotations.h"
 #include "absl/time/time.h"
@@ -83,6 +84,19 @@ class GpuOpManager {
   int64_t total_launches() const;
   absl::Duration total_slots() const;
 
+  // One idle slot actually waited: for traces (the harness's trace.json).
+  struct IdleSlot {
+    absl::Time start;
+    absl::Duration length;
+  };
+  // While on, every slot waited is kept, up to kMaxRecordedSlots between two
+  // TakeSlots (the rest are counted, not kept). Off by default.
+  void RecordSlots(bool on);
+  // The slots kept since the last call, oldest first; `dropped` (optional)
+  // gets how many were not kept.
+  std::vector<IdleSlot> TakeSlots(int64_t* dropped = nullptr);
+  static constexpr size_t kMaxRecordedSlots = 1 << 16;
+
  private:
   // The manager thread's loop: wait for a launch, wait its slot, run it.
   void Run();
@@ -117,6 +131,10 @@ class GpuOpManager {
   // Since construction.
   int64_t total_launches_ ABSL_GUARDED_BY(mu_) = 0;
   absl::Duration total_slots_ ABSL_GUARDED_BY(mu_);
+  // RecordSlots.
+  bool record_slots_ ABSL_GUARDED_BY(mu_) = false;
+  std::vector<IdleSlot> slots_ ABSL_GUARDED_BY(mu_);
+  int64_t slots_dropped_ ABSL_GUARDED_BY(mu_) = 0;
 
   // Last member: started once everything above is initialized.
   std::thread thread_;

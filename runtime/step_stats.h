@@ -27,6 +27,9 @@ struct NodeExecStats {
   int64_t op_end_rel_micros = 0;
   int64_t all_end_rel_micros = 0;
   uint32_t thread_id = 0;
+  // The kernel was async: it started on `thread_id` and finished later from a
+  // stream or a rendezvous callback (op_end is when it called done).
+  bool async = false;
   std::vector<NodeOutputStats> outputs;
 };
 

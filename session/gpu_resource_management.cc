@@ -111,13 +111,17 @@ void GpuResourceState::AfterStep(absl::Duration step_duration) {
   }
   // Waited without step_mu_, so the status stays readable meanwhile.
   absl::Duration slept;
+  absl::Duration suspended_for;
   if (suspend) {
+    const absl::Time start = absl::Now();
     Suspend();
+    suspended_for = absl::Now() - start;
   } else {
     slept = IdleFor(sleep);
   }
   MutexLock step_lock(&step_mu_);
   slept_ = slept;
+  suspended_for_ = suspended_for;
   last_step_end_ = absl::Now();
 }
 
@@ -228,6 +232,8 @@ GpuResourceState::Status GpuResourceState::GetStatus() const {
   {
     MutexLock lock(&step_mu_);
     status.perf_control = perf_applied_;
+    status.last_sleep = slept_;
+    status.last_suspension = suspended_for_;
     for (const ManagedGpu& managed : gpus_) {
       DeviceStatus d;
       d.device = absl::StrCat("GPU:", managed.gpu->id());

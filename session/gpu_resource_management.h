@@ -63,6 +63,10 @@ class GpuResourceState : public SessionActionState {
     int64_t configs_applied = 0;   // good files taken
     int64_t configs_rejected = 0;  // bad files ignored
     std::string last_error;        // why the last bad file was ignored
+    // The last step boundary's idle: the pacing sleep after the step, and
+    // the time the job was suspended (perfControl 0) there.
+    absl::Duration last_sleep;
+    absl::Duration last_suspension;
     std::vector<DeviceStatus> devices;
   };
 
@@ -118,6 +122,7 @@ class GpuResourceState : public SessionActionState {
   int64_t version_applied_ ABSL_GUARDED_BY(step_mu_) = 0;
   absl::Time last_step_end_ ABSL_GUARDED_BY(step_mu_) = absl::InfinitePast();
   absl::Duration slept_ ABSL_GUARDED_BY(step_mu_);
+  absl::Duration suspended_for_ ABSL_GUARDED_BY(step_mu_);
 
   // What the listener delivered. Lock order: step_mu_, then mu_.
   mutable Mutex mu_;

@@ -3,8 +3,10 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "device/gpu/gpu_device.h"
 #include "runtime/logging.h"
 #include "runtime/status_macros.h"
+#include "session/gpu_resource_management.h"
 #include "session/gpu_statistics.h"
 
 namespace minitf::harness {
@@ -37,19 +39,38 @@ absl::StatusOr<std::unique_ptr<JobRunner>> JobRunner::Create(const Options& opti
   MINITF_RETURN_IF_ERROR(Named(spec.name, (*session)->Create(model.model.graph)));
   MINITF_RETURN_IF_ERROR(
       Named(spec.name, (*session)->Run({}, {}, {model.model.init}, nullptr)));
+  GPUDevice* job_gpu = nullptr;
+  for (Device* d : (*session)->ListDevices()) {
+    if (job_gpu == nullptr) job_gpu = dynamic_cast<GPUDevice*>(d);
+  }
+  if (job_gpu == nullptr) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("job '", spec.name, "': the session has no GPU device"));
+  }
   return std::unique_ptr<JobRunner>(
-      new JobRunner(options, std::move(model), *std::move(session)));
+      new JobRunner(options, std::move(model), *std::move(session), job_gpu));
 }
 
-JobRunner::JobRunner(Options options, JobModel model, std::unique_ptr<DirectSession> session)
-    : options_(std::move(options)), model_(std::move(model)), session_(std::move(session)) {}
+JobRunner::JobRunner(Options options, JobModel model, std::unique_ptr<DirectSession> session,
+                     GPUDevice* gpu)
+    : options_(std::move(options)),
+      model_(std::move(model)),
+      session_(std::move(session)),
+      gpu_(gpu) {}
 
 JobRunner::~JobRunner() {
   RequestStop();
   Join();
 }
 
-void JobRunner::Start() { thread_ = std::thread([this] { Run(); }); }
+void JobRunner::Start(absl::Time experiment_start) {
+  experiment_start_ = experiment_start;
+  if (options_.max_trace_spans > 0) {
+    trace_ = std::make_unique<JobTrace>(experiment_start_, options_.max_trace_spans);
+    gpu_->gpu_op_manager()->RecordSlots(true);
+  }
+  thread_ = std::thread([this] { Run(); });
+}
 
 void JobRunner::RequestStop() {
   stop_requested_.store(true);
@@ -63,7 +84,7 @@ void JobRunner::Join() {
 
 bool JobRunner::ShouldStop(int64_t steps, absl::Time now) const {
   const JobSpec& spec = options_.spec;
-  const double elapsed = absl::ToDoubleSeconds(now - options_.experiment_start);
+  const double elapsed = absl::ToDoubleSeconds(now - experiment_start_);
   if (stop_requested_.load()) return true;
   if (spec.steps > 0 && steps >= spec.steps) return true;
   if (spec.duration_s > 0 && elapsed >= spec.start_s + spec.duration_s) return true;
@@ -72,7 +93,7 @@ bool JobRunner::ShouldStop(int64_t steps, absl::Time now) const {
 
 void JobRunner::Run() {
   const absl::Time start =
-      options_.experiment_start + absl::Seconds(options_.spec.start_s);
+      experiment_start_ + absl::Seconds(options_.spec.start_s);
   {
     MutexLock lock(&mu_);
     while (!stop_requested_.load() && absl::Now() < start) {
@@ -80,11 +101,10 @@ void JobRunner::Run() {
     }
   }
   const auto feeds = model_.batch.Feeds(model_.model);
-  std::vector<Tensor> out;
   int64_t steps = 0;
   absl::Time last = absl::Now();
   while (!ShouldStop(steps, absl::Now())) {
-    absl::Status s = session_->Run(feeds, {}, {model_.model.train}, &out);
+    absl::Status s = RunStep(feeds, steps + 1);
     const absl::Time now = absl::Now();
     if (!s.ok()) {
       LOG(WARNING, "job '{}' failed at step {}: {}", options_.spec.name, steps + 1, s);
@@ -94,7 +114,7 @@ void JobRunner::Run() {
     }
     ++steps;
     StepRecord r;
-    r.time_s = absl::ToDoubleSeconds(now - options_.experiment_start);
+    r.time_s = absl::ToDoubleSeconds(now - experiment_start_);
     r.step = steps;
     r.step_ms = absl::ToDoubleMilliseconds(now - last);
     last = now;
@@ -112,6 +132,48 @@ void JobRunner::Run() {
     records_.push_back(r);
   }
   finished_.store(true);
+}
+
+absl::Status JobRunner::RunStep(const std::vector<std::pair<std::string, Tensor>>& feeds,
+                                int64_t step) {
+  std::vector<Tensor> out;
+  if (trace_ == nullptr) return session_->Run(feeds, {}, {model_.model.train}, &out);
+  RunOptions run_options;
+  run_options.trace_level = RunOptions::FULL_TRACE;
+  RunMetadata metadata;
+  const absl::Time start = absl::Now();
+  absl::Status s =
+      session_->Run(run_options, feeds, {}, {model_.model.train}, &out, &metadata);
+  const absl::Time end = absl::Now();
+  BoundaryIdle idle;
+  if (const GpuResourceState* resources =
+          GPUResourceManagement::StateOf(session_->action_states())) {
+    const GpuResourceState::Status status = resources->GetStatus();
+    idle.sleep = status.last_sleep;
+    idle.suspension = status.last_suspension;
+  }
+  trace_->AddStep(step, start, end, metadata.step_stats, gpu_->gpu_op_manager()->TakeSlots(),
+                  idle);
+  return s;
+}
+
+JobSample JobRunner::Sample() const {
+  JobSample sample;
+  GpuAllocatorStack* stack = gpu_->allocator_stack();
+  const AllocatorStats device = stack->device_bfc()->GetStats().value_or(AllocatorStats());
+  sample.device_bytes_in_use = device.bytes_in_use;
+  sample.device_pool_bytes = device.bytes_reserved;
+  sample.device_limit_bytes =
+      static_cast<int64_t>(stack->device_bfc()->GetPoolStats().memory_limit);
+  if (VMemAllocator* vmem = stack->vmem(); vmem != nullptr) {
+    sample.host_bytes_in_use = vmem->GetVMemStats().host_bytes_in_use;
+  }
+  sample.gpu_busy = gpu_->ComputeBusyTime();
+  return sample;
+}
+
+int64_t JobRunner::device_capacity_bytes() const {
+  return gpu_->executor()->GetDeviceDescription().total_memory;
 }
 
 std::vector<StepRecord> JobRunner::Records() const {

@@ -6,7 +6,7 @@
 // its config file.
 //
 //   MINITF_ASSIGN_OR_RETURN(auto job, JobRunner::Create(options));
-//   job->Start();
+//   job->Start(absl::Now());
 //   ...
 //   job->RequestStop();
 //   job->Join();
@@ -26,9 +26,14 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "bench/harness/job_model.h"
+#include "bench/harness/job_trace.h"
 #include "bench/harness/scenario.h"
 #include "runtime/mutex.h"
 #include "session/direct_session.h"
+
+namespace minitf {
+class GPUDevice;
+}  // namespace minitf
 
 namespace minitf::harness {
 
@@ -44,6 +49,15 @@ struct StepRecord {
   double gpu_share = 0;       // the job's GPU busy share over the step
 };
 
+// The job's GPU now, read from another thread (the device timeline).
+struct JobSample {
+  int64_t device_bytes_in_use = 0;
+  int64_t device_pool_bytes = 0;  // what the job holds of the GPU's capacity
+  int64_t device_limit_bytes = 0;
+  int64_t host_bytes_in_use = 0;  // VMem's host fallback
+  absl::Duration gpu_busy;        // the job's kernels on the engine, so far
+};
+
 class JobRunner {
  public:
   struct Options {
@@ -52,8 +66,9 @@ class JobRunner {
     std::string platform;        // "" = CUDA when present, else SimGPU
     std::string config_file;     // watched by the job; written by the harness
     std::string status_file;     // written by the job
-    absl::Time experiment_start;
     double experiment_duration_s = 0;  // the job stops at this at the latest
+    // Trace every step (JobTrace), keeping at most this many spans; 0: none.
+    size_t max_trace_spans = 0;
   };
 
   // Builds the model and the session and initialises the variables.
@@ -61,9 +76,10 @@ class JobRunner {
   static absl::StatusOr<std::unique_ptr<JobRunner>> Create(const Options& options);
   ~JobRunner();  // Joins.
 
-  // Runs the job's steps in a thread from its start time until its steps or
-  // duration are done, the experiment ends, or RequestStop.
-  void Start();
+  // Runs the job's steps in a thread from its start time (relative to
+  // `experiment_start`) until its steps or duration are done, the experiment
+  // ends, or RequestStop. Once.
+  void Start(absl::Time experiment_start);
   // Asks the job to stop after its current step. A job suspended by
   // perfControl 0 stays suspended until its config file raises the value.
   void RequestStop();
@@ -75,15 +91,26 @@ class JobRunner {
   bool finished() const;
   // OK, or the error that ended the job.
   absl::Status status() const;
+  JobSample Sample() const;
+  // The job's trace; null unless Options::max_trace_spans. REQUIRES: joined.
+  const JobTrace* trace() const { return trace_.get(); }
+  // The GPU's total device memory (the capacity jobs share).
+  int64_t device_capacity_bytes() const;
 
  private:
-  JobRunner(Options options, JobModel model, std::unique_ptr<DirectSession> session);
+  JobRunner(Options options, JobModel model, std::unique_ptr<DirectSession> session,
+            GPUDevice* gpu);
+  // One Run, traced when tracing is on.
+  absl::Status RunStep(const std::vector<std::pair<std::string, Tensor>>& feeds, int64_t step);
   void Run();
   bool ShouldStop(int64_t steps, absl::Time now) const;
 
   const Options options_;
+  absl::Time experiment_start_;  // set by Start, before the thread
   const JobModel model_;
   std::unique_ptr<DirectSession> session_;
+  GPUDevice* const gpu_;  // the session's GPU; owned by it
+  std::unique_ptr<JobTrace> trace_;  // used by the job's thread only
   std::thread thread_;
   std::atomic<bool> stop_requested_{false};
   std::atomic<bool> finished_{false};

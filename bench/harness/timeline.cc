@@ -50,16 +50,19 @@ absl::Status TimelineDriver::WriteInitial(const std::string& job, const GpuConfi
   return Write(job);
 }
 
+absl::Status TimelineDriver::Apply(const TimelineAction& action) {
+  GpuConfig& config = configs_[action.job];
+  if (action.max_device_mem) config.max_device_mem["GPU:0"] = *action.max_device_mem;
+  if (action.perf_control) config.perf_control = *action.perf_control;
+  return Write(action.job);
+}
+
 absl::StatusOr<std::vector<TimelineAction>> TimelineDriver::Advance(double elapsed_s) {
   std::vector<TimelineAction> performed;
   while (next_ < actions_.size() && actions_[next_].at_s <= elapsed_s) {
-    const TimelineAction& action = actions_[next_];
-    GpuConfig& config = configs_[action.job];
-    if (action.max_device_mem) config.max_device_mem["GPU:0"] = *action.max_device_mem;
-    if (action.perf_control) config.perf_control = *action.perf_control;
-    absl::Status written = Write(action.job);
+    absl::Status written = Apply(actions_[next_]);
     if (!written.ok()) return written;
-    performed.push_back(action);
+    performed.push_back(actions_[next_]);
     ++next_;
   }
   return performed;

@@ -39,6 +39,10 @@ class TimelineDriver {
   // file; the actions before it stay performed.
   absl::StatusOr<std::vector<TimelineAction>> Advance(double elapsed_s);
 
+  // Performs `action` now, outside the timeline (the harness releasing a
+  // suspended job at the end, say). An error names the file.
+  absl::Status Apply(const TimelineAction& action);
+
   // Whether every action has been performed.
   bool done() const { return next_ >= actions_.size(); }
   // When the next action is due, in seconds from the start. REQUIRES: !done().

@@ -3,6 +3,7 @@
 // limits; a job waiting for its start time stops when asked.
 #include "bench/harness/job_runner.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -29,7 +30,6 @@ JobRunner::Options Options(const std::string& dir, const std::string& name, int6
   o.simgpu_options = kSimGpu;
   o.config_file = dir + "/" + name + ".config.json";
   o.status_file = dir + "/" + name + ".status.json";
-  o.experiment_start = absl::Now();
   o.experiment_duration_s = 120;
   test::WriteFileAtomically(o.config_file, "{}");
   return o;
@@ -41,8 +41,8 @@ TEST(JobRunnerTest, TwoJobsRunTheirStepsUnderTheirOwnLimits) {
   auto b = JobRunner::Create(Options(dir, "b", 4, 16 * kMiB));
   ASSERT_TRUE(a.ok()) << a.status();
   ASSERT_TRUE(b.ok()) << b.status();
-  (*a)->Start();
-  (*b)->Start();
+  (*a)->Start(absl::Now());
+  (*b)->Start(absl::Now());
   (*a)->Join();
   (*b)->Join();
   EXPECT_TRUE((*a)->status().ok()) << (*a)->status();
@@ -74,11 +74,57 @@ TEST(JobRunnerTest, AJobWaitingForItsStartStopsWhenAsked) {
   o.spec.start_s = 3600;
   auto job = JobRunner::Create(o);
   ASSERT_TRUE(job.ok()) << job.status();
-  (*job)->Start();
+  (*job)->Start(absl::Now());
   (*job)->RequestStop();
   (*job)->Join();
   EXPECT_TRUE((*job)->finished());
   EXPECT_EQ((*job)->steps_done(), 0);
+}
+
+TEST(JobRunnerTest, ATracedPacedJobRecordsItsKernelsSlotsAndSamples) {
+  const std::string dir = test::MakeTempDir("job_runner");
+  JobRunner::Options o = Options(dir, "paced", 8, 32 * kMiB);
+  o.max_trace_spans = 100000;
+  // 2%: far below the share the job takes unrestricted, so it must idle.
+  test::WriteFileAtomically(o.config_file, R"({"perfControl": 2})");
+  auto job = JobRunner::Create(o);
+  ASSERT_TRUE(job.ok()) << job.status();
+  const absl::Time start = absl::Now();
+  (*job)->Start(start);
+  (*job)->Join();
+  ASSERT_TRUE((*job)->status().ok()) << (*job)->status();
+  const absl::Duration wall = absl::Now() - start;
+
+  const JobTrace* trace = (*job)->trace();
+  ASSERT_NE(trace, nullptr);
+  EXPECT_EQ(trace->dropped_steps(), 0);
+  std::map<std::string, int> spans_per_track;
+  int64_t last_compute_end = 0;
+  for (const TraceSpan& span : trace->spans()) {
+    ++spans_per_track[span.track];
+    EXPECT_GE(span.start_us, 0) << span.name;
+    EXPECT_GE(span.dur_us, 0) << span.name;
+    EXPECT_LE(span.start_us + span.dur_us, absl::ToInt64Microseconds(wall)) << span.name;
+    if (span.track == "GPU compute stream") {
+      // Stream order: kernels do not overlap on the stream.
+      EXPECT_GE(span.start_us, last_compute_end) << span.name;
+      last_compute_end = span.start_us + span.dur_us;
+      EXPECT_FALSE(span.op.empty());
+    }
+  }
+  // One span per step, plus the boundaries' pacing sleeps, on "steps".
+  EXPECT_GE(spans_per_track["steps"], 8);
+  EXPECT_GT(spans_per_track["GPU compute stream"], 8);
+  EXPECT_GT(spans_per_track["GPU copies"], 0);
+  // Pacing inserts idle slots before launches (from step 2 on).
+  EXPECT_GT(spans_per_track["idle slots"], 0);
+
+  const JobSample sample = (*job)->Sample();
+  EXPECT_GT(sample.device_pool_bytes, 0);
+  EXPECT_GE(sample.device_pool_bytes, sample.device_bytes_in_use);
+  EXPECT_EQ(sample.device_limit_bytes, 32 * kMiB);
+  EXPECT_GT(sample.gpu_busy, absl::ZeroDuration());
+  EXPECT_EQ((*job)->device_capacity_bytes(), 96 * kMiB);
 }
 
 TEST(JobRunnerTest, BadSpecsFailCreateNamingTheJob) {

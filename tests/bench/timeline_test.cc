@@ -78,6 +78,23 @@ TEST(TimelineDriverTest, PerformsDueActionsInOrderWithMergedSettings) {
   EXPECT_TRUE(done->empty());
 }
 
+TEST(TimelineDriverTest, ApplyWritesAtOnceAndLeavesTheTimelineAlone) {
+  const std::string dir = test::MakeTempDir("timeline");
+  const std::string file = dir + "/a.json";
+  TimelineDriver driver({Action(5, "a", std::nullopt, 0)}, {{"a", file}});
+  GpuConfig initial;
+  initial.max_device_mem["GPU:0"] = int64_t{2} << 30;
+  initial.perf_control = 0;
+  ASSERT_TRUE(driver.WriteInitial("a", initial).ok());
+  ASSERT_TRUE(driver.Apply(Action(0, "a", std::nullopt, 100)).ok());
+  const GpuConfig a = ReadConfig(file);
+  EXPECT_EQ(a.perf_control, 100);
+  EXPECT_EQ(a.max_device_mem.at("GPU:0"), int64_t{2} << 30);  // merged, not replaced
+  EXPECT_FALSE(driver.done());
+  EXPECT_EQ(driver.NextAt(), 5);
+  EXPECT_FALSE(driver.Apply(Action(0, "nobody", std::nullopt, 100)).ok());
+}
+
 TEST(TimelineDriverTest, FailedWriteNamesTheFile) {
   const std::string dir = test::MakeTempDir("timeline");
   const std::string missing = dir + "/no_such_dir/a.json";

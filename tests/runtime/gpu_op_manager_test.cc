@@ -119,6 +119,34 @@ TEST(GpuOpManagerTest, PreciseSlotsConsumeTheWholeBudgetOverTheExpectedLaunches)
   EXPECT_EQ(manager.total_slots(), budget);
 }
 
+TEST(GpuOpManagerTest, RecordedSlotsAreTheIdleWaitedInLaunchOrder) {
+  LaunchLog log;
+  GpuOpManager manager("/device:GPU:0");
+  manager.SetPolicy(PacingPolicy::kPrecise);
+  manager.SetActive(true);
+  manager.BeginStep(Milliseconds(8), 2);
+  manager.Enqueue(log.Launch(0));  // Not recorded: recording is off.
+  ASSERT_TRUE(log.WaitFor(1));
+  EXPECT_TRUE(manager.TakeSlots().empty());
+
+  manager.RecordSlots(true);
+  const absl::Time before = absl::Now();
+  manager.BeginStep(Milliseconds(8), 2);
+  manager.Enqueue(log.Launch(1));
+  manager.Enqueue(log.Launch(2));
+  ASSERT_TRUE(log.WaitFor(3));
+  const GpuOpManager::StepCounters step = manager.BeginStep(ZeroDuration(), 2);
+  int64_t dropped = -1;
+  const std::vector<GpuOpManager::IdleSlot> slots = manager.TakeSlots(&dropped);
+  EXPECT_EQ(dropped, 0);
+  ASSERT_EQ(slots.size(), 2u);
+  EXPECT_EQ(slots[0].length + slots[1].length, step.slots);
+  EXPECT_GE(slots[0].start, before);
+  EXPECT_GE(slots[1].start, slots[0].start + slots[0].length);
+  // Taken: the next call starts empty.
+  EXPECT_TRUE(manager.TakeSlots().empty());
+}
+
 TEST(GpuOpManagerTest, AntManGivesALoneLaunchTheWholeRemainingBudget) {
   for (PacingPolicy policy : {PacingPolicy::kAntMan, PacingPolicy::kPrecise}) {
     LaunchLog log;

@@ -264,6 +264,31 @@ TEST(GpuResourceManagementTest, PerfControlBelowHundredRoutesLaunchesThroughTheO
   EXPECT_EQ(manager->total_launches(), launches);
 }
 
+TEST(GpuResourceManagementTest, IdleNoSlotCouldTakeIsSleptAfterTheStepAndReported) {
+  const std::string dir = test::MakeTempDir("gpu_rm");
+  const std::string file = dir + "/job.json";
+  test::WriteFileAtomically(file, R"({"perfControl": 1})");
+  SessionOptions options = Options(file);
+  options.pacing_policy = "antman";
+  auto session = DirectSession::New(options);
+  ASSERT_TRUE(session.ok()) << session.status();
+  // No GPU kernel, so no launch to put an idle slot before: the step's whole
+  // idle budget is slept at its boundary.
+  Scope root = Scope::NewRootScope().WithDevice("/device:CPU:0");
+  ops::Sum(root.WithOpName("sum"),
+           ops::Fill(root, ops::Const(root, Tensor::FromVector<int32_t>({64, 64})),
+                     Tensor::Scalar<float>(1.0f)),
+           {0, 1});
+  GraphDef def;
+  ASSERT_TRUE(root.ToGraphDef(&def).ok());
+  ASSERT_TRUE((*session)->Create(def).ok());
+  std::vector<Tensor> out;
+  for (int i = 0; i < 3; ++i) ASSERT_TRUE((*session)->Run({}, {"sum:0"}, {}, &out).ok());
+  const GpuResourceState::Status status = StateOf(session->get())->GetStatus();
+  EXPECT_GT(status.last_sleep, absl::ZeroDuration());
+  EXPECT_EQ(status.last_suspension, absl::ZeroDuration());
+}
+
 TEST(GpuResourceManagementTest, PerfControlZeroSuspendsUntilRaised) {
   const std::string dir = test::MakeTempDir("gpu_rm");
   const std::string file = dir + "/job.json";
@@ -289,6 +314,9 @@ TEST(GpuResourceManagementTest, PerfControlZeroSuspendsUntilRaised) {
   job.join();
   EXPECT_TRUE(returned.HasBeenNotified());
   EXPECT_FALSE(state->GetStatus().suspended);
+  // The boundary that suspended reports the suspension, not a pacing sleep.
+  EXPECT_GT(state->GetStatus().last_suspension, absl::ZeroDuration());
+  EXPECT_EQ(state->GetStatus().last_sleep, absl::ZeroDuration());
   Step(session.get());
 }
 

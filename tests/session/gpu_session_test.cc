@@ -119,6 +119,14 @@ TEST(GpuSessionTest, UnpinnedGraphRunsOnTheGpuAndMatchesTheCpu) {
   ASSERT_TRUE(RunStep(session.get(), {{"a", ta}, {"b", tb}}, {"y"}, &out, &metadata).ok());
   EXPECT_EQ(DeviceOfNode(metadata)["mm"], kFullGpu);
   EXPECT_EQ(DeviceOfNode(metadata)["y"], kFullGpu);
+  // GPU kernels complete on a stream (async); the feeds' Placeholders,
+  // replaced by the call frame's _Arg on the host, do not.
+  for (const DeviceStepStats& dev : metadata.step_stats.dev_stats) {
+    for (const NodeExecStats& n : dev.node_stats) {
+      if (n.node_name == "mm" || n.node_name == "y") EXPECT_TRUE(n.async) << n.node_name;
+      if (n.op == "_Arg") EXPECT_FALSE(n.async) << n.node_name;
+    }
+  }
 
   SessionOptions cpu_only = Options();
   cpu_only.config.device_count["GPU"] = 0;

@@ -1,0 +1,273 @@
+#include "bench/harness/experiment.h"
+
+#include <algorithm>
+#include <deque>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <system_error>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "bench/harness/metrics.h"
+#include "bench/harness/timeline.h"
+#include "fmt/format.h"
+#include "runtime/logging.h"
+#include "runtime/status_macros.h"
+
+namespace minitf::harness {
+namespace {
+
+constexpr double kMaxBaselineSeconds = 15;
+// The progress line's rates are measured over this window.
+constexpr double kRateWindowSeconds = 2;
+
+absl::Status MakeDir(const std::string& dir) {
+  std::error_code error;
+  std::filesystem::create_directories(dir, error);
+  if (error) {
+    return absl::UnavailableError(
+        absl::StrCat("cannot create output directory '", dir, "': ", error.message()));
+  }
+  return absl::OkStatus();
+}
+
+GpuConfig InitialConfig(const JobSpec& spec) {
+  GpuConfig config;
+  config.perf_control = spec.perf_control;
+  if (spec.memory_limit > 0) config.max_device_mem["GPU:0"] = spec.memory_limit;
+  return config;
+}
+
+JobRunner::Options RunnerOptions(const Scenario& scenario, const JobSpec& spec,
+                                 const std::string& dir, size_t max_trace_spans) {
+  JobRunner::Options o;
+  o.spec = spec;
+  o.simgpu_options = scenario.simgpu_options;
+  o.platform = scenario.platform;
+  o.config_file = absl::StrCat(dir, "/", spec.name, ".config.json");
+  o.status_file = absl::StrCat(dir, "/", spec.name, ".status.json");
+  o.experiment_duration_s = scenario.duration_s;
+  o.max_trace_spans = max_trace_spans;
+  return o;
+}
+
+// When `spec` stops being part of the experiment, in seconds from its start.
+double JobEnd(const Scenario& scenario, const JobSpec& spec) {
+  return spec.duration_s > 0 ? std::min(scenario.duration_s, spec.start_s + spec.duration_s)
+                             : scenario.duration_s;
+}
+
+// Runs `spec` alone, unrestricted, for `seconds`; its steady steps/s.
+absl::StatusOr<double> RunSolo(const Scenario& scenario, JobSpec spec, const std::string& dir,
+                               double seconds, absl::Status* job_status) {
+  spec.start_s = 0;
+  spec.duration_s = seconds;
+  spec.perf_control = 100;
+  Scenario solo = scenario;
+  solo.duration_s = seconds;
+  JobRunner::Options options = RunnerOptions(solo, spec, dir, 0);
+  MINITF_RETURN_IF_ERROR(WriteFileAtomically(options.config_file,
+                                             GpuConfigToJson(InitialConfig(spec))));
+  MINITF_ASSIGN_OR_RETURN(std::unique_ptr<JobRunner> job, JobRunner::Create(options));
+  job->Start(absl::Now());
+  job->Join();
+  *job_status = job->status();
+  return SteadyStepsPerSecond(job->Records());
+}
+
+// The progress line: elapsed/total and each job's recent step rate.
+class Progress {
+ public:
+  Progress(const ExperimentOptions& options, const std::vector<JobSpec>& jobs, double total_s)
+      : options_(options), jobs_(jobs), total_s_(total_s) {}
+
+  void Update(double now_s, const std::vector<std::unique_ptr<JobRunner>>& runners,
+              const TimelineDriver& driver) {
+    if (options_.progress == nullptr) return;
+    std::vector<int64_t> steps;
+    for (const auto& r : runners) steps.push_back(r->steps_done());
+    history_.push_back({now_s, steps});
+    while (history_.size() > 2 && history_[1].first <= now_s - kRateWindowSeconds) {
+      history_.pop_front();
+    }
+    const double period = options_.progress_is_tty ? 0.5 : 5;
+    if (now_s < last_print_s_ + period) return;
+    last_print_s_ = now_s;
+    const auto& [then_s, then_steps] = history_.front();
+    std::string line = fmt::format("[{:6.1f}/{:.1f} s]", now_s, total_s_);
+    for (size_t i = 0; i < runners.size(); ++i) {
+      const double rate =
+          now_s > then_s ? static_cast<double>(steps[i] - then_steps[i]) / (now_s - then_s) : 0;
+      const std::optional<int> perf = driver.config(jobs_[i].name).perf_control;
+      line += fmt::format("  {} {:.1f} steps/s (perf {})", jobs_[i].name, rate, perf.value_or(100));
+      if (runners[i]->finished()) line += " done";
+    }
+    if (options_.progress_is_tty) {
+      *options_.progress << "\r" << line << "\033[K" << std::flush;
+    } else {
+      *options_.progress << line << "\n" << std::flush;
+    }
+  }
+
+  void Finish() {
+    if (options_.progress != nullptr && options_.progress_is_tty) *options_.progress << "\n";
+  }
+
+ private:
+  const ExperimentOptions& options_;
+  const std::vector<JobSpec>& jobs_;
+  const double total_s_;
+  std::deque<std::pair<double, std::vector<int64_t>>> history_;
+  double last_print_s_ = -1e9;
+};
+
+}  // namespace
+
+Scenario ScaleScenario(Scenario scenario, double seconds) {
+  if (seconds <= 0 || scenario.duration_s <= 0) return scenario;
+  const double f = seconds / scenario.duration_s;
+  scenario.duration_s = seconds;
+  for (JobSpec& job : scenario.jobs) {
+    job.start_s *= f;
+    job.duration_s *= f;
+  }
+  for (TimelineAction& action : scenario.timeline) action.at_s *= f;
+  return scenario;
+}
+
+absl::StatusOr<ExperimentResult> RunExperiment(const Scenario& input,
+                                               const ExperimentOptions& options) {
+  ExperimentResult result;
+  result.scenario = ScaleScenario(input, options.seconds);
+  Scenario& scenario = result.scenario;
+  if (!options.pacing.empty()) {
+    for (JobSpec& job : scenario.jobs) job.pacing = options.pacing;
+  }
+  MINITF_RETURN_IF_ERROR(MakeDir(options.out_dir));
+  const std::string jobs_dir = options.out_dir + "/jobs";
+  MINITF_RETURN_IF_ERROR(MakeDir(jobs_dir));
+  for (const JobSpec& spec : scenario.jobs) {
+    JobResult job;
+    job.spec = spec;
+    result.jobs.push_back(std::move(job));
+  }
+
+  if (options.baseline) {
+    const std::string solo_dir = options.out_dir + "/baseline";
+    MINITF_RETURN_IF_ERROR(MakeDir(solo_dir));
+    for (JobResult& job : result.jobs) {
+      const double seconds =
+          options.baseline_seconds > 0
+              ? options.baseline_seconds
+              : std::min(kMaxBaselineSeconds, JobEnd(scenario, job.spec) - job.spec.start_s);
+      if (options.progress != nullptr) {
+        *options.progress << fmt::format("baseline: {} alone for {:.1f} s\n", job.spec.name,
+                                         seconds)
+                          << std::flush;
+      }
+      MINITF_ASSIGN_OR_RETURN(job.solo_steps_per_s,
+                              RunSolo(scenario, job.spec, solo_dir, seconds, &job.solo_status));
+    }
+  }
+
+  std::map<std::string, std::string> config_paths;
+  std::vector<std::unique_ptr<JobRunner>> runners;
+  for (const JobSpec& spec : scenario.jobs) {
+    JobRunner::Options o = RunnerOptions(scenario, spec, jobs_dir, options.max_trace_spans);
+    config_paths[spec.name] = o.config_file;
+  }
+  TimelineDriver driver(scenario.timeline, config_paths);
+  for (const JobSpec& spec : scenario.jobs) {
+    MINITF_RETURN_IF_ERROR(driver.WriteInitial(spec.name, InitialConfig(spec)));
+    MINITF_ASSIGN_OR_RETURN(
+        std::unique_ptr<JobRunner> runner,
+        JobRunner::Create(RunnerOptions(scenario, spec, jobs_dir, options.max_trace_spans)));
+    runners.push_back(std::move(runner));
+  }
+  if (!runners.empty()) result.capacity_bytes = runners.front()->device_capacity_bytes();
+
+  const absl::Time start = absl::Now();
+  for (auto& runner : runners) runner->Start(start);
+  Progress progress(options, scenario.jobs, scenario.duration_s);
+  const absl::Duration period = absl::Seconds(std::max(options.sample_period_s, 0.01));
+  std::vector<absl::Duration> last_busy(runners.size());
+  double last_sample_s = 0;
+  absl::Status failure;
+  while (true) {
+    const double now_s = absl::ToDoubleSeconds(absl::Now() - start);
+    absl::StatusOr<std::vector<TimelineAction>> performed = driver.Advance(now_s);
+    if (!performed.ok()) {
+      failure = performed.status();
+      break;
+    }
+    for (TimelineAction& action : *performed) {
+      const std::string what = fmt::format(
+          "timeline at {:.1f} s: {}{}{}", now_s, action.job,
+          action.max_device_mem ? absl::StrCat(" maxDeviceMem ", *action.max_device_mem) : "",
+          action.perf_control ? absl::StrCat(" perfControl ", *action.perf_control) : "");
+      LOG(INFO, "{}", what);
+      if (options.progress != nullptr) {
+        *options.progress << (options.progress_is_tty ? "\r\033[K" : "") << what << "\n";
+      }
+      result.actions.push_back({now_s, std::move(action)});
+    }
+    DeviceSample sample;
+    sample.time_s = now_s;
+    absl::Duration busy;
+    for (size_t i = 0; i < runners.size(); ++i) {
+      sample.jobs.push_back(runners[i]->Sample());
+      busy += sample.jobs.back().gpu_busy - last_busy[i];
+      last_busy[i] = sample.jobs.back().gpu_busy;
+    }
+    if (now_s > last_sample_s) {
+      sample.utilisation =
+          std::min(1.0, absl::ToDoubleSeconds(busy) / (now_s - last_sample_s));
+    }
+    last_sample_s = now_s;
+    result.timeline.push_back(std::move(sample));
+    progress.Update(now_s, runners, driver);
+
+    const bool all_finished = std::all_of(runners.begin(), runners.end(),
+                                          [](const auto& r) { return r->finished(); });
+    if (all_finished || now_s >= scenario.duration_s) break;
+    absl::Time wake = absl::Now() + period;
+    if (!driver.done()) wake = std::min(wake, start + absl::Seconds(driver.NextAt()));
+    absl::SleepFor(std::max(wake - absl::Now(), absl::ZeroDuration()));
+  }
+  progress.Finish();
+
+  // A suspended job waits at its step boundary for perfControl to rise:
+  // release it, as a scheduler ending the experiment would, then stop all.
+  for (const JobSpec& spec : scenario.jobs) {
+    if (driver.config(spec.name).perf_control != 0) continue;
+    TimelineAction release;
+    release.at_s = absl::ToDoubleSeconds(absl::Now() - start);
+    release.job = spec.name;
+    release.perf_control = 100;
+    absl::Status written = driver.Apply(release);
+    if (!written.ok()) {
+      if (failure.ok()) failure = written;
+      continue;
+    }
+    result.actions.push_back({release.at_s, release});
+  }
+  for (auto& runner : runners) runner->RequestStop();
+  for (auto& runner : runners) runner->Join();
+  result.wall_s = absl::ToDoubleSeconds(absl::Now() - start);
+  MINITF_RETURN_IF_ERROR(failure);
+
+  for (size_t i = 0; i < runners.size(); ++i) {
+    JobResult& job = result.jobs[i];
+    job.steps = runners[i]->Records();
+    job.status = runners[i]->status();
+    if (const JobTrace* trace = runners[i]->trace()) {
+      job.trace = trace->spans();
+      job.trace_dropped_steps = trace->dropped_steps();
+    }
+  }
+  return result;
+}
+
+}  // namespace minitf::harness

@@ -1,0 +1,96 @@
+// RunExperiment: one co-location experiment — optional solo baselines, then
+// every job of the scenario together over the shared GPU while the timeline
+// driver rewrites their config files — and what it measured.
+//
+//   ExperimentOptions options;
+//   options.out_dir = "/tmp/run";
+//   options.baseline = true;
+//   MINITF_ASSIGN_OR_RETURN(ExperimentResult r, RunExperiment(scenario, options));
+//   MINITF_RETURN_IF_ERROR(WriteReport(r, options.out_dir));   // report.h
+//
+// The jobs' config and status files live in out_dir ("<job>.config.json",
+// "<job>.status.json"). When the experiment ends, a job its config file
+// holds suspended (perfControl 0) is given perfControl 100 first, as a
+// scheduler would, so it can reach its step boundary and stop.
+#ifndef MINITF_BENCH_HARNESS_EXPERIMENT_H_
+#define MINITF_BENCH_HARNESS_EXPERIMENT_H_
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "bench/harness/job_runner.h"
+#include "bench/harness/job_trace.h"
+#include "bench/harness/scenario.h"
+
+namespace minitf::harness {
+
+struct ExperimentOptions {
+  std::string out_dir;  // created if missing
+  // > 0: the scenario's time axis (start times, durations, the timeline) is
+  // scaled so the experiment lasts this long.
+  double seconds = 0;
+  // Run each job alone first, for its solo throughput.
+  bool baseline = false;
+  // How long each solo run lasts; 0: the job's time in the experiment, at
+  // most 15 s.
+  double baseline_seconds = 0;
+  // "" keeps each job's pacing policy; "antman" or "precise" sets every job's.
+  std::string pacing;
+  // Spans kept per job for trace.json; 0: no trace.
+  size_t max_trace_spans = 500000;
+  // Where the progress line goes (null: nowhere). Rewritten in place with
+  // '\r' when `progress_is_tty`, else one line every 5 s.
+  std::ostream* progress = nullptr;
+  bool progress_is_tty = false;
+  // How often the device timeline is sampled.
+  double sample_period_s = 0.1;
+};
+
+// The GPU and every job at one instant of the experiment.
+struct DeviceSample {
+  double time_s = 0;
+  double utilisation = 0;  // busy share of the GPU's engine since the last sample
+  std::vector<JobSample> jobs;  // in scenario order
+};
+
+// A timeline action as performed.
+struct PerformedAction {
+  double time_s = 0;  // when the file was written
+  TimelineAction action;
+};
+
+struct JobResult {
+  JobSpec spec;
+  std::vector<StepRecord> steps;
+  absl::Status status;      // OK, or what ended the job (out of memory, say)
+  double solo_steps_per_s = 0;  // 0: no baseline run
+  absl::Status solo_status;     // the baseline run's outcome
+  std::vector<TraceSpan> trace;
+  int64_t trace_dropped_steps = 0;
+};
+
+struct ExperimentResult {
+  Scenario scenario;  // as run (scaled, pacing overridden)
+  double wall_s = 0;  // from the jobs' start to the last one's stop
+  int64_t capacity_bytes = 0;  // the GPU's memory
+  std::vector<JobResult> jobs;  // in scenario order
+  std::vector<DeviceSample> timeline;
+  std::vector<PerformedAction> actions;
+};
+
+// The scenario with its time axis scaled to last `seconds` (> 0).
+Scenario ScaleScenario(Scenario scenario, double seconds);
+
+// Errors name the job or file at fault: a job that cannot be built, a
+// config file that cannot be written. A job failing while it runs is not
+// an error: it is reported in its JobResult.
+absl::StatusOr<ExperimentResult> RunExperiment(const Scenario& scenario,
+                                               const ExperimentOptions& options);
+
+}  // namespace minitf::harness
+
+#endif  // MINITF_BENCH_HARNESS_EXPERIMENT_H_

@@ -1,0 +1,247 @@
+#include "bench/harness/report.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <map>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "bench/harness/timeline.h"
+#include "fmt/format.h"
+#include "nlohmann/json.hpp"
+#include "runtime/status_macros.h"
+
+namespace minitf::harness {
+namespace {
+
+std::string FormatBytes(int64_t bytes) {
+  constexpr const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  double value = static_cast<double>(bytes);
+  int unit = 0;
+  while (value >= 1024 && unit < 4) {
+    value /= 1024;
+    ++unit;
+  }
+  return unit == 0 ? fmt::format("{} B", bytes) : fmt::format("{:.1f} {}", value, kUnits[unit]);
+}
+
+std::string ActionLabel(const TimelineAction& a) {
+  std::vector<std::string> parts;
+  if (a.max_device_mem) parts.push_back(absl::StrCat("maxDeviceMem ", FormatBytes(*a.max_device_mem)));
+  if (a.perf_control) parts.push_back(absl::StrCat("perfControl ", *a.perf_control));
+  return absl::StrCat(a.job, " ", absl::StrJoin(parts, ", "));
+}
+
+// The bin width of throughput.csv: about 60 bins, at least 1 s.
+double BinWidth(double wall_s) { return std::max(1.0, wall_s / 60); }
+
+}  // namespace
+
+std::vector<JobSummary> Summaries(const ExperimentResult& result) {
+  std::vector<JobSummary> out;
+  for (const JobResult& job : result.jobs) {
+    out.push_back(Summarize(job.spec, job.steps, job.solo_steps_per_s,
+                            job.status.ok() ? "" : std::string(job.status.message())));
+  }
+  return out;
+}
+
+std::vector<Phase> Phases(const ExperimentResult& result) {
+  const double end = std::min(result.wall_s, result.scenario.duration_s);
+  // Boundaries: the start, each distinct planned action time, the end.
+  std::vector<std::pair<double, std::string>> starts = {{0, "start"}};
+  for (const TimelineAction& a : result.scenario.timeline) {
+    if (a.at_s >= end) continue;
+    if (std::abs(a.at_s - starts.back().first) < 1e-9) {
+      starts.back().second =
+          starts.back().second == "start" ? ActionLabel(a)
+                                          : absl::StrCat(starts.back().second, "; ", ActionLabel(a));
+    } else {
+      starts.push_back({a.at_s, ActionLabel(a)});
+    }
+  }
+  std::vector<Phase> phases;
+  for (size_t i = 0; i < starts.size(); ++i) {
+    Phase p;
+    p.from_s = starts[i].first;
+    p.to_s = i + 1 < starts.size() ? starts[i + 1].first : end;
+    p.label = starts[i].second;
+    if (p.to_s <= p.from_s) continue;
+    for (const JobResult& job : result.jobs) {
+      const double rate = StepsPerSecondBetween(job.steps, p.from_s, p.to_s);
+      p.steps_per_s.push_back(rate);
+      p.vs_solo.push_back(job.solo_steps_per_s > 0 ? rate / job.solo_steps_per_s : 0);
+    }
+    phases.push_back(std::move(p));
+  }
+  return phases;
+}
+
+std::string FormatTable(const ExperimentResult& result) {
+  std::string out = fmt::format(
+      "{:<16} {:<13} {:>6} {:>8} {:>10} {:>8} {:>7} {:>6} {:>11} {:>10} {:>10}  {}\n", "job",
+      "role", "steps", "steps/s", "examples/s", "solo/s", "vs solo", "GPU", "peak device",
+      "peak host", "host steps", "failure");
+  for (const JobSummary& s : Summaries(result)) {
+    out += fmt::format(
+        "{:<16} {:<13} {:>6} {:>8.2f} {:>10.1f} {:>8} {:>7} {:>5.0f}% {:>11} {:>10} {:>10}  {}\n",
+        s.name, s.role, s.steps, s.steps_per_s, s.examples_per_s,
+        s.solo_steps_per_s > 0 ? fmt::format("{:.2f}", s.solo_steps_per_s) : "-",
+        s.vs_solo > 0 ? fmt::format("{:.2f}", s.vs_solo) : "-", 100 * s.gpu_share,
+        FormatBytes(s.peak_device_bytes), FormatBytes(s.peak_host_bytes), s.host_fallback_steps,
+        s.failure.empty() ? "-" : s.failure);
+  }
+  const std::vector<Phase> phases = Phases(result);
+  if (phases.size() > 1) {
+    out += "\nsteps/s per phase (vs solo):\n";
+    out += fmt::format("{:>13}  {:<42}", "from-to s", "phase begun by");
+    for (const JobResult& job : result.jobs) out += fmt::format(" {:>16}", job.spec.name);
+    out += "\n";
+    for (const Phase& p : phases) {
+      std::string label = p.label.size() > 42 ? p.label.substr(0, 39) + "..." : p.label;
+      out += fmt::format("{:>13}  {:<42}", fmt::format("{:.1f}-{:.1f}", p.from_s, p.to_s), label);
+      for (size_t j = 0; j < p.steps_per_s.size(); ++j) {
+        const std::string cell =
+            p.vs_solo[j] > 0 ? fmt::format("{:.2f} ({:.2f})", p.steps_per_s[j], p.vs_solo[j])
+                             : fmt::format("{:.2f}", p.steps_per_s[j]);
+        out += fmt::format(" {:>16}", cell);
+      }
+      out += "\n";
+    }
+  }
+  return out;
+}
+
+namespace {
+
+absl::Status WriteText(const std::string& path, const std::string& text) {
+  return WriteFileAtomically(path, text);
+}
+
+std::string StepsCsv(const JobResult& job) {
+  std::string csv = "time_s,step,step_ms,device_bytes,host_bytes,limit_bytes,perf_control,gpu_share\n";
+  for (const StepRecord& r : job.steps) {
+    csv += fmt::format("{:.4f},{},{:.3f},{},{},{},{},{:.4f}\n", r.time_s, r.step, r.step_ms,
+                       r.device_bytes, r.host_bytes, r.limit_bytes, r.perf_control, r.gpu_share);
+  }
+  return csv;
+}
+
+std::string TimelineCsv(const ExperimentResult& result) {
+  std::string csv = "time_s,utilisation";
+  for (const JobResult& job : result.jobs) {
+    const std::string& n = job.spec.name;
+    csv += absl::StrCat(",", n, "_device_bytes,", n, "_pool_bytes,", n, "_host_bytes");
+  }
+  csv += "\n";
+  for (const DeviceSample& s : result.timeline) {
+    csv += fmt::format("{:.4f},{:.4f}", s.time_s, s.utilisation);
+    for (const JobSample& j : s.jobs) {
+      csv += fmt::format(",{},{},{}", j.device_bytes_in_use, j.device_pool_bytes,
+                         j.host_bytes_in_use);
+    }
+    csv += "\n";
+  }
+  return csv;
+}
+
+std::string ThroughputCsv(const ExperimentResult& result) {
+  std::string csv = "time_s";
+  for (const JobResult& job : result.jobs) csv += absl::StrCat(",", job.spec.name);
+  csv += "\n";
+  const double bin = BinWidth(result.wall_s);
+  for (double t = 0; t < result.wall_s; t += bin) {
+    const double to = std::min(t + bin, result.wall_s);
+    csv += fmt::format("{:.3f}", (t + to) / 2);
+    for (const JobResult& job : result.jobs) {
+      csv += fmt::format(",{:.4f}", StepsPerSecondBetween(job.steps, t, to));
+    }
+    csv += "\n";
+  }
+  return csv;
+}
+
+std::string ActionsCsv(const ExperimentResult& result) {
+  std::string csv = "time_s,job,maxDeviceMem,perfControl\n";
+  for (const PerformedAction& p : result.actions) {
+    csv += fmt::format("{:.4f},{},{},{}\n", p.time_s, p.action.job,
+                       p.action.max_device_mem ? absl::StrCat(*p.action.max_device_mem) : "",
+                       p.action.perf_control ? absl::StrCat(*p.action.perf_control) : "");
+  }
+  return csv;
+}
+
+nlohmann::json SummaryJson(const ExperimentResult& result) {
+  using nlohmann::json;
+  const Scenario& sc = result.scenario;
+  json j;
+  j["scenario"] = sc.name;
+  j["simgpu"] = sc.simgpu_options;
+  j["duration_s"] = sc.duration_s;
+  j["wall_s"] = result.wall_s;
+  j["capacity_bytes"] = result.capacity_bytes;
+  json jobs = json::array();
+  const std::vector<JobSummary> summaries = Summaries(result);
+  for (size_t i = 0; i < summaries.size(); ++i) {
+    const JobSummary& s = summaries[i];
+    const JobSpec& spec = result.jobs[i].spec;
+    json job = {{"name", s.name},
+                {"role", s.role},
+                {"model", spec.model},
+                {"batch_size", spec.batch_size},
+                {"pacing", spec.pacing},
+                {"steps", s.steps},
+                {"steps_per_s", s.steps_per_s},
+                {"examples_per_s", s.examples_per_s},
+                {"solo_steps_per_s", s.solo_steps_per_s},
+                {"vs_solo", s.vs_solo},
+                {"gpu_share", s.gpu_share},
+                {"peak_device_bytes", s.peak_device_bytes},
+                {"peak_host_bytes", s.peak_host_bytes},
+                {"host_fallback_steps", s.host_fallback_steps},
+                {"failure", s.failure},
+                {"steps_file", absl::StrCat(s.name, ".steps.csv")}};
+    const absl::Status& solo = result.jobs[i].solo_status;
+    if (!solo.ok()) job["solo_failure"] = std::string(solo.message());
+    if (result.jobs[i].trace_dropped_steps > 0) {
+      job["trace_dropped_steps"] = result.jobs[i].trace_dropped_steps;
+    }
+    jobs.push_back(std::move(job));
+  }
+  j["jobs"] = std::move(jobs);
+  json phases = json::array();
+  for (const Phase& p : Phases(result)) {
+    phases.push_back({{"from_s", p.from_s},
+                      {"to_s", p.to_s},
+                      {"begun_by", p.label},
+                      {"steps_per_s", p.steps_per_s},
+                      {"vs_solo", p.vs_solo}});
+  }
+  j["phases"] = std::move(phases);
+  json actions = json::array();
+  for (const PerformedAction& p : result.actions) {
+    json a = {{"time_s", p.time_s}, {"job", p.action.job}};
+    if (p.action.max_device_mem) a["maxDeviceMem"] = *p.action.max_device_mem;
+    if (p.action.perf_control) a["perfControl"] = *p.action.perf_control;
+    actions.push_back(std::move(a));
+  }
+  j["actions"] = std::move(actions);
+  return j;
+}
+
+}  // namespace
+
+absl::Status WriteReport(const ExperimentResult& result, const std::string& dir) {
+  for (const JobResult& job : result.jobs) {
+    MINITF_RETURN_IF_ERROR(WriteText(absl::StrCat(dir, "/", job.spec.name, ".steps.csv"),
+                                     StepsCsv(job)));
+  }
+  MINITF_RETURN_IF_ERROR(WriteText(dir + "/device_timeline.csv", TimelineCsv(result)));
+  MINITF_RETURN_IF_ERROR(WriteText(dir + "/throughput.csv", ThroughputCsv(result)));
+  MINITF_RETURN_IF_ERROR(WriteText(dir + "/actions.csv", ActionsCsv(result)));
+  MINITF_RETURN_IF_ERROR(WriteText(dir + "/summary.json", SummaryJson(result).dump(2) + "\n"));
+  return WriteText(dir + "/table.txt", FormatTable(result));
+}
+
+}  // namespace minitf::harness

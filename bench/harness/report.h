@@ -1,0 +1,46 @@
+// The experiment's outputs (docs/EXPERIMENTS.md describes each file):
+//
+//   <job>.steps.csv      time_s,step,step_ms,device_bytes,host_bytes,
+//                        limit_bytes,perf_control,gpu_share
+//   device_timeline.csv  time_s,utilisation, then per job
+//                        <job>_device_bytes,<job>_pool_bytes,<job>_host_bytes
+//   throughput.csv       time_s, then per job its steps/s in that bin
+//   actions.csv          time_s,job,maxDeviceMem,perfControl
+//   summary.json         the scenario as run, per-job figures, per-phase
+//                        throughput, the actions performed
+//   table.txt            the table printed at the end
+//
+// trace.json and the plots come from chrome_trace.h and plots.h.
+#ifndef MINITF_BENCH_HARNESS_REPORT_H_
+#define MINITF_BENCH_HARNESS_REPORT_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "bench/harness/experiment.h"
+#include "bench/harness/metrics.h"
+
+namespace minitf::harness {
+
+// Throughput of every job between two consecutive timeline actions.
+struct Phase {
+  double from_s = 0;
+  double to_s = 0;
+  std::string label;  // the action(s) that began it ("start" for the first)
+  std::vector<double> steps_per_s;  // per job, in scenario order
+  std::vector<double> vs_solo;      // per job; 0 without a baseline
+};
+
+std::vector<JobSummary> Summaries(const ExperimentResult& result);
+std::vector<Phase> Phases(const ExperimentResult& result);
+
+// The table printed at the end: one row per job, then the phases.
+std::string FormatTable(const ExperimentResult& result);
+
+// Writes every file above into `dir`. An error names the file.
+absl::Status WriteReport(const ExperimentResult& result, const std::string& dir);
+
+}  // namespace minitf::harness
+
+#endif  // MINITF_BENCH_HARNESS_REPORT_H_
