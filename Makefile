@@ -19,7 +19,7 @@ endif
 # Debian packages the build needs (see README.md for why each is used).
 DEPS := cmake ninja-build g++ clang libclang-rt-14-dev \
         libabsl-dev libfmt-dev libspdlog-dev libeigen3-dev nlohmann-json3-dev \
-        libgtest-dev libgmock-dev libbenchmark-dev libmimalloc-dev
+        libgtest-dev libgmock-dev libbenchmark-dev libmimalloc-dev gnuplot-nox
 # The tests ThreadSanitizer runs (only these are built in build-tsan).
 CONCURRENCY_TESTS := $(basename $(notdir $(wildcard tests/*/*_concurrency_test.cc)))
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -47,8 +47,11 @@ configure: deps $(BUILD_DIR)/build.ninja
 build: configure
 	cmake --build $(BUILD_DIR) -j $(JOBS)
 
+# The main job: the AntMan memory experiment on SimGPU, compressed to 45 s,
+# with 10 s solo baselines (docs/EXPERIMENTS.md).
 run: build
-	$(BUILD_DIR)/bin/train_mlp
+	$(BUILD_DIR)/bin/minitf colocate bench/scenarios/antman_memory.json \
+	  --seconds 45 --baseline --baseline-seconds 10 --out runs/antman_memory
 
 test: build
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)

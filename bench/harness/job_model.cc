@@ -8,6 +8,7 @@
 #include "absl/strings/str_join.h"
 #include "bench/models/cnn_model.h"
 #include "bench/models/mlp_model.h"
+#include "bench/models/transformer_model.h"
 #include "runtime/status_macros.h"
 
 namespace minitf::harness {
@@ -73,8 +74,24 @@ absl::StatusOr<JobModel> BuildJobModel(const JobSpec& spec) {
     job.batch = MakeBarsBatch(config, spec.batch_size, /*seed=*/1);
     return job;
   }
-  return absl::UnimplementedError(
-      absl::StrCat("job '", spec.name, "': model '", spec.model, "' is not available yet"));
+  if (spec.model == "transformer") {
+    MINITF_ASSIGN_OR_RETURN(auto p, Params(spec, {{"seq_len", 16}, {"d_model", 64}, {"heads", 4},
+                                                  {"hidden", 256}, {"classes", 3}}));
+    TransformerConfig config;
+    config.seq_len = static_cast<int>(p["seq_len"]);
+    config.d_model = static_cast<int>(p["d_model"]);
+    config.heads = static_cast<int>(p["heads"]);
+    config.hidden = static_cast<int>(p["hidden"]);
+    config.classes = static_cast<int>(p["classes"]);
+    config.device = kGpu;
+    absl::StatusOr<TrainingModel> model = BuildTransformerModel(config);
+    if (!model.ok()) return Named(spec, model.status());
+    job.model = *std::move(model);
+    job.batch = MakeSequenceBatch(config, spec.batch_size, /*seed=*/1);
+    return job;
+  }
+  return absl::InvalidArgumentError(absl::StrCat("job '", spec.name, "': unknown model '",
+                                                 spec.model, "' (models: mlp, cnn, transformer)"));
 }
 
 }  // namespace minitf::harness

@@ -6,10 +6,12 @@
 //   session->Create(m.model.graph);
 //
 // Parameters by model (defaults in brackets):
-//   mlp   features [64], hidden [512], classes [3]
-//   cnn   image_size [32], channels [32], classes [3]
-// An unknown parameter, or a value the model rejects, is InvalidArgument
-// naming the job and the parameter.
+//   mlp          features [64], hidden [512], classes [3]
+//   cnn          image_size [32], channels [32], classes [3]
+//   transformer  seq_len [16], d_model [64], heads [4], hidden [256], classes [3]
+//                (heads must divide d_model)
+// An unknown model or parameter, or a value the model rejects, is
+// InvalidArgument naming the job (and the parameter).
 #ifndef MINITF_BENCH_HARNESS_JOB_MODEL_H_
 #define MINITF_BENCH_HARNESS_JOB_MODEL_H_
 

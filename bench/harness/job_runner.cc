@@ -28,6 +28,9 @@ absl::StatusOr<std::unique_ptr<JobRunner>> JobRunner::Create(const Options& opti
   gpu.platform = options.platform;
   gpu.private_allocators = true;
   gpu.memory_limit_bytes = spec.memory_limit;
+  // The models pin every node to the GPU; an op without a kernel for the
+  // platform (no CUDA kernel, say) runs on the CPU instead of failing.
+  session_options.config.allow_soft_placement = true;
   // Two threads each: jobs share the machine's cores as well as the GPU.
   session_options.config.inter_op_parallelism_threads = 2;
   session_options.config.intra_op_parallelism_threads = 2;

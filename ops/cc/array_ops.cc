@@ -42,4 +42,8 @@ Output OnesLike(const Scope& scope, Input x) {
   return OpBuilder(scope, "OnesLike").Input(x).Finalize1();
 }
 
+Output Transpose(const Scope& scope, Input x, Input perm) {
+  return OpBuilder(scope, "Transpose").Input(x).Input(perm).Finalize1();
+}
+
 }  // namespace minitf::ops

@@ -1,11 +1,13 @@
 // Graph-builder functions for the array ops: Const, Placeholder, Identity,
-// NoOp, and the shape ops Reshape, Shape, Fill, ZerosLike, OnesLike.
+// NoOp, the shape ops Reshape, Shape, Fill, ZerosLike, OnesLike, and
+// Transpose.
 //
 //   auto x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT, {.shape = {-1, 3}});
 //   auto c = ops::Const(root, Tensor::FromVector<float>({1, 2, 3}));
 //   auto i = ops::Identity(root, x);
 //   auto r = ops::Reshape(root, x, {3, -1});       // -1: inferred
 //   auto z = ops::Fill(root, ops::Shape(root, x), 0.0f);
+//   auto t = ops::Transpose(root, x, {1, 0});     // [3, ?]
 #ifndef MINITF_OPS_CC_ARRAY_OPS_H_
 #define MINITF_OPS_CC_ARRAY_OPS_H_
 
@@ -43,6 +45,10 @@ Output Fill(const Scope& scope, Input dims, Input value);
 // Zeros / ones of `x`'s type and shape.
 Output ZerosLike(const Scope& scope, Input x);
 Output OnesLike(const Scope& scope, Input x);
+
+// x with its dimensions reordered: output dimension i is x's dimension
+// perm[i]. perm: an int32 or int64 vector, a permutation of [0, rank(x)).
+Output Transpose(const Scope& scope, Input x, Input perm);
 
 }  // namespace minitf::ops
 

@@ -49,4 +49,13 @@ Output Max(const Scope& scope, Input input, Input axes, const ReductionAttrs& at
   return ReductionOp(scope, "Max", input, axes, attrs);
 }
 
+Output BatchMatMul(const Scope& scope, Input x, Input y, const BatchMatMulAttrs& attrs) {
+  return OpBuilder(scope, "BatchMatMul")
+      .Input(x)
+      .Input(y)
+      .Attr("adj_x", attrs.adj_x)
+      .Attr("adj_y", attrs.adj_y)
+      .Finalize1();
+}
+
 }  // namespace minitf::ops

@@ -1,10 +1,12 @@
 // Graph-builder functions for the math ops: elementwise binary ops with
-// broadcasting, elementwise unary ops, Cast, and the reductions.
+// broadcasting, elementwise unary ops, Cast, the reductions, and
+// BatchMatMul.
 //
 //   auto x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT, {.shape = {-1, 3}});
 //   auto y = ops::Mul(root, ops::Add(root, x, 1.0f), x);   // (x + 1) * x
 //   auto n = ops::Cast(root, y, DT_INT32);
 //   auto s = ops::Sum(root, y, {0}, {.keep_dims = true});   // shape [1,3]
+//   auto scores = ops::BatchMatMul(root, q, k, {.adj_y = true});  // [B,T,D], [B,T,D] -> [B,T,T]
 //
 // Literal operands become Const nodes of the other operand's type.
 #ifndef MINITF_OPS_CC_MATH_OPS_H_
@@ -42,6 +44,15 @@ struct ReductionAttrs {
 Output Sum(const Scope& scope, Input input, Input axes, const ReductionAttrs& attrs = {});
 Output Mean(const Scope& scope, Input input, Input axes, const ReductionAttrs& attrs = {});
 Output Max(const Scope& scope, Input input, Input axes, const ReductionAttrs& attrs = {});
+
+struct BatchMatMulAttrs {
+  bool adj_x = false;  // Use the adjoint (transpose) of each matrix of x.
+  bool adj_y = false;  // Use the adjoint (transpose) of each matrix of y.
+};
+// output[..., :, :] = op(x[..., :, :]) * op(y[..., :, :]): x [..., M, K] and
+// y [..., K, N] (before op) of one rank >= 2 and equal batch dimensions give
+// [..., M, N]. No broadcasting of the batch dimensions.
+Output BatchMatMul(const Scope& scope, Input x, Input y, const BatchMatMulAttrs& attrs = {});
 
 }  // namespace minitf::ops
 

@@ -1,8 +1,9 @@
-// Op definitions: Const, Placeholder, Identity, NoOp, and the shape ops
-// Reshape, Shape, Fill, ZerosLike, OnesLike.
+// Op definitions: Const, Placeholder, Identity, NoOp, the shape ops
+// Reshape, Shape, Fill, ZerosLike, OnesLike, and Transpose.
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "ops/kernels/transpose_perm.h"
 #include "runtime/op_registry.h"
 #include "runtime/shape_inference.h"
 #include "runtime/status_macros.h"
@@ -111,6 +112,41 @@ absl::Status FillShape(InferenceContext* c) {
   return absl::OkStatus();
 }
 
+// Transpose: output dimension i is input dimension perm[i]. With perm's
+// value known the shape is exact (and a bad perm is rejected here);
+// otherwise only the rank is known, from x or from perm's length.
+absl::Status TransposeShape(InferenceContext* c) {
+  const PartialTensorShape& x = c->input(0);
+  PartialTensorShape perm_shape;
+  MINITF_RETURN_IF_ERROR(c->WithRank(c->input(1), 1, &perm_shape));
+  const int64_t perm_size = perm_shape.dim_size(0);
+  if (!x.unknown_rank() && perm_size >= 0 && perm_size != x.dims()) {
+    return c->Error(absl::StrCat("perm has ", perm_size, " entries, but x has rank ", x.dims(),
+                                 " (shape ", x.DebugString(), ")"));
+  }
+  const int64_t rank = x.unknown_rank() ? perm_size : x.dims();
+  if (rank < 0) {
+    c->set_output(0, PartialTensorShape::Unknown());
+    return absl::OkStatus();
+  }
+  const Tensor* perm_value = c->input_tensor(1);
+  if (perm_value == nullptr) {
+    c->set_output(0, PartialTensorShape::UnknownOfRank(static_cast<int>(rank)));
+    return absl::OkStatus();
+  }
+  absl::StatusOr<std::vector<int>> perm =
+      TransposePermutation(*perm_value, static_cast<int>(rank));
+  if (!perm.ok()) {
+    return c->Error(absl::StrCat(perm.status().message(), "; x has shape ", x.DebugString()));
+  }
+  std::vector<int64_t> dims(rank, -1);
+  if (!x.unknown_rank()) {
+    for (int64_t i = 0; i < rank; ++i) dims[i] = x.dim_size((*perm)[i]);
+  }
+  c->set_output(0, PartialTensorShape(absl::Span<const int64_t>(dims)));
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 // A tensor with the elements of `tensor` and the shape `shape` holds, which
@@ -150,5 +186,16 @@ REGISTER_OP("OnesLike")
     .Output("y: T")
     .Attr("T: {float, double, int32, int64}")
     .SetShapeFn(shape_fns::UnchangedShape);
+
+// y = x with its dimensions reordered: y.shape[i] = x.shape[perm[i]] and
+// y[i_0, ..., i_{n-1}] = x[j] where j[perm[k]] = i_k. perm must be a
+// permutation of [0, rank(x)); the kernels take ranks up to 8.
+REGISTER_OP("Transpose")
+    .Input("x: T")
+    .Input("perm: Tperm")
+    .Output("y: T")
+    .Attr("T: type")
+    .Attr("Tperm: {int32, int64} = int32")
+    .SetShapeFn(TransposeShape);
 
 }  // namespace minitf

@@ -1,6 +1,6 @@
 // Op definitions: the elementwise binary ops (Add, Sub, Mul, Div, Maximum,
 // Minimum, with NumPy broadcasting), the unary ops (Neg, Square, Sqrt, Exp,
-// Log), Cast, and the reductions (Sum, Mean, Max).
+// Log), Cast, the reductions (Sum, Mean, Max), and BatchMatMul.
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -129,6 +129,65 @@ MINITF_REGISTER_REDUCTION_OP_("Sum");
 MINITF_REGISTER_REDUCTION_OP_("Mean");
 MINITF_REGISTER_REDUCTION_OP_("Max");
 #undef MINITF_REGISTER_REDUCTION_OP_
+
+// BatchMatMul: x [..., r_x, c_x] and y [..., r_y, c_y] of one rank >= 2 with
+// equal batch dimensions; op(x) is [M, K] and op(y) is [K, N] (op taking
+// the adjoint where adj_x / adj_y say), and the output is [..., M, N]. An
+// operand of unknown rank takes the other's.
+absl::Status BatchMatMulShape(InferenceContext* c) {
+  PartialTensorShape x, y;
+  MINITF_RETURN_IF_ERROR(c->WithRankAtLeast(c->input(0), 2, &x));
+  MINITF_RETURN_IF_ERROR(c->WithRankAtLeast(c->input(1), 2, &y));
+  bool adj_x = false, adj_y = false;
+  MINITF_RETURN_IF_ERROR(c->GetAttr("adj_x", &adj_x));
+  MINITF_RETURN_IF_ERROR(c->GetAttr("adj_y", &adj_y));
+  if (x.unknown_rank() && y.unknown_rank()) {
+    c->set_output(0, PartialTensorShape::Unknown());
+    return absl::OkStatus();
+  }
+  if (x.unknown_rank()) x = PartialTensorShape::UnknownOfRank(y.dims());
+  if (y.unknown_rank()) y = PartialTensorShape::UnknownOfRank(x.dims());
+  // What errors say of the operands (only built for an error).
+  auto operands = [&] {
+    return absl::StrCat("In[0]: ", x.DebugString(), ", In[1]: ", y.DebugString(),
+                        adj_x ? " (adj_x)" : "", adj_y ? " (adj_y)" : "");
+  };
+  if (x.dims() != y.dims()) {
+    return c->Error(absl::StrCat("x and y must have the same rank (equal batch dimensions), ",
+                                 operands()));
+  }
+  const int rank = x.dims();
+  std::vector<int64_t> dims;
+  for (int d = 0; d < rank - 2; ++d) {
+    const int64_t a = x.dim_size(d), b = y.dim_size(d);
+    if (a >= 0 && b >= 0 && a != b) {
+      return c->Error(absl::StrCat("batch dimension ", d, " differs: ", operands()));
+    }
+    dims.push_back(a >= 0 ? a : b);
+  }
+  const int64_t x_inner = x.dim_size(adj_x ? rank - 2 : rank - 1);
+  const int64_t y_inner = y.dim_size(adj_y ? rank - 1 : rank - 2);
+  if (x_inner >= 0 && y_inner >= 0 && x_inner != y_inner) {
+    return c->Error(absl::StrCat("Matrix size-incompatible: ", operands()));
+  }
+  dims.push_back(x.dim_size(adj_x ? rank - 1 : rank - 2));
+  dims.push_back(y.dim_size(adj_y ? rank - 2 : rank - 1));
+  c->set_output(0, PartialTensorShape(absl::Span<const int64_t>(dims)));
+  return absl::OkStatus();
+}
+
+// output[..., :, :] = op(x[..., :, :]) * op(y[..., :, :]) for every batch
+// index, op taking the adjoint (the transpose, for real types) of an operand
+// whose adj_ attr is set. TensorFlow's v1 BatchMatMul: no broadcasting of the
+// batch dimensions.
+REGISTER_OP("BatchMatMul")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("output: T")
+    .Attr(kNumberTypes)
+    .Attr("adj_x: bool = false")
+    .Attr("adj_y: bool = false")
+    .SetShapeFn(BatchMatMulShape);
 
 }  // namespace
 }  // namespace minitf

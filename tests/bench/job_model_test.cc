@@ -1,9 +1,16 @@
-// Harness job models: the spec's sizes reach the model and the batch;
-// unknown parameters and bad sizes are errors naming the job.
+// Harness job models (mlp, cnn, transformer): the spec's sizes reach the
+// model and the batch, a transformer job trains a step on SimGPU; unknown
+// models, unknown parameters and bad sizes are errors naming the job.
 #include "bench/harness/job_model.h"
+
+#include <cmath>
+#include <memory>
+#include <string>
+#include <vector>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "session/session.h"
 
 namespace minitf::harness {
 namespace {
@@ -45,6 +52,58 @@ TEST(JobModelTest, UnknownParametersAndBadSizesNameTheJob) {
   m = BuildJobModel(Spec("cnn", {{"classes", 10}}, 5));
   ASSERT_FALSE(m.ok());
   EXPECT_THAT(m.status().message(), HasSubstr("classes"));
+}
+
+// In functional mode the step computes a real loss; in timing mode (what
+// scenarios use) the arithmetic is skipped but the step still runs.
+TEST(JobModelTest, TransformerTakesItsSizesFromTheSpecAndTrainsAStepOnTheGpu) {
+  absl::StatusOr<JobModel> m = BuildJobModel(
+      Spec("transformer", {{"seq_len", 6}, {"d_model", 16}, {"heads", 2}, {"hidden", 32}}, 4));
+  ASSERT_TRUE(m.ok()) << m.status();
+  EXPECT_EQ(m->batch.x.shape(), TensorShape({4, 6, 16}));
+  EXPECT_EQ(m->batch.labels.shape(), TensorShape({4}));
+  for (const NodeDef& n : m->model.graph.node) EXPECT_EQ(n.device, "/device:GPU:0") << n.name;
+
+  for (const std::string mode : {"functional", "timing"}) {
+    SCOPED_TRACE(mode);
+    SessionOptions options;
+    options.config.intra_op_parallelism_threads = 2;
+    options.config.inter_op_parallelism_threads = 2;
+    options.config.gpu_options.simgpu_options = "memory=256MiB,mode=" + mode;
+    absl::StatusOr<std::unique_ptr<Session>> session = NewSession(options);
+    ASSERT_TRUE(session.ok()) << session.status();
+    ASSERT_TRUE((*session)->Create(m->model.graph).ok());
+    ASSERT_TRUE((*session)->Run({}, {}, {m->model.init}, nullptr).ok());
+    std::vector<Tensor> out;
+    absl::Status step =
+        (*session)->Run(m->batch.Feeds(m->model), {m->model.loss}, {m->model.train}, &out);
+    ASSERT_TRUE(step.ok()) << step;
+    ASSERT_EQ(out.size(), 1u);
+    if (mode == "functional") {
+      EXPECT_TRUE(std::isfinite(out[0].scalar<float>()())) << out[0].DebugString();
+    }
+  }
+}
+
+TEST(JobModelTest, TransformerUnknownParametersAndHeadsNotDividingDModelNameTheJob) {
+  absl::StatusOr<JobModel> m = BuildJobModel(Spec("transformer", {{"layers", 2}}, 4));
+  ASSERT_FALSE(m.ok());
+  EXPECT_EQ(m.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(m.status().message(), HasSubstr("job 'j'"));
+  EXPECT_THAT(m.status().message(), HasSubstr("'layers'"));
+  m = BuildJobModel(Spec("transformer", {{"d_model", 64}, {"heads", 5}}, 4));
+  ASSERT_FALSE(m.ok());
+  EXPECT_EQ(m.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(m.status().message(), HasSubstr("job 'j'"));
+  EXPECT_THAT(m.status().message(), HasSubstr("d_model (64) must be divisible by heads (5)"));
+}
+
+TEST(JobModelTest, UnknownModelNamesTheJob) {
+  absl::StatusOr<JobModel> m = BuildJobModel(Spec("rnn", {}, 4));
+  ASSERT_FALSE(m.ok());
+  EXPECT_EQ(m.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(m.status().message(), HasSubstr("job 'j'"));
+  EXPECT_THAT(m.status().message(), HasSubstr("'rnn'"));
 }
 
 }  // namespace

@@ -2,9 +2,11 @@
 // say; bad ones are InvalidArgument naming the file and the field.
 #include "bench/harness/scenario.h"
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
+#include "bench/harness/job_model.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/testlib/test_files.h"
@@ -198,6 +200,25 @@ TEST(ScenarioTest, ByteSizes) {
   EXPECT_EQ(*ParseByteSize("4096"), 4096);
   EXPECT_FALSE(ParseByteSize("lots").ok());
   EXPECT_FALSE(ParseByteSize("-1GiB").ok());
+}
+
+TEST(ScenarioTest, BuiltInScenariosLoadAndTheirJobsBuild) {
+  const std::string dir = std::string(MINITF_SOURCE_DIR) + "/bench/scenarios";
+  int count = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    if (entry.path().extension() != ".json") continue;
+    ++count;
+    SCOPED_TRACE(entry.path().string());
+    absl::StatusOr<Scenario> s = LoadScenario(entry.path().string());
+    ASSERT_TRUE(s.ok()) << s.status();
+    EXPECT_EQ(s->name, entry.path().stem().string());
+    EXPECT_GE(s->jobs.size(), 2u);
+    for (const JobSpec& job : s->jobs) {
+      absl::StatusOr<JobModel> model = BuildJobModel(job);
+      EXPECT_TRUE(model.ok()) << model.status();
+    }
+  }
+  EXPECT_GE(count, 4);
 }
 
 }  // namespace

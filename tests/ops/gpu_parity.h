@@ -57,9 +57,9 @@ inline constexpr char kSimGpuOptions[] = "memory=256MiB,mode=functional";
 inline const std::set<std::string> kMathFileOps = {
     "Add", "Sub", "Mul", "Div", "Maximum", "Minimum", "Neg", "Square", "Sqrt", "Exp", "Log",
     "Cast", "Sum", "Mean", "Max", "Const", "Identity", "Reshape", "Shape", "Fill", "ZerosLike",
-    "OnesLike", "RandomUniform", "RandomStandardNormal"};
+    "OnesLike", "RandomUniform", "RandomStandardNormal", "Transpose"};
 inline const std::set<std::string> kNnFileOps = {
-    "MatMul", "BiasAdd", "Relu", "ReluGrad", "Sigmoid", "Tanh", "Softmax",
+    "MatMul", "BatchMatMul", "BiasAdd", "Relu", "ReluGrad", "Sigmoid", "Tanh", "Softmax",
     "SparseSoftmaxCrossEntropyWithLogits", "Conv2D", "Conv2DBackpropInput",
     "Conv2DBackpropFilter", "MaxPool", "MaxPoolGrad", "Variable", "Assign", "AssignAdd",
     "ApplyGradientDescent"};

@@ -1,7 +1,7 @@
 // CPU/GPU parity of the math and array ops (the harness, the tolerance and
 // the coverage rule are in gpu_parity.h): elementwise binary ops with
-// broadcasting, unary ops, Cast, the reductions, Const, Identity and the
-// shape ops, for each dtype their CPU kernels take; the random ops, checked
+// broadcasting, unary ops, Cast, the reductions, Const, Identity, the
+// shape ops and Transpose, for each dtype their CPU kernels take; the random ops, checked
 // for dtype, shape and range; and shape errors, which fail the same way on
 // both devices.
 #include <cmath>
@@ -165,7 +165,36 @@ std::vector<ParityCase> ArrayCases() {
                        [](const Scope& s, const std::vector<Output>& in) {
                          return std::vector<Output>{ops::Reshape(s.WithOpName("op"), in[0], in[1])};
                        }});
+      cases.push_back({"Transpose" + suffix,
+                       {Random(t, {2, 3, 4}), IndexVector(index, {2, 0, 1})},
+                       [](const Scope& s, const std::vector<Output>& in) {
+                         return std::vector<Output>{
+                             ops::Transpose(s.WithOpName("op"), in[0], in[1])};
+                       }});
     }
+  }
+  return cases;
+}
+
+// Transpose as attention uses it (splitting heads: [B,T,H,D] -> [B,H,T,D]),
+// a matrix, an identity perm (the output is the input) and an empty tensor.
+std::vector<ParityCase> TransposeCases() {
+  struct Shuffle {
+    std::string name;
+    TensorShape shape;
+    std::vector<int64_t> perm;
+  };
+  const std::vector<Shuffle> shuffles = {{"SplitHeads", {2, 5, 4, 3}, {0, 2, 1, 3}},
+                                         {"Matrix", {7, 9}, {1, 0}},
+                                         {"Identity", {3, 4}, {0, 1}},
+                                         {"Empty", {0, 3, 2}, {2, 0, 1}}};
+  std::vector<ParityCase> cases;
+  for (const Shuffle& sh : shuffles) {
+    cases.push_back({"Transpose_float_" + sh.name,
+                     {Random(DT_FLOAT, sh.shape), IndexVector(DT_INT32, sh.perm)},
+                     [](const Scope& s, const std::vector<Output>& in) {
+                       return std::vector<Output>{ops::Transpose(s.WithOpName("op"), in[0], in[1])};
+                     }});
   }
   return cases;
 }
@@ -176,6 +205,8 @@ INSTANTIATE_TEST_SUITE_P(Cast, GpuParityMathTest, ::testing::ValuesIn(CastCases(
 INSTANTIATE_TEST_SUITE_P(Reduction, GpuParityMathTest, ::testing::ValuesIn(ReductionCases()),
                          CaseName);
 INSTANTIATE_TEST_SUITE_P(Array, GpuParityMathTest, ::testing::ValuesIn(ArrayCases()), CaseName);
+INSTANTIATE_TEST_SUITE_P(Transpose, GpuParityMathTest, ::testing::ValuesIn(TransposeCases()),
+                         CaseName);
 
 // ---------------------------------------------------------------------------
 // Random ops: values differ between devices by design, so each run is
@@ -281,6 +312,16 @@ std::vector<ParityCase> ErrorCases() {
        [](const Scope& s, const std::vector<Output>& in) {
          return std::vector<Output>{ops::Reshape(s.WithOpName("op"), in[0], in[1])};
        }},
+      {"Transpose_RepeatedPermEntry",
+       {Random(DT_FLOAT, {2, 3, 4}), IndexVector(DT_INT32, {0, 2, 2})},
+       [](const Scope& s, const std::vector<Output>& in) {
+         return std::vector<Output>{ops::Transpose(s.WithOpName("op"), in[0], in[1])};
+       }},
+      {"Transpose_PermOfWrongLength",
+       {Random(DT_FLOAT, {2, 3, 4}), IndexVector(DT_INT64, {1, 0})},
+       [](const Scope& s, const std::vector<Output>& in) {
+         return std::vector<Output>{ops::Transpose(s.WithOpName("op"), in[0], in[1])};
+       }},
       {"Fill_NegativeDimension",
        {IndexVector(DT_INT32, {2, -3}), Random(DT_FLOAT, {})},
        [](const Scope& s, const std::vector<Output>& in) {
@@ -308,7 +349,8 @@ TEST(GpuParityMathCoverageTest, EveryOpWithASimGpuKernelHasAParityFile) {
 TEST(GpuParityMathCoverageTest, EverySimGpuKernelOfTheMathOpsRunsInACase) {
   std::vector<GraphDef> graphs;
   for (const auto& cases :
-       {BinaryCases(), UnaryCases(), CastCases(), ReductionCases(), ArrayCases(), RandomCases()}) {
+       {BinaryCases(), UnaryCases(), CastCases(), ReductionCases(), ArrayCases(), TransposeCases(),
+        RandomCases()}) {
     for (const ParityCase& c : cases) graphs.push_back(GpuGraphOf(c));
   }
   ExpectSimGpuKernelsExercised(kMathFileOps, graphs);

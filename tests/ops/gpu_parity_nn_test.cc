@@ -1,10 +1,11 @@
 // CPU/GPU parity of the neural-network ops (the harness, the tolerance and
 // the coverage rule are in gpu_parity.h): MatMul in every transpose
-// combination, BiasAdd, the activations and their gradient, Softmax, the
-// sparse cross entropy, Conv2D and its two gradients and MaxPool and its
-// gradient (SAME and VALID, strides 1 and 2); the state ops through a
-// session, a variable on the GPU updated over several steps; and shape
-// errors, which fail the same way on both devices.
+// combination, BatchMatMul in every adjoint combination, BiasAdd, the
+// activations and their gradient, Softmax, the sparse cross entropy, Conv2D
+// and its two gradients and MaxPool and its gradient (SAME and VALID,
+// strides 1 and 2); the state ops through a session, a variable on the GPU
+// updated over several steps; and shape errors, which fail the same way on
+// both devices.
 #include <string>
 #include <utility>
 #include <vector>
@@ -44,6 +45,39 @@ std::vector<ParityCase> MatMulCases() {
                    {Random(DT_FLOAT, {65, 48}), Random(DT_FLOAT, {48, 33})},
                    [](const Scope& s, const std::vector<Output>& in) {
                      return std::vector<Output>{ops::MatMul(s.WithOpName("op"), in[0], in[1])};
+                   }});
+  return cases;
+}
+
+std::vector<ParityCase> BatchMatMulCases() {
+  std::vector<ParityCase> cases;
+  for (DataType t : kNumberTypes) {
+    for (bool adj_x : {false, true}) {
+      for (bool adj_y : {false, true}) {
+        // op(x) is [2, 3, 5], op(y) is [2, 5, 4].
+        const TensorShape x = adj_x ? TensorShape({2, 5, 3}) : TensorShape({2, 3, 5});
+        const TensorShape y = adj_y ? TensorShape({2, 4, 5}) : TensorShape({2, 5, 4});
+        cases.push_back({absl::StrCat("BatchMatMul_", TypeName(t), adj_x ? "_AdjX" : "",
+                                      adj_y ? "_AdjY" : ""),
+                         {Random(t, x), Random(t, y)},
+                         [adj_x, adj_y](const Scope& s, const std::vector<Output>& in) {
+                           return std::vector<Output>{ops::BatchMatMul(
+                               s.WithOpName("op"), in[0], in[1], {.adj_x = adj_x, .adj_y = adj_y})};
+                         }});
+      }
+    }
+  }
+  // Attention's shapes: [B, H, T, D/H] scores against keys, then values.
+  cases.push_back({"BatchMatMul_float_AttentionScores",
+                   {Random(DT_FLOAT, {2, 4, 16, 16}), Random(DT_FLOAT, {2, 4, 16, 16})},
+                   [](const Scope& s, const std::vector<Output>& in) {
+                     return std::vector<Output>{
+                         ops::BatchMatMul(s.WithOpName("op"), in[0], in[1], {.adj_y = true})};
+                   }});
+  cases.push_back({"BatchMatMul_float_OneLargePair",
+                   {Random(DT_FLOAT, {65, 48}), Random(DT_FLOAT, {48, 33})},
+                   [](const Scope& s, const std::vector<Output>& in) {
+                     return std::vector<Output>{ops::BatchMatMul(s.WithOpName("op"), in[0], in[1])};
                    }});
   return cases;
 }
@@ -178,6 +212,8 @@ std::vector<ParityCase> PoolCases() {
 }
 
 INSTANTIATE_TEST_SUITE_P(MatMul, GpuParityNnTest, ::testing::ValuesIn(MatMulCases()), CaseName);
+INSTANTIATE_TEST_SUITE_P(BatchMatMul, GpuParityNnTest, ::testing::ValuesIn(BatchMatMulCases()),
+                         CaseName);
 INSTANTIATE_TEST_SUITE_P(Activation, GpuParityNnTest, ::testing::ValuesIn(ActivationCases()),
                          CaseName);
 INSTANTIATE_TEST_SUITE_P(Conv, GpuParityNnTest, ::testing::ValuesIn(ConvCases()), CaseName);
@@ -285,6 +321,22 @@ std::vector<ParityCase> ErrorCases() {
        [](const Scope& s, const std::vector<Output>& in) {
          return std::vector<Output>{ops::MatMul(s.WithOpName("op"), in[0], in[1])};
        }},
+      {"BatchMatMul_BatchDimensionsDiffer",
+       {Random(DT_FLOAT, {2, 3, 4}), Random(DT_FLOAT, {3, 4, 5})},
+       [](const Scope& s, const std::vector<Output>& in) {
+         return std::vector<Output>{ops::BatchMatMul(s.WithOpName("op"), in[0], in[1])};
+       }},
+      {"BatchMatMul_IncompatibleInnerDimensions",
+       {Random(DT_FLOAT, {2, 3, 4}), Random(DT_FLOAT, {2, 4, 5})},
+       [](const Scope& s, const std::vector<Output>& in) {
+         return std::vector<Output>{
+             ops::BatchMatMul(s.WithOpName("op"), in[0], in[1], {.adj_x = true})};
+       }},
+      {"BatchMatMul_RankBelowTwo",
+       {Random(DT_FLOAT, {4}), Random(DT_FLOAT, {4})},
+       [](const Scope& s, const std::vector<Output>& in) {
+         return std::vector<Output>{ops::BatchMatMul(s.WithOpName("op"), in[0], in[1])};
+       }},
       {"Conv2D_FilterDepthMismatch",
        {Random(DT_FLOAT, {1, 5, 5, 3}), Random(DT_FLOAT, {3, 3, 2, 4})},
        [conv](const Scope& s, const std::vector<Output>& in) {
@@ -333,7 +385,8 @@ TEST(GpuParityNnCoverageTest, EveryOpWithASimGpuKernelHasAParityFile) {
 
 TEST(GpuParityNnCoverageTest, EverySimGpuKernelOfTheNnOpsRunsInACase) {
   std::vector<GraphDef> graphs;
-  for (const auto& cases : {MatMulCases(), ActivationCases(), ConvCases(), PoolCases()}) {
+  for (const auto& cases :
+       {MatMulCases(), BatchMatMulCases(), ActivationCases(), ConvCases(), PoolCases()}) {
     for (const ParityCase& c : cases) graphs.push_back(GpuGraphOf(c));
   }
   for (DataType t : kAllTypes) graphs.push_back(StateGraph(t, /*gpu=*/true));

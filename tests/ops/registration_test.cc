@@ -19,7 +19,7 @@ const std::set<std::string>& ShippedOps() {
       "Softmax", "SparseSoftmaxCrossEntropyWithLogits", "Conv2D", "Conv2DBackpropInput",
       "Conv2DBackpropFilter", "MaxPool", "MaxPoolGrad", "Reshape", "Shape", "Fill",
       "ZerosLike", "OnesLike", "RandomUniform", "RandomStandardNormal", "Variable", "Assign",
-      "AssignAdd", "ApplyGradientDescent", "_Send", "_Recv"};
+      "AssignAdd", "ApplyGradientDescent", "_Send", "_Recv", "Transpose", "BatchMatMul"};
   return *ops;
 }
 

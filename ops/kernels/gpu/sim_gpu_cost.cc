@@ -38,6 +38,14 @@ double Flops(const NodeDef& def, const std::vector<const Tensor*>& in,
     const double inner = static_cast<double>(input(0)->dim_size(transpose_a ? 0 : 1));
     return 2.0 * static_cast<double>(Elements(out[0])) * inner;
   }
+  if (op == "BatchMatMul" && input(0) != nullptr && input(0)->dims() >= 2 && !out.empty()) {
+    // 2 * B * M * N * K: the output has B * M * N elements.
+    bool adj_x = false;
+    (void)GetNodeAttr(def, "adj_x", &adj_x);
+    const int rank = input(0)->dims();
+    const double inner = static_cast<double>(input(0)->dim_size(adj_x ? rank - 2 : rank - 1));
+    return 2.0 * static_cast<double>(Elements(out[0])) * inner;
+  }
   if (op == "Conv2D" && input(1) != nullptr && !out.empty()) {
     return 2.0 * static_cast<double>(Elements(out[0])) * FilterVolume(input(1)->shape());
   }

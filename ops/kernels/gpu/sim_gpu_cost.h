@@ -3,11 +3,13 @@
 // and the bytes it reads and writes, split by where they live (device memory
 // at HBM bandwidth, host memory — VMem's overflow — at PCIe bandwidth).
 //
-//   flops: MatMul 2mnk; Conv2D and both backprops 2 * (output or
+//   flops: MatMul 2mnk; BatchMatMul 2bmnk (b the product of the batch
+//          dimensions); Conv2D and both backprops 2 * (output or
 //          out_backprop elements) * filter_rows * filter_cols * in_depth;
 //          MaxPool / MaxPoolGrad one per window element; Softmax and the
-//          cross-entropy 5 per logit; everything else one per element of its
-//          largest input or output.
+//          cross-entropy 5 per logit; everything else (Transpose among
+//          them: its time is its bytes) one per element of its largest input
+//          or output.
 //   bytes: every input plus every output.
 #ifndef MINITF_OPS_KERNELS_GPU_SIM_GPU_COST_H_
 #define MINITF_OPS_KERNELS_GPU_SIM_GPU_COST_H_

@@ -1,0 +1,197 @@
+#include "bench/models/transformer_model.h"
+
+#include <algorithm>
+#include <cmath>
+#include <iterator>
+#include <random>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "ops/standard_ops.h"
+
+namespace minitf {
+namespace {
+
+// The variables, in the order Parameters creates them (and TrainOp takes
+// their gradients).
+constexpr const char* kVariables[] = {
+    "attention/query",    "attention/key",   "attention/value",    "attention/output",
+    "mlp/dense1/weights", "mlp/dense1/bias", "mlp/dense2/weights", "mlp/dense2/bias",
+    "classifier/weights", "classifier/bias"};
+
+// The seed of the class markers: one set for every batch.
+constexpr uint32_t kMarkerSeed = 20240917;
+constexpr float kNoiseStddev = 0.5f;
+
+absl::Status CheckConfig(const TransformerConfig& c) {
+  auto positive = [](const char* field, int value) -> absl::Status {
+    if (value >= 1) return absl::OkStatus();
+    return absl::InvalidArgumentError(
+        absl::StrCat("BuildTransformerModel: ", field, " must be positive, got ", value));
+  };
+  const std::pair<const char*, int> sizes[] = {
+      {"seq_len", c.seq_len}, {"d_model", c.d_model}, {"heads", c.heads}, {"hidden", c.hidden}};
+  for (const auto& [field, value] : sizes) {
+    if (absl::Status s = positive(field, value); !s.ok()) return s;
+  }
+  if (c.d_model % c.heads != 0) {
+    return absl::InvalidArgumentError(absl::StrCat("BuildTransformerModel: d_model (", c.d_model,
+                                                   ") must be divisible by heads (", c.heads, ")"));
+  }
+  if (c.classes < 2) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("BuildTransformerModel: classes must be at least 2, got ", c.classes));
+  }
+  return absl::OkStatus();
+}
+
+float InverseSqrt(int n) { return 1.0f / std::sqrt(static_cast<float>(n)); }
+
+// Reshapes between rows [B*T, D] and heads [B, H, T, D/H].
+struct Heads {
+  int t, d, h;
+
+  // rows [B*T, D] -> [B, T, H, D/H] -> [B, H, T, D/H].
+  Output Split(const Scope& s, Input rows) const {
+    return ops::Transpose(s, ops::Reshape(s, rows, {-1, t, h, d / h}), {0, 2, 1, 3});
+  }
+  // [B, H, T, D/H] -> [B, T, H, D/H] -> rows [B*T, D].
+  Output Merge(const Scope& s, Input heads) const {
+    return ops::Reshape(s, ops::Transpose(s, heads, {0, 2, 1, 3}), {-1, d});
+  }
+};
+
+}  // namespace
+
+std::vector<std::string> TransformerVariableNames() {
+  return std::vector<std::string>(std::begin(kVariables), std::end(kVariables));
+}
+
+absl::StatusOr<TrainingModel> BuildTransformerModel(const TransformerConfig& config) {
+  if (absl::Status s = CheckConfig(config); !s.ok()) return s;
+  const int t = config.seq_len, d = config.d_model, f = config.hidden, c = config.classes;
+  const Heads heads{t, d, config.heads};
+  const float scale = InverseSqrt(d / config.heads);
+
+  Scope root = Scope::NewRootScope().WithDevice(config.device);
+  auto x = ops::Placeholder(root.WithOpName("sequences"), DT_FLOAT, {.shape = {-1, t, d}});
+  auto labels = ops::Placeholder(root.WithOpName("labels"), DT_INT32, {.shape = {-1}});
+
+  // Projections N(0, 1/fan_in); the ReLU layer's He N(0, 2/fan_in).
+  Parameters params(root, root.NewSubScope("init"));
+  auto wq = params.Normal(kVariables[0], {d, d}, InverseSqrt(d), 1);
+  auto wk = params.Normal(kVariables[1], {d, d}, InverseSqrt(d), 2);
+  auto wv = params.Normal(kVariables[2], {d, d}, InverseSqrt(d), 3);
+  auto wo = params.Normal(kVariables[3], {d, d}, InverseSqrt(d), 4);
+  auto w1 = params.Normal(kVariables[4], {d, f}, std::sqrt(2.0f) * InverseSqrt(d), 5);
+  auto b1 = params.Zeros(kVariables[5], {f});
+  auto w2 = params.Normal(kVariables[6], {f, d}, InverseSqrt(f), 6);
+  auto b2 = params.Zeros(kVariables[7], {d});
+  auto wc = params.Normal(kVariables[8], {d, c}, InverseSqrt(d), 7);
+  auto bc = params.Zeros(kVariables[9], {c});
+  auto init_op = params.InitOp("init");
+
+  // Forward pass.
+  Scope attn = root.NewSubScope("attention");
+  auto rows = ops::Reshape(attn, x, {-1, d});
+  auto q = heads.Split(attn, ops::MatMul(attn, rows, wq));
+  auto k = heads.Split(attn, ops::MatMul(attn, rows, wk));
+  auto v = heads.Split(attn, ops::MatMul(attn, rows, wv));
+  auto scores = ops::Mul(attn, ops::BatchMatMul(attn, q, k, {.adj_y = true}), scale);
+  auto probs = ops::Softmax(attn, scores);  // [B, H, T(queries), T(keys)]
+  auto mixed = heads.Merge(attn, ops::BatchMatMul(attn, probs, v));
+  auto h1 = ops::Add(attn, rows, ops::MatMul(attn, mixed, wo));
+
+  Scope mlp = root.NewSubScope("mlp");
+  auto u_pre = ops::BiasAdd(mlp, ops::MatMul(mlp, h1, w1), b1);
+  auto u = ops::Relu(mlp, u_pre);
+  auto h2 = ops::Add(mlp, h1, ops::BiasAdd(mlp, ops::MatMul(mlp, u, w2), b2));
+
+  auto h2_seq = ops::Reshape(root, h2, {-1, t, d});
+  auto pooled = ops::Mean(root, h2_seq, {1});
+  auto logits = ops::BiasAdd(root.WithOpName("logits"), ops::MatMul(root, pooled, wc), bc);
+  auto xent = ops::SparseSoftmaxCrossEntropyWithLogits(root, logits, labels);
+  auto loss = ops::Mean(root.WithOpName("loss"), xent.loss, {0});
+
+  // Backward pass: d(mean loss)/d(logits) = backprop / batch.
+  Scope grad = root.NewSubScope("gradients");
+  auto batch = ops::Cast(grad, ops::Shape(grad, labels), DT_FLOAT);
+  auto dlogits = ops::Div(grad, xent.backprop, batch);
+  auto dwc = ops::MatMul(grad.WithOpName(kVariables[8]), pooled, dlogits, {.transpose_a = true});
+  auto dbc = ops::Sum(grad.WithOpName(kVariables[9]), dlogits, {0});
+  auto dpooled = ops::MatMul(grad, dlogits, wc, {.transpose_b = true});
+  // The mean over T hands every position 1/T of the pooled gradient.
+  auto dh2_seq = ops::Mul(grad, ops::OnesLike(grad, h2_seq),
+                          ops::Reshape(grad, ops::Mul(grad, dpooled, 1.0f / t), {-1, 1, d}));
+  auto dh2 = ops::Reshape(grad, dh2_seq, {-1, d});
+
+  // MLP: h2 = h1 + dense2(relu(dense1(h1))).
+  auto dw2 = ops::MatMul(grad.WithOpName(kVariables[6]), u, dh2, {.transpose_a = true});
+  auto db2 = ops::Sum(grad.WithOpName(kVariables[7]), dh2, {0});
+  auto du = ops::MatMul(grad, dh2, w2, {.transpose_b = true});
+  auto du_pre = ops::ReluGrad(grad, du, u_pre);
+  auto dw1 = ops::MatMul(grad.WithOpName(kVariables[4]), h1, du_pre, {.transpose_a = true});
+  auto db1 = ops::Sum(grad.WithOpName(kVariables[5]), du_pre, {0});
+  // The residual's share plus the MLP's.
+  auto dh1 = ops::Add(grad, dh2, ops::MatMul(grad, du_pre, w1, {.transpose_b = true}));
+
+  // Attention: h1 = rows + merge(softmax(q k^T * scale) v) Wo.
+  auto dwo = ops::MatMul(grad.WithOpName(kVariables[3]), mixed, dh1, {.transpose_a = true});
+  auto dmixed = heads.Split(grad, ops::MatMul(grad, dh1, wo, {.transpose_b = true}));
+  // mixed = P V per head: dP = dmixed V^T, dV = P^T dmixed.
+  auto dprobs = ops::BatchMatMul(grad, dmixed, v, {.adj_y = true});
+  auto dv = ops::BatchMatMul(grad, probs, dmixed, {.adj_x = true});
+  // Softmax over the last axis: dS = P * (dP - sum(dP * P, last axis)).
+  auto row_dot = ops::Sum(grad, ops::Mul(grad, dprobs, probs), {-1}, {.keep_dims = true});
+  // scores = (Q K^T) * scale: with G = dS * scale, dQ = G K and dK = G^T Q.
+  auto dscores = ops::Mul(grad, ops::Mul(grad, probs, ops::Sub(grad, dprobs, row_dot)), scale);
+  auto dq = ops::BatchMatMul(grad, dscores, k);
+  auto dk = ops::BatchMatMul(grad, dscores, q, {.adj_x = true});
+  auto dwq = ops::MatMul(grad.WithOpName(kVariables[0]), rows, heads.Merge(grad, dq),
+                         {.transpose_a = true});
+  auto dwk = ops::MatMul(grad.WithOpName(kVariables[1]), rows, heads.Merge(grad, dk),
+                         {.transpose_a = true});
+  auto dwv = ops::MatMul(grad.WithOpName(kVariables[2]), rows, heads.Merge(grad, dv),
+                         {.transpose_a = true});
+
+  auto train_op = params.TrainOp("train", {dwq, dwk, dwv, dwo, dw1, db1, dw2, db2, dwc, dbc},
+                                 config.learning_rate);
+
+  TrainingModel model;
+  if (absl::Status s = root.ToGraphDef(&model.graph); !s.ok()) return s;
+  model.init = init_op.node_name();
+  model.train = train_op.node_name();
+  model.loss = loss.name();
+  model.logits = logits.name();
+  model.input = x.name();
+  model.labels = labels.name();
+  return model;
+}
+
+Batch MakeSequenceBatch(const TransformerConfig& config, int batch_size, uint32_t seed) {
+  const int t_len = config.seq_len, d = config.d_model, classes = std::max(config.classes, 1);
+  std::mt19937 marker_rng(kMarkerSeed);
+  std::vector<std::vector<float>> markers(classes, std::vector<float>(d));
+  for (std::vector<float>& marker : markers) {
+    for (float& e : marker) e = marker_rng() % 2 == 0 ? 1.0f : -1.0f;
+  }
+  std::mt19937 rng(seed);
+  std::normal_distribution<float> noise(0.0f, kNoiseStddev);
+  std::uniform_int_distribution<int> position(0, std::max(t_len - 1, 0));
+  Batch batch{Tensor(DT_FLOAT, TensorShape({batch_size, t_len, d})),
+              Tensor(DT_INT32, TensorShape({batch_size}))};
+  auto x = batch.x.tensor<float, 3>();
+  auto labels = batch.labels.vec<int32_t>();
+  for (int b = 0; b < batch_size; ++b) {
+    const int label = b % classes;
+    labels(b) = label;
+    for (int i = 0; i < t_len; ++i) {
+      for (int j = 0; j < d; ++j) x(b, i, j) = noise(rng);
+    }
+    const int at = position(rng);
+    for (int j = 0; j < d; ++j) x(b, at, j) += markers[label][j];
+  }
+  return batch;
+}
+
+}  // namespace minitf

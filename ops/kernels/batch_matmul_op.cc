@@ -1,0 +1,154 @@
+// Kernel: BatchMatMul on CPU (TensorFlow's v1 op: equal batch dimensions,
+// no broadcasting), for float, double, int32 and int64.
+//
+// x and y are viewed as [B, rows, cols] with B the product of the batch
+// dimensions. With at least as many products as intra-op threads, the
+// products are shared out over the pool, each one an Eigen matrix product
+// on one thread; with fewer (one large product, say) they run one after
+// the other, each a tensor contraction spread over the whole pool.
+#include <cstdint>
+
+#include "Eigen/Core"
+#include "absl/strings/str_cat.h"
+#include "runtime/kernel_registry.h"
+#include "runtime/op_requires.h"
+
+namespace minitf {
+namespace {
+
+template <typename T>
+using RowMajorMatrix = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+template <typename T>
+using ConstMatrixMap = Eigen::Map<const RowMajorMatrix<T>>;
+template <typename T>
+using MatrixMap = Eigen::Map<RowMajorMatrix<T>>;
+
+// The products, views of x [B, x_rows, x_cols], y [B, y_rows, y_cols] and
+// out [B, M, N].
+template <typename T>
+struct BatchOperands {
+  const T* x;
+  const T* y;
+  T* out;
+  int64_t x_rows, x_cols, y_rows, y_cols, m, n, k;
+  bool adj_x, adj_y;
+};
+
+// out[b] = op(x[b]) * op(y[b]) on the calling thread. For real types the
+// adjoint is the transpose.
+template <typename T>
+void MultiplyOne(const BatchOperands<T>& p, int64_t b) {
+  ConstMatrixMap<T> x(p.x + b * p.x_rows * p.x_cols, p.x_rows, p.x_cols);
+  ConstMatrixMap<T> y(p.y + b * p.y_rows * p.y_cols, p.y_rows, p.y_cols);
+  MatrixMap<T> out(p.out + b * p.m * p.n, p.m, p.n);
+  if (p.adj_x && p.adj_y) {
+    out.noalias() = x.transpose() * y.transpose();
+  } else if (p.adj_x) {
+    out.noalias() = x.transpose() * y;
+  } else if (p.adj_y) {
+    out.noalias() = x * y.transpose();
+  } else {
+    out.noalias() = x * y;
+  }
+}
+
+// out[b] = op(x[b]) * op(y[b]) as a tensor contraction over `device`.
+template <typename T>
+void ContractOne(const Eigen::ThreadPoolDevice& device, const BatchOperands<T>& p, int64_t b) {
+  using ConstMap = Eigen::TensorMap<Eigen::Tensor<const T, 2, Eigen::RowMajor>>;
+  ConstMap x(p.x + b * p.x_rows * p.x_cols, p.x_rows, p.x_cols);
+  ConstMap y(p.y + b * p.y_rows * p.y_cols, p.y_rows, p.y_cols);
+  Eigen::TensorMap<Eigen::Tensor<T, 2, Eigen::RowMajor>> out(p.out + b * p.m * p.n, p.m, p.n);
+  const Eigen::array<Eigen::IndexPair<Eigen::DenseIndex>, 1> contract_dims = {
+      Eigen::IndexPair<Eigen::DenseIndex>(p.adj_x ? 0 : 1, p.adj_y ? 1 : 0)};
+  out.device(device) = x.contract(y, contract_dims);
+}
+
+template <typename T>
+class BatchMatMulOp : public OpKernel {
+ public:
+  explicit BatchMatMulOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("adj_x", &adj_x_));
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("adj_y", &adj_y_));
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& x = ctx->input(0);
+    const Tensor& y = ctx->input(1);
+    OP_REQUIRES(ctx, x.dims() >= 2 && y.dims() >= 2,
+                Error("x and y must have rank at least 2, ", x, y));
+    OP_REQUIRES(ctx, x.dims() == y.dims(),
+                Error("x and y must have the same rank (equal batch dimensions), ", x, y));
+    const int rank = x.dims();
+    TensorShape out_shape;
+    int64_t batch = 1;
+    for (int d = 0; d < rank - 2; ++d) {
+      OP_REQUIRES(ctx, x.dim_size(d) == y.dim_size(d),
+                  Error(absl::StrCat("batch dimension ", d, " differs: "), x, y));
+      out_shape.AddDim(x.dim_size(d));
+      batch *= x.dim_size(d);
+    }
+    BatchOperands<T> p;
+    p.x_rows = x.dim_size(rank - 2);
+    p.x_cols = x.dim_size(rank - 1);
+    p.y_rows = y.dim_size(rank - 2);
+    p.y_cols = y.dim_size(rank - 1);
+    p.m = adj_x_ ? p.x_cols : p.x_rows;
+    p.k = adj_x_ ? p.x_rows : p.x_cols;
+    p.n = adj_y_ ? p.y_rows : p.y_cols;
+    p.adj_x = adj_x_;
+    p.adj_y = adj_y_;
+    OP_REQUIRES(ctx, p.k == (adj_y_ ? p.y_cols : p.y_rows),
+                Error("Matrix size-incompatible: ", x, y));
+    out_shape.AddDim(p.m);
+    out_shape.AddDim(p.n);
+    Tensor* out = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, out_shape, &out));
+    if (out->NumElements() == 0) return;
+    const Eigen::ThreadPoolDevice& device = ctx->eigen_cpu_device();
+    if (p.k == 0) {
+      auto flat = out->flat<T>();
+      flat.device(device) = flat.constant(T(0));
+      return;
+    }
+    p.x = x.data<T>();
+    p.y = y.data<T>();
+    p.out = out->data<T>();
+    if (batch < device.numThreads()) {
+      for (int64_t b = 0; b < batch; ++b) ContractOne(device, p, b);
+      return;
+    }
+    // Per product: 2mnk arithmetic, its operands read and its output written.
+    const Eigen::TensorOpCost cost(static_cast<double>((p.m * p.k + p.k * p.n) * sizeof(T)),
+                                   static_cast<double>(p.m * p.n * sizeof(T)),
+                                   2.0 * static_cast<double>(p.m * p.n * p.k));
+    device.parallelFor(batch, cost, [&p](Eigen::Index first, Eigen::Index last) {
+      for (Eigen::Index b = first; b < last; ++b) MultiplyOne(p, b);
+    });
+  }
+
+ private:
+  // InvalidArgument naming the node: `what`, then both operands' shapes.
+  absl::Status Error(absl::string_view what, const Tensor& x, const Tensor& y) const {
+    return AttachNodeName(
+        absl::InvalidArgumentError(absl::StrCat(
+            what, "In[0]: ", x.shape().DebugString(), ", In[1]: ", y.shape().DebugString(),
+            adj_x_ ? " (adj_x)" : "", adj_y_ ? " (adj_y)" : "")),
+        def());
+  }
+
+  bool adj_x_ = false;
+  bool adj_y_ = false;
+};
+
+#define MINITF_REGISTER_BATCH_MATMUL(T)                                                  \
+  REGISTER_KERNEL_BUILDER(Name("BatchMatMul").Device(DEVICE_CPU).TypeConstraint<T>("T"), \
+                          BatchMatMulOp<T>)
+MINITF_REGISTER_BATCH_MATMUL(float);
+MINITF_REGISTER_BATCH_MATMUL(double);
+MINITF_REGISTER_BATCH_MATMUL(int32_t);
+MINITF_REGISTER_BATCH_MATMUL(int64_t);
+#undef MINITF_REGISTER_BATCH_MATMUL
+
+}  // namespace
+}  // namespace minitf

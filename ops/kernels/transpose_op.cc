@@ -1,0 +1,129 @@
+// Kernel: Transpose on CPU, for every dtype, with int32 or int64 perm.
+//
+// The permutation is applied with an Eigen shuffle on the intra-op pool.
+// The shuffle moves elements without looking at them, so it runs on
+// unsigned integers of the element's size: one instantiation per size
+// (1, 4, 8 bytes) and rank (2..8) serves every dtype. A perm that keeps
+// every dimension in place (rank 0 and 1 always do) returns x itself,
+// sharing its buffer.
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "ops/kernels/transpose_perm.h"
+#include "runtime/kernel_registry.h"
+#include "runtime/op_requires.h"
+
+namespace minitf {
+namespace {
+
+constexpr int kMaxTransposeRank = 8;
+
+// out = in with dimension i of out being dimension perm[i] of in, for
+// `Word`-sized elements of tensors of rank `kRank`.
+template <typename Word, int kRank>
+void Shuffle(const Eigen::ThreadPoolDevice& device, const Tensor& in, const std::vector<int>& perm,
+             Tensor* out) {
+  Eigen::array<Eigen::DenseIndex, kRank> in_dims, out_dims, shuffle;
+  for (int d = 0; d < kRank; ++d) {
+    in_dims[d] = in.dim_size(d);
+    out_dims[d] = out->dim_size(d);
+    shuffle[d] = perm[d];
+  }
+  Eigen::TensorMap<Eigen::Tensor<const Word, kRank, Eigen::RowMajor>> x(
+      static_cast<const Word*>(in.raw_data()), in_dims);
+  Eigen::TensorMap<Eigen::Tensor<Word, kRank, Eigen::RowMajor>> y(
+      static_cast<Word*>(out->raw_data()), out_dims);
+  y.device(device) = x.shuffle(shuffle);
+}
+
+template <typename Word>
+void ShuffleOfRank(const Eigen::ThreadPoolDevice& device, const Tensor& in,
+                   const std::vector<int>& perm, Tensor* out) {
+  switch (in.dims()) {
+    case 2:
+      return Shuffle<Word, 2>(device, in, perm, out);
+    case 3:
+      return Shuffle<Word, 3>(device, in, perm, out);
+    case 4:
+      return Shuffle<Word, 4>(device, in, perm, out);
+    case 5:
+      return Shuffle<Word, 5>(device, in, perm, out);
+    case 6:
+      return Shuffle<Word, 6>(device, in, perm, out);
+    case 7:
+      return Shuffle<Word, 7>(device, in, perm, out);
+    case 8:
+      return Shuffle<Word, 8>(device, in, perm, out);
+    default:
+      MINITF_CHECK(false);  // The kernel checks the rank.
+  }
+}
+
+class TransposeOp : public OpKernel {
+ public:
+  explicit TransposeOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& x = ctx->input(0);
+    absl::StatusOr<std::vector<int>> perm = TransposePermutation(ctx->input(1), x.dims());
+    OP_REQUIRES(
+        ctx, perm.ok(),
+        Error(absl::StrCat(perm.status().message(), "; x has shape ", x.shape().DebugString())));
+    bool identity = true;
+    TensorShape out_shape;
+    for (int i = 0; i < x.dims(); ++i) {
+      identity = identity && (*perm)[i] == i;
+      out_shape.AddDim(x.dim_size((*perm)[i]));
+    }
+    if (identity) {
+      ctx->set_output(0, x);
+      return;
+    }
+    OP_REQUIRES(
+        ctx, x.dims() <= kMaxTransposeRank,
+        AttachNodeName(absl::UnimplementedError(absl::StrCat(
+                           "Transpose of rank ", x.dims(), " (shape ", x.shape().DebugString(),
+                           "); ranks up to ", kMaxTransposeRank, " are implemented")),
+                       def()));
+    Tensor* y = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, out_shape, &y));
+    if (y->NumElements() == 0) return;
+    const Eigen::ThreadPoolDevice& device = ctx->eigen_cpu_device();
+    switch (DataTypeSize(x.dtype())) {
+      case 1:
+        return ShuffleOfRank<uint8_t>(device, x, *perm, y);
+      case 4:
+        return ShuffleOfRank<uint32_t>(device, x, *perm, y);
+      case 8:
+        return ShuffleOfRank<uint64_t>(device, x, *perm, y);
+      default:
+        ctx->CtxFailure(AttachNodeName(
+            absl::UnimplementedError(absl::StrCat("Transpose of ", DataTypeString(x.dtype()),
+                                                  " elements is not implemented")),
+            def()));
+    }
+  }
+
+ private:
+  absl::Status Error(absl::string_view message) const {
+    return AttachNodeName(absl::InvalidArgumentError(message), def());
+  }
+};
+
+REGISTER_KERNEL_BUILDER(Name("Transpose")
+                            .Device(DEVICE_CPU)
+                            .TypeConstraint("T", AllDataTypes())
+                            .TypeConstraint<int32_t>("Tperm")
+                            .HostMemory("perm"),
+                        TransposeOp);
+REGISTER_KERNEL_BUILDER(Name("Transpose")
+                            .Device(DEVICE_CPU)
+                            .TypeConstraint("T", AllDataTypes())
+                            .TypeConstraint<int64_t>("Tperm")
+                            .HostMemory("perm"),
+                        TransposeOp);
+
+}  // namespace
+}  // namespace minitf
