@@ -179,7 +179,11 @@ bool BFCAllocator::Extend(size_t needed) {
   if (mem == nullptr) return false;
   ASAN_POISON_MEMORY_REGION(mem, received);
   if (options_.allow_growth && !backpedalled) {
-    curr_region_bytes_ = std::max(curr_region_bytes_, bytes) * 2;
+    // Twice the region taken, not twice the planned size: a region the
+    // limit clamped (a job under a cut limit) must not inflate the next one,
+    // which would otherwise double at every clamped region until it took
+    // the whole limit once raised, or overflowed to zero.
+    curr_region_bytes_ = bytes * 2;
   }
   const ChunkHandle h = NewChunk();
   Chunk& c = chunks_[h];

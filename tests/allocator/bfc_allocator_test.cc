@@ -242,6 +242,27 @@ TEST(BFCAllocatorTest, RegionsGrowByDoubling) {
   for (void* p : {a, b, c, d}) f.bfc->DeallocateRaw(p);
 }
 
+TEST(BFCAllocatorTest, RegionsCutByTheLimitDoNotInflateTheNextRegion) {
+  // A job whose limit was cut keeps reserving regions clamped to the small
+  // limit and freeing them again. Each region doubles the next one's size
+  // from the region actually taken, so when the limit is raised again the
+  // next region is twice the last clamped one, not the whole new limit.
+  Fixture f(64 * kMiB, 64 * kMiB, true);
+  f.bfc->SetMemoryLimit(4 * kMiB);
+  for (int i = 0; i < 70; ++i) {
+    void* p = f.bfc->AllocateRaw(64, 3 * kMiB);
+    ASSERT_NE(p, nullptr) << i;
+    f.bfc->DeallocateRaw(p);
+    f.bfc->FreeEmptyMemory(0);
+  }
+  EXPECT_EQ(f.bfc->GetStats()->bytes_reserved, 0);
+  f.bfc->SetMemoryLimit(64 * kMiB);
+  void* p = f.bfc->AllocateRaw(64, kMiB);
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(f.sub->alloc_sizes().back(), 8 * kMiB);
+  f.bfc->DeallocateRaw(p);
+}
+
 TEST(BFCAllocatorTest, FreeEmptyMemoryReturnsOnlyEmptyRegions) {
   Fixture f(64 * kMiB, 64 * kMiB, true);
   void* a = f.bfc->AllocateRaw(64, kMiB);
