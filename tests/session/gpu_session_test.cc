@@ -123,8 +123,12 @@ TEST(GpuSessionTest, UnpinnedGraphRunsOnTheGpuAndMatchesTheCpu) {
   // replaced by the call frame's _Arg on the host, do not.
   for (const DeviceStepStats& dev : metadata.step_stats.dev_stats) {
     for (const NodeExecStats& n : dev.node_stats) {
-      if (n.node_name == "mm" || n.node_name == "y") EXPECT_TRUE(n.async) << n.node_name;
-      if (n.op == "_Arg") EXPECT_FALSE(n.async) << n.node_name;
+      if (n.node_name == "mm" || n.node_name == "y") {
+        EXPECT_TRUE(n.async) << n.node_name;
+      }
+      if (n.op == "_Arg") {
+        EXPECT_FALSE(n.async) << n.node_name;
+      }
     }
   }
 
