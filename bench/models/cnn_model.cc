@@ -85,15 +85,7 @@ absl::StatusOr<TrainingModel> BuildCnnModel(const CnnConfig& config) {
   auto train_op = params.TrainOp("train", {dw1, db1, dw2, db2, dw3, db3, dw4, db4},
                                  config.learning_rate);
 
-  TrainingModel model;
-  if (absl::Status st = root.ToGraphDef(&model.graph); !st.ok()) return st;
-  model.init = init_op.node_name();
-  model.train = train_op.node_name();
-  model.loss = loss.name();
-  model.logits = logits.name();
-  model.input = x.name();
-  model.labels = labels.name();
-  return model;
+  return FinishTrainingModel(root, init_op, train_op, loss, logits, x, labels);
 }
 
 Batch MakeBarsBatch(const CnnConfig& config, int batch_size, uint32_t seed) {

@@ -45,15 +45,7 @@ absl::StatusOr<TrainingModel> BuildMlpModel(const MlpConfig& config) {
 
   auto train_op = params.TrainOp("train", {dw1, db1, dw2, db2}, config.learning_rate);
 
-  TrainingModel model;
-  if (absl::Status s = root.ToGraphDef(&model.graph); !s.ok()) return s;
-  model.init = init_op.node_name();
-  model.train = train_op.node_name();
-  model.loss = loss.name();
-  model.logits = logits.name();
-  model.input = x.name();
-  model.labels = labels.name();
-  return model;
+  return FinishTrainingModel(root, init_op, train_op, loss, logits, x, labels);
 }
 
 Batch MakeRingsBatch(const MlpConfig& config, int batch_size, uint32_t seed) {

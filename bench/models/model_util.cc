@@ -66,4 +66,19 @@ double Accuracy(const Tensor& logits, const Tensor& labels) {
   return static_cast<double>(correct) / static_cast<double>(rows);
 }
 
+absl::StatusOr<TrainingModel> FinishTrainingModel(const Scope& root, const Output& init,
+                                                  const Output& train, const Output& loss,
+                                                  const Output& logits, const Output& input,
+                                                  const Output& labels) {
+  TrainingModel model;
+  if (absl::Status s = root.ToGraphDef(&model.graph); !s.ok()) return s;
+  model.init = init.node_name();
+  model.train = train.node_name();
+  model.loss = loss.name();
+  model.logits = logits.name();
+  model.input = input.name();
+  model.labels = labels.name();
+  return model;
+}
+
 }  // namespace minitf

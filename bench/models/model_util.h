@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/status/statusor.h"
 #include "runtime/graph_def.h"
 #include "runtime/scope.h"
 #include "runtime/tensor.h"
@@ -33,6 +34,13 @@ struct Batch {
     return {{model.input, x}, {model.labels, labels}};
   }
 };
+
+// The model's graph and the names of its init and train ops and its
+// loss, logits, input and labels tensors, once every node is built.
+absl::StatusOr<TrainingModel> FinishTrainingModel(const Scope& root, const Output& init,
+                                                  const Output& train, const Output& loss,
+                                                  const Output& logits, const Output& input,
+                                                  const Output& labels);
 
 // The fraction of rows of `logits` whose largest entry is at the label.
 double Accuracy(const Tensor& logits, const Tensor& labels);

@@ -157,15 +157,7 @@ absl::StatusOr<TrainingModel> BuildTransformerModel(const TransformerConfig& con
   auto train_op = params.TrainOp("train", {dwq, dwk, dwv, dwo, dw1, db1, dw2, db2, dwc, dbc},
                                  config.learning_rate);
 
-  TrainingModel model;
-  if (absl::Status s = root.ToGraphDef(&model.graph); !s.ok()) return s;
-  model.init = init_op.node_name();
-  model.train = train_op.node_name();
-  model.loss = loss.name();
-  model.logits = logits.name();
-  model.input = x.name();
-  model.labels = labels.name();
-  return model;
+  return FinishTrainingModel(root, init_op, train_op, loss, logits, x, labels);
 }
 
 Batch MakeSequenceBatch(const TransformerConfig& config, int batch_size, uint32_t seed) {
