@@ -34,6 +34,7 @@ void PacingController::SetTarget(int perf_control) {
 void PacingController::Reset() {
   total_busy_ = absl::ZeroDuration();
   total_wall_ = absl::ZeroDuration();
+  forgiven_ = absl::ZeroDuration();
   budget_ = absl::ZeroDuration();
 }
 
@@ -66,7 +67,8 @@ PacingDecision PacingController::AntManDecision(const StepMeasurement& m) const 
 // sleeps so far included), and the next step estimated as this one (busy b,
 // active a), the next step's idle is what makes the totals meet the target:
 //   (B + b) / (W + sleep_now + a + idle) = s
-//   idle = (B + b) / s - W - sleep_now - a,   clamped to [0, cap].
+//   idle = (B + b) / s - W - sleep_now - a,   clamped to [0, cap],
+// where W leaves out the credit beyond one step period (B / s + b / s).
 // The sleep now is the part of this step's budget its slots left unused, so
 // every budget is spent, as slots or as sleep, and the next step's wall plus
 // the sleep after it is a + idle, as the equation assumed.
@@ -78,8 +80,14 @@ PacingDecision PacingController::PreciseDecision(const StepMeasurement& m) {
   d.sleep_after_step = std::max(budget_ - m.slots, absl::ZeroDuration());
   const absl::Duration steady_idle = busy / share - active;
   const absl::Duration cap = std::max(active * kPreciseIdleCapFactor, 2 * steady_idle);
+  // Anti-windup: time the job spent below its share (a first step that
+  // builds and allocates, a host-bound stretch) is credit it could spend
+  // later running unrestricted. Keep at most one step period of it.
+  const absl::Duration credit = total_wall_ - forgiven_ - total_busy_ / share;
+  const absl::Duration max_credit = busy / share;
+  if (credit > max_credit) forgiven_ += credit - max_credit;
   const absl::Duration idle =
-      (total_busy_ + busy) / share - total_wall_ - d.sleep_after_step - active;
+      (total_busy_ + busy) / share - (total_wall_ - forgiven_) - d.sleep_after_step - active;
   d.next_step_budget = std::clamp(idle, absl::ZeroDuration(), cap);
   budget_ = d.next_step_budget;
   return d;

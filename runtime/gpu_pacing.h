@@ -28,6 +28,8 @@ namespace minitf {
 // kPrecise: perfControl% of GPU time. The job's measured GPU busy time is
 // held to the target fraction of the wall time, integrated since the target
 // was set so that per-step estimation errors cancel out in the long run.
+// Time spent below the target (a slow first step, a host-bound stretch) is
+// credited for at most one step period, so it never buys a burst.
 enum class PacingPolicy { kAntMan, kPrecise };
 
 // "antman" or "precise"; InvalidArgument naming the accepted values otherwise.
@@ -99,6 +101,9 @@ class PacingController {
   // including the sleeps reported so far.
   absl::Duration total_busy_;
   absl::Duration total_wall_;
+  // The part of total_wall_ kPrecise no longer counts: time below the
+  // target share beyond one step period of credit (anti-windup).
+  absl::Duration forgiven_;
   // The next_step_budget of the latest decision: what the step now being
   // measured could insert as slots or else sleep after (kPrecise).
   absl::Duration budget_;

@@ -194,6 +194,10 @@ absl::Duration GpuResourceState::Pace(int perf_control, absl::Duration loop_time
     m.launches = counters.launches;
     managed.last_busy = busy_now;
     const PacingDecision decision = managed.pacer.OnStep(m, slept_);
+    VLOG(2, "{}: step wall {} busy {} slots {} launches {}: sleep {}, next budget {}",
+         managed.gpu->name(), absl::FormatDuration(m.wall), absl::FormatDuration(m.gpu_busy),
+         absl::FormatDuration(m.slots), m.launches, absl::FormatDuration(decision.sleep_after_step),
+         absl::FormatDuration(decision.next_step_budget));
     sleep = std::max(sleep, decision.sleep_after_step);
     manager->BeginStep(decision.next_step_budget, counters.launches);
   }

@@ -177,6 +177,33 @@ TEST(PacingControllerTest, PreciseCapsTheIdleOfOneStep) {
             Milliseconds(1) * PacingController::kPreciseIdleCapFactor);
 }
 
+TEST(PacingControllerTest, PreciseCreditsASlowFirstStepForOneStepPeriodOnly) {
+  PacingController pacing(PacingPolicy::kPrecise);
+  pacing.SetTarget(15);
+  // A 2s first step (building, allocating) that kept the GPU busy 8ms: far
+  // below 15%. Steady state is 8ms busy in 10ms active, so one step period
+  // at 15% is 8 / 0.15 = 53.3ms and its idle 43.3ms.
+  PacingDecision d = pacing.OnStep(Step(absl::Seconds(2), Milliseconds(8)), ZeroDuration());
+  EXPECT_EQ(d.next_step_budget, ZeroDuration());  // Credit: one period.
+  // The credit runs out within the next step: pacing resumes, rather than
+  // the job running unrestricted until 15% of those 2s is used up.
+  d = pacing.OnStep(Step(Milliseconds(10), Milliseconds(8)), d.sleep_after_step);
+  EXPECT_GT(d.next_step_budget, Milliseconds(30));
+  // And holds the target from there on.
+  absl::Duration budget = d.next_step_budget, slept = d.sleep_after_step;
+  absl::Duration total_busy, total_time;
+  for (int i = 0; i < 20; ++i) {
+    d = pacing.OnStep(Step(Milliseconds(10) + budget, Milliseconds(8), budget), slept);
+    total_busy += Milliseconds(8);
+    total_time += Milliseconds(10) + budget + d.sleep_after_step;
+    budget = d.next_step_budget;
+    slept = d.sleep_after_step;
+  }
+  EXPECT_NEAR(absl::FDivDuration(total_busy, total_time) * 100, 15, 0.5);
+  // The status still reports the share achieved over all the time.
+  EXPECT_LT(pacing.AchievedShare(), 0.10);
+}
+
 TEST(PacingControllerTest, UnrestrictedTargetGivesZeroDecisions) {
   for (PacingPolicy policy : {PacingPolicy::kAntMan, PacingPolicy::kPrecise}) {
     PacingController pacing(policy);
