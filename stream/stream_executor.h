@@ -20,6 +20,7 @@
 #include "absl/time/time.h"
 #include "stream/device_description.h"
 #include "stream/device_memory.h"
+#include "stream/stream_priority.h"
 
 namespace minitf::se {
 
@@ -68,6 +69,11 @@ class StreamExecutor {
 
   // The caller owns what these return.
   virtual absl::StatusOr<std::unique_ptr<Stream>> CreateStream() = 0;
+  // A stream whose kernels the device serves before those of lower-priority
+  // streams (stream_priority.h). Platforms without a shared compute engine
+  // (Host) have one priority only: this is CreateStream there.
+  virtual absl::StatusOr<std::unique_ptr<Stream>> CreateStreamWithPriority(
+      StreamPriority priority);
   virtual absl::StatusOr<std::unique_ptr<Event>> CreateEvent() = 0;
 
   // Waits for all work on all of this device's streams.

@@ -145,6 +145,9 @@ absl::StatusOr<ExperimentResult> RunExperiment(const Scenario& input,
   if (!options.pacing.empty()) {
     for (JobSpec& job : scenario.jobs) job.pacing = options.pacing;
   }
+  if (!options.stream_priority.empty()) {
+    for (JobSpec& job : scenario.jobs) job.stream_priority = options.stream_priority;
+  }
   MINITF_RETURN_IF_ERROR(MakeDir(options.out_dir));
   const std::string jobs_dir = options.out_dir + "/jobs";
   MINITF_RETURN_IF_ERROR(MakeDir(jobs_dir));

@@ -40,6 +40,9 @@ struct ExperimentOptions {
   double baseline_seconds = 0;
   // "" keeps each job's pacing policy; "antman" or "precise" sets every job's.
   std::string pacing;
+  // "" keeps each job's stream priority; "high", "default" or "low" sets
+  // every job's ("default" for all: the device serves jobs in arrival order).
+  std::string stream_priority;
   // Spans kept per job for trace.json; 0: no trace.
   size_t max_trace_spans = 500000;
   // Where the progress line goes (null: nowhere). Rewritten in place with

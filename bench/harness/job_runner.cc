@@ -28,6 +28,7 @@ absl::StatusOr<std::unique_ptr<JobRunner>> JobRunner::Create(const Options& opti
   gpu.platform = options.platform;
   gpu.private_allocators = true;
   gpu.memory_limit_bytes = spec.memory_limit;
+  gpu.stream_priority = JobStreamPriority(spec);
   // The models pin every node to the GPU; an op without a kernel for the
   // platform (no CUDA kernel, say) runs on the CPU instead of failing.
   session_options.config.allow_soft_placement = true;

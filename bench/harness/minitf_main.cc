@@ -52,6 +52,9 @@ options:
   --baseline-seconds N   length of each solo run (default: the job's time in
                          the scenario, at most 15 s)
   --pacing POLICY        antman or precise for every job (default: each job's)
+  --stream-priority P    high, default or low for every job's GPU streams
+                         (default: each job's; a scenario's default is high
+                         for guarantee jobs, low for opportunistic ones)
   --no-trace             do not record trace.json
   --no-plots             do not run gnuplot
   -h, --help             this text
@@ -99,6 +102,13 @@ absl::StatusOr<std::optional<ColocateArgs>> ParseColocate(const std::vector<std:
       if (out.options.pacing != "antman" && out.options.pacing != "precise") {
         return absl::InvalidArgumentError(absl::StrCat(
             "--pacing wants antman or precise, got '", out.options.pacing, "'"));
+      }
+    } else if (a == "--stream-priority") {
+      MINITF_ASSIGN_OR_RETURN(out.options.stream_priority, value());
+      if (!se::ParseStreamPriority(out.options.stream_priority).ok()) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "--stream-priority wants high, default or low, got '", out.options.stream_priority,
+            "'"));
       }
     } else if (a == "--no-trace") {
       out.options.max_trace_spans = 0;

@@ -191,6 +191,7 @@ nlohmann::json SummaryJson(const ExperimentResult& result) {
                 {"model", spec.model},
                 {"batch_size", spec.batch_size},
                 {"pacing", spec.pacing},
+                {"stream_priority", se::StreamPriorityName(JobStreamPriority(spec))},
                 {"steps", s.steps},
                 {"steps_per_s", s.steps_per_s},
                 {"examples_per_s", s.examples_per_s},

@@ -147,6 +147,11 @@ absl::Status ParseJob(const Json& j, const std::string& file, const std::string&
     return f.Error("pacing",
                    absl::StrCat("must be \"precise\" or \"antman\", got \"", job->pacing, "\""));
   }
+  MINITF_RETURN_IF_ERROR(f.String("stream_priority", &job->stream_priority));
+  if (f.Has("stream_priority") && !se::ParseStreamPriority(job->stream_priority).ok()) {
+    return f.Error("stream_priority", absl::StrCat("must be \"high\", \"default\" or \"low\", got \"",
+                                                   job->stream_priority, "\""));
+  }
   return absl::OkStatus();
 }
 
@@ -195,6 +200,14 @@ absl::Status CheckJobs(const Scenario& s, const std::string& file) {
 }
 
 }  // namespace
+
+se::StreamPriority JobStreamPriority(const JobSpec& job) {
+  if (absl::StatusOr<se::StreamPriority> p = se::ParseStreamPriority(job.stream_priority); p.ok()) {
+    return *p;
+  }
+  return job.role == JobRole::kGuarantee ? se::StreamPriority::kHighest
+                                         : se::StreamPriority::kLowest;
+}
 
 const char* JobRoleName(JobRole role) {
   return role == JobRole::kGuarantee ? "guarantee" : "opportunistic";

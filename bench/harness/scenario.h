@@ -14,7 +14,8 @@
 //              "model_params": {"image_size": 32, "channels": 64},
 //              "role": "guarantee", "duration_s": 60,
 //              "memory_limit": "6GiB", "perf_control": 100,
-//              "start_s": 0, "pacing": "precise"}, ...],
+//              "start_s": 0, "pacing": "precise",
+//              "stream_priority": "high"}, ...],
 //    "timeline": [{"at_s": 10, "job": "opportunistic", "maxDeviceMem": "1GiB"},
 //                 {"at_s": 30, "job": "opportunistic", "perfControl": 10}]}
 //
@@ -36,6 +37,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "stream/stream_priority.h"
 
 namespace minitf::harness {
 
@@ -56,7 +58,13 @@ struct JobSpec {
   int perf_control = 100;
   double start_s = 0;
   std::string pacing = "precise";
+  // "high", "default" or "low" (stream_priority.h); "": by role, high for a
+  // guarantee job and low for an opportunistic one.
+  std::string stream_priority;
 };
+
+// The priority of the job's GPU streams: stream_priority, or its role's.
+se::StreamPriority JobStreamPriority(const JobSpec& job);
 
 // At `at_s`, write the job's config file with the fields given.
 struct TimelineAction {
@@ -77,7 +85,7 @@ struct Scenario {
 
 // Parses a scenario; `file_name` names the file in errors. InvalidArgument
 // naming the field: bad JSON, a missing or mistyped field, an unknown
-// model, role or pacing policy, a duplicate job name, a timeline action for
+// model, role, pacing policy or stream priority, a duplicate job name, a timeline action for
 // an unknown job or with nothing to set, negative times, perfControl
 // outside 0..100, a size that does not parse.
 absl::StatusOr<Scenario> ParseScenarioJson(absl::string_view content, absl::string_view file_name);

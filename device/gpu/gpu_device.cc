@@ -43,7 +43,8 @@ absl::StatusOr<std::unique_ptr<GPUDevice>> GPUDevice::Create(
   const std::string where = absl::StrCat(" for ", device->name());
   for (std::unique_ptr<se::Stream>* s : {&device->compute_, &device->host_to_device_,
                                          &device->device_to_host_, &device->device_to_device_}) {
-    absl::StatusOr<std::unique_ptr<se::Stream>> stream = executor->CreateStream();
+    absl::StatusOr<std::unique_ptr<se::Stream>> stream =
+        executor->CreateStreamWithPriority(options.stream_priority);
     if (!stream.ok()) {
       return absl::Status(stream.status().code(),
                           absl::StrCat("creating a stream", where, ": ",

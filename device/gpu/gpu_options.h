@@ -15,6 +15,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "stream/stream_priority.h"
 
 namespace minitf {
 
@@ -48,6 +49,11 @@ struct GPUOptions {
   // pool), "gpu_private" (two threads per GPU device), "gpu_shared" (one
   // pool shared by all GPU devices). "" = TF_GPU_THREAD_MODE or "global".
   std::string thread_mode;
+  // The priority of the GPU devices' streams (stream_priority.h;
+  // TensorFlow's VirtualDevices.priority): the device serves a
+  // higher-priority session's kernels first. The co-location harness gives
+  // a guaranteed job kHighest and an opportunistic one kLowest.
+  se::StreamPriority stream_priority = se::StreamPriority::kDefault;
 };
 
 // `options` with the environment variables above applied. InvalidArgument

@@ -137,7 +137,12 @@ absl::Status CudaExecutor::SynchronousMemcpyD2D(const DeviceMemoryBase& gpu_src,
 }
 
 absl::StatusOr<std::unique_ptr<Stream>> CudaExecutor::CreateStream() {
-  absl::StatusOr<std::unique_ptr<CudaStream>> stream = CudaStream::Create(this);
+  return CreateStreamWithPriority(StreamPriority::kDefault);
+}
+
+absl::StatusOr<std::unique_ptr<Stream>> CudaExecutor::CreateStreamWithPriority(
+    StreamPriority priority) {
+  absl::StatusOr<std::unique_ptr<CudaStream>> stream = CudaStream::Create(this, priority);
   if (!stream.ok()) return stream.status();
   return std::unique_ptr<Stream>(*std::move(stream));
 }

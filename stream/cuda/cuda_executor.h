@@ -56,6 +56,8 @@ class CudaExecutor : public StreamExecutor {
                                     DeviceMemoryBase* gpu_dst) override;
 
   absl::StatusOr<std::unique_ptr<Stream>> CreateStream() override;
+  absl::StatusOr<std::unique_ptr<Stream>> CreateStreamWithPriority(
+      StreamPriority priority) override;
   absl::StatusOr<std::unique_ptr<Event>> CreateEvent() override;
   absl::Status SynchronizeAllActivity() override;
 

@@ -32,10 +32,16 @@ void CUDART_CB RunOnWorkerAndWait(void* arg) {
 
 }  // namespace
 
-absl::StatusOr<std::unique_ptr<CudaStream>> CudaStream::Create(CudaExecutor* executor) {
+absl::StatusOr<std::unique_ptr<CudaStream>> CudaStream::Create(CudaExecutor* executor,
+                                                               StreamPriority priority) {
   if (absl::Status active = executor->Activate(); !active.ok()) return active;
+  int least = 0;
+  int greatest = 0;
+  MINITF_RETURN_IF_CUDA_ERROR(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+  const int cuda_priority = priority == StreamPriority::kHighest ? greatest : least;
   cudaStream_t handle = nullptr;
-  MINITF_RETURN_IF_CUDA_ERROR(cudaStreamCreateWithFlags(&handle, cudaStreamNonBlocking));
+  MINITF_RETURN_IF_CUDA_ERROR(
+      cudaStreamCreateWithPriority(&handle, cudaStreamNonBlocking, cuda_priority));
   return std::unique_ptr<CudaStream>(new CudaStream(executor, handle));
 }
 

@@ -6,7 +6,7 @@
 // for it (as on the Host and SimGPU platforms) and the callback may itself
 // call CUDA.
 //
-//   std::unique_ptr<Stream> s = *executor->CreateStream();
+//   std::unique_ptr<Stream> s = *executor->CreateStream();   // or WithPriority
 //   MINITF_RETURN_IF_ERROR(s->Memcpy(&gpu_buf, host_src, bytes));
 //   cudaStream_t raw = static_cast<cudaStream_t>(s->platform_specific_handle());
 //   MyKernel<<<blocks, threads, 0, raw>>>(...);
@@ -33,6 +33,7 @@
 #include "runtime/mutex.h"
 #include "stream/cuda/host_callback_worker.h"
 #include "stream/stream.h"
+#include "stream/stream_priority.h"
 
 namespace minitf::se::cuda {
 
@@ -40,8 +41,11 @@ class CudaExecutor;
 
 class CudaStream : public Stream {
  public:
-  // `executor` is not owned and outlives the stream.
-  static absl::StatusOr<std::unique_ptr<CudaStream>> Create(CudaExecutor* executor);
+  // `executor` is not owned and outlives the stream. `priority` maps onto
+  // the device's range (cudaDeviceGetStreamPriorityRange): kHighest to its
+  // greatest priority, kDefault and kLowest to its least, CUDA's default.
+  static absl::StatusOr<std::unique_ptr<CudaStream>> Create(CudaExecutor* executor,
+                                                            StreamPriority priority);
   ~CudaStream() override;
 
   // The CudaStream behind `stream`, or nullptr when it is another platform's.

@@ -2,49 +2,99 @@
 
 #include <algorithm>
 
-#include "stream/host/sleep_until.h"
-
 namespace minitf::se {
 
 absl::Status SimGpuEngine::Execute(const HostKernel& kernel, absl::Duration modeled,
-                                   absl::Duration* charged) {
-  {
-    MutexLock lock(&mu_);
-    const uint64_t ticket = next_ticket_++;
-    while (now_serving_ != ticket) turn_cv_.Wait(&mu_);
-  }
-  // Our turn: the engine is ours until now_serving_ advances.
+                                   StreamPriority priority, absl::Duration* charged) {
+  MutexLock lock(&mu_);
+  const WaitKey key{-static_cast<int>(priority), next_ticket_++};
+  Acquire(key);
   absl::Status status;
   const absl::Time start = absl::Now();
   switch (mode_) {
     case SimGpuOptions::Mode::kCompute:
-      if (kernel.body) status = kernel.body();
+      status = RunBody(kernel);
       if (status.ok()) {
-        *charged = std::max(modeled, absl::Now() - start);
-        SleepUntil(start + modeled);
+        const absl::Duration body = absl::Now() - start;
+        *charged = std::max(modeled, body);
+        Hold(key, modeled - body);
       } else {
         *charged = absl::Now() - start;
       }
       break;
     case SimGpuOptions::Mode::kTiming:
       *charged = modeled;
-      if (kernel.run_in_timing_mode && kernel.body) {
-        status = kernel.body();
-        *charged = std::max(modeled, absl::Now() - start);
+      if (kernel.run_in_timing_mode) {
+        status = RunBody(kernel);
+        const absl::Duration body = absl::Now() - start;
+        *charged = std::max(modeled, body);
+        Hold(key, modeled - body);
+      } else {
+        Hold(key, modeled);
       }
-      SleepUntil(start + modeled);
       break;
     case SimGpuOptions::Mode::kFunctional:
-      if (kernel.body) status = kernel.body();
+      status = RunBody(kernel);
       *charged = absl::Now() - start;
       break;
   }
-  MutexLock lock(&mu_);
   busy_ += *charged;
   ++kernel_count_;
-  ++now_serving_;
-  turn_cv_.SignalAll();
+  Release();
   return status;
+}
+
+absl::Status SimGpuEngine::RunBody(const HostKernel& kernel) {
+  if (!kernel.body) return absl::OkStatus();
+  // Without the lock: other kernels queue meanwhile.
+  mu_.Unlock();
+  absl::Status status = kernel.body();
+  mu_.Lock();
+  return status;
+}
+
+void SimGpuEngine::Acquire(WaitKey key) {
+  waiting_.insert(key);
+  if (taken_ && key.first < running_.first) preempt_cv_.Signal();
+  while (taken_ || *waiting_.begin() != key) turn_cv_.Wait(&mu_);
+  waiting_.erase(key);
+  taken_ = true;
+  running_ = key;
+}
+
+void SimGpuEngine::Release() {
+  taken_ = false;
+  turn_cv_.SignalAll();
+}
+
+bool SimGpuEngine::OutrankedBy(WaitKey key) const {
+  return !waiting_.empty() && waiting_.begin()->first < key.first;
+}
+
+void SimGpuEngine::Hold(WaitKey key, absl::Duration hold) {
+  absl::Duration left = hold;
+  while (left > absl::ZeroDuration()) {
+    const absl::Time begin = absl::Now();
+    const absl::Time end = begin + left;
+    // Until the end, or until a kernel of a higher priority arrives.
+    absl::Time now = begin;
+    while (now < end && !OutrankedBy(key)) {
+      preempt_cv_.WaitWithTimeout(&mu_, end - now);
+      now = absl::Now();
+    }
+    if (now >= end) return;
+    // Outranked: the blocks in flight drain, then the engine is handed over.
+    const absl::Time drained = std::min(end, now + preempt_);
+    while (now < drained) {
+      preempt_cv_.WaitWithTimeout(&mu_, drained - now);
+      now = absl::Now();
+    }
+    left = end - now;
+    if (left <= absl::ZeroDuration()) return;
+    ++preemptions_;
+    Release();
+    Acquire(key);
+  }
 }
 
 absl::Duration SimGpuEngine::BusyTime() const {
@@ -55,6 +105,16 @@ absl::Duration SimGpuEngine::BusyTime() const {
 int64_t SimGpuEngine::KernelCount() const {
   MutexLock lock(&mu_);
   return kernel_count_;
+}
+
+int64_t SimGpuEngine::PreemptionCount() const {
+  MutexLock lock(&mu_);
+  return preemptions_;
+}
+
+int SimGpuEngine::QueuedKernels() const {
+  MutexLock lock(&mu_);
+  return static_cast<int>(waiting_.size());
 }
 
 }  // namespace minitf::se

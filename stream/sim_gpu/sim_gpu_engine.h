@@ -1,13 +1,20 @@
 // SimGpuEngine: the single compute engine of a SimGPU device. Every kernel
 // launched on any stream of the device, by any session of the process, goes
-// through Execute, which runs one kernel at a time in arrival order (a ticket
-// lock: each caller takes the next ticket and waits on a CondVar for its
-// turn), so co-located jobs contend for the device as on a real GPU.
+// through Execute, which runs one kernel at a time, so co-located jobs
+// contend for the device as on a real GPU.
 //
-//   SimGpuEngine engine(SimGpuOptions::Mode::kCompute);
+//   SimGpuEngine engine(SimGpuOptions::Mode::kCompute, absl::Microseconds(100));
 //   absl::Duration charged;
 //   absl::Status s = engine.Execute(kernel, ModeledKernelTime(options, kernel.cost),
-//                                   &charged);
+//                                   StreamPriority::kDefault, &charged);
+//
+// Order (stream_priority.h): the free engine goes to the waiting kernel of
+// the highest stream priority, the earliest arrival first among equals (a
+// ticket taken on arrival). When a kernel of a higher priority than the
+// running one arrives, the running kernel keeps the engine for `preempt`
+// more (its thread blocks in flight drain), then yields it and waits again,
+// with its ticket and the modeled time it has left. Kernels of one priority
+// never preempt each other: with a single priority in use, this is a FIFO.
 //
 // What a turn does and the busy time it charges, by mode:
 //   compute     run the body, hold the engine until `modeled` has passed
@@ -16,7 +23,9 @@
 //               then run it, as compute does), hold for `modeled`; charge
 //               exactly `modeled` (max(modeled, body) for a body that ran);
 //   functional  run the body, no hold; charge the measured body time.
-// A failing body releases the engine at once and charges what it took.
+// A body runs to its end once started; only the hold after it can be
+// preempted. A failing body releases the engine at once and charges what it
+// took. Time spent preempted is not charged.
 //
 // Thread-safe. Execute blocks the calling thread (a stream's worker) for the
 // turn.
@@ -24,37 +33,67 @@
 #define MINITF_STREAM_SIM_GPU_SIM_GPU_ENGINE_H_
 
 #include <cstdint>
+#include <set>
+#include <utility>
 
 #include "absl/status/status.h"
 #include "absl/time/time.h"
 #include "runtime/mutex.h"
 #include "stream/kernel.h"
 #include "stream/sim_gpu/sim_gpu_options.h"
+#include "stream/stream_priority.h"
 
 namespace minitf::se {
 
 class SimGpuEngine {
  public:
-  explicit SimGpuEngine(SimGpuOptions::Mode mode) : mode_(mode) {}
+  SimGpuEngine(SimGpuOptions::Mode mode, absl::Duration preempt)
+      : mode_(mode), preempt_(preempt) {}
 
   // Runs `kernel` in its turn (see above). Returns the body's status and
-  // sets `*charged` to the busy time accounted for the turn.
-  absl::Status Execute(const HostKernel& kernel, absl::Duration modeled, absl::Duration* charged);
+  // sets `*charged` to the busy time accounted for the kernel.
+  absl::Status Execute(const HostKernel& kernel, absl::Duration modeled,
+                       StreamPriority priority, absl::Duration* charged);
 
   // Sum of the busy time charged so far.
   absl::Duration BusyTime() const;
   // Kernels executed so far.
   int64_t KernelCount() const;
+  // Times a running kernel yielded the engine to a higher-priority one.
+  int64_t PreemptionCount() const;
+  // Kernels waiting for the engine now (a preempted one included).
+  int QueuedKernels() const;
 
  private:
+  // A waiting kernel: (-priority, ticket), so the set's first element is
+  // the one the free engine goes to.
+  using WaitKey = std::pair<int, uint64_t>;
+
+  // Waits until the engine is free and `key` is first in line, then takes
+  // the engine.
+  void Acquire(WaitKey key) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void Release() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Runs the kernel's body (if any) without holding mu_.
+  absl::Status RunBody(const HostKernel& kernel) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Holds the engine, which `key` has, for `hold` of engine time, yielding
+  // to higher-priority kernels on the way (see above).
+  void Hold(WaitKey key, absl::Duration hold) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Whether a kernel of a higher priority than `key`'s waits.
+  bool OutrankedBy(WaitKey key) const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+
   const SimGpuOptions::Mode mode_;
+  const absl::Duration preempt_;
 
   mutable Mutex mu_;
-  CondVar turn_cv_;  // Signalled when now_serving_ advances.
+  CondVar turn_cv_;     // Signalled when the engine is released.
+  CondVar preempt_cv_;  // Signalled when a kernel outranking the running one arrives.
   uint64_t next_ticket_ ABSL_GUARDED_BY(mu_) = 0;
-  uint64_t now_serving_ ABSL_GUARDED_BY(mu_) = 0;
+  std::set<WaitKey> waiting_ ABSL_GUARDED_BY(mu_);
+  bool taken_ ABSL_GUARDED_BY(mu_) = false;
+  WaitKey running_ ABSL_GUARDED_BY(mu_);  // While taken_.
   absl::Duration busy_ ABSL_GUARDED_BY(mu_) = absl::ZeroDuration();
   int64_t kernel_count_ ABSL_GUARDED_BY(mu_) = 0;
+  int64_t preemptions_ ABSL_GUARDED_BY(mu_) = 0;
 };
 
 }  // namespace minitf::se

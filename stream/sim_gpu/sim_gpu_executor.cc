@@ -47,7 +47,7 @@ SimGpuExecutor::SimGpuExecutor(Platform* platform, int ordinal, const SimGpuOpti
       options_(options),
       description_(SimGpuDescription(platform, ordinal, options)),
       memory_(options.memory_bytes, absl::StrCat(platform->Name(), ":", ordinal)),
-      engine_(options.mode),
+      engine_(options.mode, absl::Microseconds(options.preempt_us)),
       blas_(std::make_unique<SimGpuBlas>(this)) {}
 
 SimGpuExecutor::~SimGpuExecutor() = default;
@@ -118,7 +118,12 @@ absl::Status SimGpuExecutor::SynchronousMemcpyD2D(const DeviceMemoryBase& gpu_sr
 }
 
 absl::StatusOr<std::unique_ptr<Stream>> SimGpuExecutor::CreateStream() {
-  return std::make_unique<SimGpuStream>(this, &streams_, &engine_, options_);
+  return CreateStreamWithPriority(StreamPriority::kDefault);
+}
+
+absl::StatusOr<std::unique_ptr<Stream>> SimGpuExecutor::CreateStreamWithPriority(
+    StreamPriority priority) {
+  return std::make_unique<SimGpuStream>(this, &streams_, &engine_, options_, priority);
 }
 
 absl::StatusOr<std::unique_ptr<Event>> SimGpuExecutor::CreateEvent() {

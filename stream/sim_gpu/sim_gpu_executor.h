@@ -63,6 +63,8 @@ class SimGpuExecutor : public StreamExecutor {
                                     DeviceMemoryBase* gpu_dst) override;
 
   absl::StatusOr<std::unique_ptr<Stream>> CreateStream() override;
+  absl::StatusOr<std::unique_ptr<Stream>> CreateStreamWithPriority(
+      StreamPriority priority) override;
   absl::StatusOr<std::unique_ptr<Event>> CreateEvent() override;
   absl::Status SynchronizeAllActivity() override;
 
@@ -74,6 +76,8 @@ class SimGpuExecutor : public StreamExecutor {
   const SimGpuOptions& options() const { return options_; }
   // Kernels run on this device so far.
   int64_t KernelCount() const { return engine_.KernelCount(); }
+  // Times a running kernel yielded the engine to a higher-priority stream's.
+  int64_t PreemptionCount() const { return engine_.PreemptionCount(); }
 
  private:
   // Holds the caller for what a synchronous copy of `bytes` has left of its

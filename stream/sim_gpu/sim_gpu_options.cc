@@ -98,7 +98,7 @@ std::string SimGpuOptions::ToString() const {
                       ",tflops=", ShortestDouble(tflops), ",hbm_gbps=", ShortestDouble(hbm_gbps),
                       ",pcie_gbps=", ShortestDouble(pcie_gbps),
                       ",launch_us=", ShortestDouble(launch_latency_us),
-                      ",mode=", SimGpuModeName(mode));
+                      ",preempt_us=", ShortestDouble(preempt_us), ",mode=", SimGpuModeName(mode));
 }
 
 absl::Status ValidateSimGpuOptions(const SimGpuOptions& o) {
@@ -114,6 +114,9 @@ absl::Status ValidateSimGpuOptions(const SimGpuOptions& o) {
   if (!positive(o.pcie_gbps)) return bad("pcie_gbps", o.pcie_gbps, "a positive number");
   if (!std::isfinite(o.launch_latency_us) || o.launch_latency_us < 0) {
     return bad("launch_us", o.launch_latency_us, "a non-negative number");
+  }
+  if (!std::isfinite(o.preempt_us) || o.preempt_us < 0) {
+    return bad("preempt_us", o.preempt_us, "a non-negative number");
   }
   return absl::OkStatus();
 }
@@ -162,6 +165,8 @@ absl::StatusOr<SimGpuOptions> ParseSimGpuOptions(absl::string_view options) {
       status = parse_number(&result.pcie_gbps);
     } else if (key == "launch_us") {
       status = parse_number(&result.launch_latency_us);
+    } else if (key == "preempt_us") {
+      status = parse_number(&result.preempt_us);
     } else if (key == "mode") {
       const std::string mode = absl::AsciiStrToLower(value);
       if (mode == "compute") {
@@ -176,7 +181,8 @@ absl::StatusOr<SimGpuOptions> ParseSimGpuOptions(absl::string_view options) {
     } else {
       return absl::InvalidArgumentError(absl::StrCat(
           "unknown SimGPU option \"", key, "\" (in option string \"", options,
-          "\"); known: count, memory, tflops, hbm_gbps, pcie_gbps, launch_us, mode"));
+          "\"); known: count, memory, tflops, hbm_gbps, pcie_gbps, launch_us, preempt_us, "
+          "mode"));
     }
     if (!status.ok()) return status;
   }

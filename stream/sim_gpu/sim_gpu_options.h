@@ -16,11 +16,16 @@
 //   hbm_gbps=X       device-memory bandwidth, 10^9 byte/s
 //   pcie_gbps=X      host <-> device bandwidth, 10^9 byte/s
 //   launch_us=X      kernel launch latency, microseconds
+//   preempt_us=X     how long a running kernel takes to hand the compute
+//                    engine to a higher-priority stream's kernel (its thread
+//                    blocks in flight drain), microseconds; 0 = at once, a
+//                    value longer than any kernel = never
 //   mode=M           compute | timing | functional
 //
 // The defaults model an NVIDIA Tesla V100-PCIe 16 GB, the GPU of the AntMan
 // paper (OSDI 2020): 15.7 TFLOP/s single precision, 900 GB/s HBM2, PCIe 3.0
-// x16 at an effective 12 GB/s, 5 us launch latency. The process-wide default
+// x16 at an effective 12 GB/s, 5 us launch latency, and 100 us for the
+// thread blocks of a running kernel to drain. The process-wide default
 // SimGPU platform reads the environment variable MINITF_SIMGPU.
 //
 // Modes (see sim_gpu_cost_model.h for the modeled time of a kernel):
@@ -50,6 +55,7 @@ struct SimGpuOptions {
   double hbm_gbps = 900;
   double pcie_gbps = 12;
   double launch_latency_us = 5;
+  double preempt_us = 100;
   Mode mode = Mode::kCompute;
 
   // The canonical option string: every key, in the order of the list above,

@@ -10,8 +10,8 @@
 namespace minitf::se {
 
 SimGpuStream::SimGpuStream(StreamExecutor* parent, StreamSet* streams, SimGpuEngine* engine,
-                           const SimGpuOptions& options)
-    : HostStream(parent, streams), engine_(engine), options_(options) {}
+                           const SimGpuOptions& options, StreamPriority priority)
+    : HostStream(parent, streams), engine_(engine), options_(options), priority_(priority) {}
 
 absl::Status SimGpuStream::LaunchHostKernel(HostKernel kernel) {
   if (!kernel.body && options_.mode != SimGpuOptions::Mode::kTiming) {
@@ -23,8 +23,10 @@ absl::Status SimGpuStream::LaunchHostKernel(HostKernel kernel) {
   // The closure captures the engine and the kernel, not this stream: the
   // worker may still run it while ~HostStream drains the queue.
   return EnqueueKernel(std::move(kernel_name),
-                       [engine = engine_, kernel = std::move(kernel), modeled](
-                           absl::Duration* busy) { return engine->Execute(kernel, modeled, busy); });
+                       [engine = engine_, kernel = std::move(kernel), modeled,
+                        priority = priority_](absl::Duration* busy) {
+                         return engine->Execute(kernel, modeled, priority, busy);
+                       });
 }
 
 absl::Duration SimGpuStream::ModeledTransferTime(TransferKind kind, uint64_t bytes) const {

@@ -4,16 +4,19 @@
 // stream in compute and timing modes. Copies do not take the compute engine
 // (real GPUs have copy engines), and they copy the bytes in every mode.
 //
-//   std::unique_ptr<Stream> s = *sim_gpu_executor->CreateStream();
-//   s->LaunchHostKernel(std::move(kernel));   // waits for the engine
+//   std::unique_ptr<Stream> s =
+//       *sim_gpu_executor->CreateStreamWithPriority(StreamPriority::kHighest);
+//   s->LaunchHostKernel(std::move(kernel));   // waits for the engine, at the
+//                                             // stream's priority
 //   s->BusyTime();                             // engine time of this stream
 //
-// Thread-safe. Made by SimGpuExecutor::CreateStream.
+// Thread-safe. Made by SimGpuExecutor::CreateStream(WithPriority).
 #ifndef MINITF_STREAM_SIM_GPU_SIM_GPU_STREAM_H_
 #define MINITF_STREAM_SIM_GPU_SIM_GPU_STREAM_H_
 
 #include "stream/host/host_stream.h"
 #include "stream/sim_gpu/sim_gpu_options.h"
+#include "stream/stream_priority.h"
 
 namespace minitf::se {
 
@@ -23,7 +26,9 @@ class SimGpuStream : public HostStream {
  public:
   // `engine` is the device's (not owned; outlives the stream).
   SimGpuStream(StreamExecutor* parent, StreamSet* streams, SimGpuEngine* engine,
-               const SimGpuOptions& options);
+               const SimGpuOptions& options, StreamPriority priority);
+
+  StreamPriority priority() const { return priority_; }
 
   // Enqueues the kernel; on the worker it waits for its turn on the engine,
   // which runs it and charges its busy time to this stream and the device.
@@ -35,6 +40,7 @@ class SimGpuStream : public HostStream {
  private:
   SimGpuEngine* const engine_;
   const SimGpuOptions options_;
+  const StreamPriority priority_;
 };
 
 }  // namespace minitf::se

@@ -95,6 +95,7 @@ TEST(ExperimentTest, ATwoJobRunLeavesConsistentFiles) {
     SCOPED_TRACE(r.spec.name);
     EXPECT_EQ(job["name"], r.spec.name);
     EXPECT_EQ(job["failure"], "");
+    EXPECT_EQ(job["stream_priority"], i == 0 ? "high" : "low");  // by role
     EXPECT_GT(job["solo_steps_per_s"].get<double>(), 0);
     const auto rows = ReadCsv(dir + "/" + r.spec.name + ".steps.csv");
     ASSERT_GE(rows.size(), 3u);  // header and at least two steps

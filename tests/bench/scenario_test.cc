@@ -24,7 +24,8 @@ constexpr char kGood[] = R"({
     {"name": "g", "model": "cnn", "batch_size": 64, "model_params": {"channels": 16},
      "role": "guarantee", "memory_limit": "4GiB"},
     {"name": "o", "model": "mlp", "batch_size": 128, "steps": 500, "role": "opportunistic",
-     "memory_limit": 1073741824, "perf_control": 50, "start_s": 2.5, "pacing": "antman"}
+     "memory_limit": 1073741824, "perf_control": 50, "start_s": 2.5, "pacing": "antman",
+     "stream_priority": "default"}
   ],
   "timeline": [
     {"at_s": 20, "job": "o", "perfControl": 0},
@@ -48,6 +49,8 @@ TEST(ScenarioTest, ParsesEveryFieldOfAGoodFile) {
   EXPECT_EQ(g.memory_limit, int64_t{4} << 30);
   EXPECT_EQ(g.perf_control, 100);
   EXPECT_EQ(g.pacing, "precise");
+  EXPECT_EQ(g.stream_priority, "");
+  EXPECT_EQ(JobStreamPriority(g), se::StreamPriority::kHighest);  // by role
   const JobSpec& o = s->jobs[1];
   EXPECT_EQ(o.steps, 500);
   EXPECT_EQ(o.role, JobRole::kOpportunistic);
@@ -55,6 +58,10 @@ TEST(ScenarioTest, ParsesEveryFieldOfAGoodFile) {
   EXPECT_EQ(o.perf_control, 50);
   EXPECT_EQ(o.start_s, 2.5);
   EXPECT_EQ(o.pacing, "antman");
+  EXPECT_EQ(JobStreamPriority(o), se::StreamPriority::kDefault);  // as given
+  JobSpec by_role = o;
+  by_role.stream_priority.clear();
+  EXPECT_EQ(JobStreamPriority(by_role), se::StreamPriority::kLowest);
   // Sorted by time.
   ASSERT_EQ(s->timeline.size(), 2u);
   EXPECT_EQ(s->timeline[0].at_s, 10);
@@ -92,6 +99,10 @@ TEST(ScenarioTest, BadFilesNameTheFileAndTheField) {
        "jobs[0].perf_control must be an integer in 0..100"},
       {R"({"jobs": [{"name": "a", "model": "cnn", "start_s": -1}]})", "jobs[0].start_s"},
       {R"({"jobs": [{"name": "a", "model": "cnn", "pacing": "fast"}]})", "jobs[0].pacing"},
+      {R"({"jobs": [{"name": "a", "model": "cnn", "stream_priority": "urgent"}]})",
+       "jobs[0].stream_priority"},
+      {R"({"jobs": [{"name": "a", "model": "cnn", "stream_priority": 1}]})",
+       "jobs[0].stream_priority"},
       {R"({"jobs": [{"name": "a", "model": "cnn", "model_params": {"channels": 0}}]})",
        "jobs[0].model_params.channels"},
       {R"({"jobs": [{"name": "a", "model": "cnn"}, {"name": "a", "model": "mlp"}]})",

@@ -23,6 +23,7 @@
 #include "runtime/tensor.h"
 #include "runtime/types.h"
 #include "stream/platform_manager.h"
+#include "stream/sim_gpu/sim_gpu_stream.h"
 
 namespace minitf {
 namespace {
@@ -142,6 +143,26 @@ TEST_F(GpuDeviceTest, DeviceExposesItsStreamExecutorAndContextThroughGpuDeviceIn
   EXPECT_EQ(gpu->executor()->GetDeviceDescription().pci_bus_id, "0000:50:00.0");
   EXPECT_EQ(gpu->executor()->GetDeviceDescription().total_memory, int64_t{64} << 20);
   EXPECT_TRUE(gpu->Sync().ok());
+}
+
+TEST_F(GpuDeviceTest, StreamPriorityOptionGivesEveryStreamOfTheDeviceThatPriority) {
+  for (se::StreamPriority priority :
+       {se::StreamPriority::kLowest, se::StreamPriority::kDefault, se::StreamPriority::kHighest}) {
+    SCOPED_TRACE(se::StreamPriorityName(priority));
+    DeviceOptions options = Options(kOneGpu);
+    options.gpu_options.stream_priority = priority;
+    std::vector<std::unique_ptr<Device>> devices = Devices(options);
+    std::vector<GPUDevice*> gpus = GpusOf(devices);
+    ASSERT_THAT(gpus, SizeIs(1));
+    const GPUDeviceContext* context = gpus[0]->gpu_device_context();
+    for (se::Stream* stream : {context->stream(), context->host_to_device_stream(),
+                               context->device_to_host_stream(),
+                               context->device_to_device_stream()}) {
+      auto* sim = dynamic_cast<se::SimGpuStream*>(stream);
+      ASSERT_NE(sim, nullptr);
+      EXPECT_EQ(sim->priority(), priority);
+    }
+  }
 }
 
 TEST_F(GpuDeviceTest, DeviceCountZeroCreatesNoGpuAndNegativeIsAnError) {

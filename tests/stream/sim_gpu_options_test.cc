@@ -65,9 +65,9 @@ TEST(SimGpuOptionsTest, MemoryAcceptsEverySizeUnit) {
 TEST(SimGpuOptionsTest, ToStringIsCanonicalAndParsesBack) {
   EXPECT_EQ(SimGpuOptions().ToString(),
             "count=1,memory=16GiB,tflops=15.7,hbm_gbps=900,pcie_gbps=12,launch_us=5,"
-            "mode=compute");
+            "preempt_us=100,mode=compute");
   for (const char* text : {"memory=65536KiB,mode=functional", "count=4,memory=1000B,tflops=0.1",
-                           "launch_us=0,mode=timing,pcie_gbps=31.5"}) {
+                           "launch_us=0,mode=timing,pcie_gbps=31.5", "preempt_us=12.5"}) {
     absl::StatusOr<SimGpuOptions> o = ParseSimGpuOptions(text);
     ASSERT_TRUE(o.ok()) << text << ": " << o.status();
     absl::StatusOr<SimGpuOptions> again = ParseSimGpuOptions(o->ToString());
@@ -96,6 +96,8 @@ TEST(SimGpuOptionsTest, EachBadKeyOrValueIsAClearError) {
       {"hbm_gbps=-5", "hbm_gbps"},
       {"pcie_gbps=nan", "pcie_gbps"},
       {"launch_us=-1", "launch_us"},
+      {"preempt_us=-3", "preempt_us"},
+      {"preempt_us=soon", "soon"},
       {"mode=turbo", "turbo"},
       {"count=1,count=2", "twice"},
   };

@@ -1,0 +1,161 @@
+// SimGpuEngine's order of service: stream priorities, arrival order among
+// equals, and preemption of a running kernel's hold by a higher-priority
+// kernel (after the drain time), which then resumes ahead of later kernels
+// of its own priority.
+#include "stream/sim_gpu/sim_gpu_engine.h"
+
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "runtime/mutex.h"
+
+namespace minitf::se {
+namespace {
+
+using absl::Milliseconds;
+
+// Kernels finished so far, in the order they finished.
+class Finished {
+ public:
+  void Add(const std::string& name) {
+    MutexLock lock(&mu_);
+    names_.push_back(name);
+  }
+  std::vector<std::string> names() const {
+    MutexLock lock(&mu_);
+    return names_;
+  }
+
+ private:
+  mutable Mutex mu_;
+  std::vector<std::string> names_ ABSL_GUARDED_BY(mu_);
+};
+
+// A timing-mode kernel whose body (run in timing mode) only notifies
+// `started`, when given.
+HostKernel Kernel(const std::string& name, Notification* started = nullptr) {
+  HostKernel k;
+  k.name = name;
+  if (started != nullptr) {
+    k.run_in_timing_mode = true;
+    k.body = [started] {
+      started->Notify();
+      return absl::OkStatus();
+    };
+  }
+  return k;
+}
+
+// Runs the kernel on a thread of its own; records it in `finished`.
+std::thread Launch(SimGpuEngine* engine, HostKernel kernel, absl::Duration modeled,
+                   StreamPriority priority, Finished* finished,
+                   absl::Duration* charged = nullptr) {
+  return std::thread([=] {
+    absl::Duration c;
+    EXPECT_TRUE(engine->Execute(kernel, modeled, priority, &c).ok());
+    if (charged != nullptr) *charged = c;
+    finished->Add(kernel.name);
+  });
+}
+
+// Returns once `n` kernels wait for the engine.
+void AwaitQueued(const SimGpuEngine& engine, int n) {
+  while (engine.QueuedKernels() < n) absl::SleepFor(Milliseconds(1));
+}
+
+TEST(SimGpuEngineTest, FreeEngineGoesToTheHighestPriorityThenTheEarliest) {
+  // Preemption never happens here: the blocker's body holds the engine, and
+  // a running body is never preempted.
+  SimGpuEngine engine(SimGpuOptions::Mode::kTiming, absl::Hours(1));
+  Finished finished;
+  Notification started, release;
+  HostKernel blocker;
+  blocker.name = "blocker";
+  blocker.run_in_timing_mode = true;
+  blocker.body = [&] {
+    started.Notify();
+    release.WaitForNotification();
+    return absl::OkStatus();
+  };
+  std::vector<std::thread> threads;
+  threads.push_back(Launch(&engine, blocker, absl::ZeroDuration(), StreamPriority::kLowest,
+                           &finished));
+  started.WaitForNotification();
+  const std::vector<std::pair<std::string, StreamPriority>> arrivals = {
+      {"low1", StreamPriority::kLowest},
+      {"default1", StreamPriority::kDefault},
+      {"high1", StreamPriority::kHighest},
+      {"low2", StreamPriority::kLowest},
+      {"high2", StreamPriority::kHighest}};
+  for (size_t i = 0; i < arrivals.size(); ++i) {
+    threads.push_back(Launch(&engine, Kernel(arrivals[i].first), Milliseconds(1),
+                             arrivals[i].second, &finished));
+    AwaitQueued(engine, static_cast<int>(i) + 1);
+  }
+  release.Notify();
+  for (std::thread& t : threads) t.join();
+  EXPECT_EQ(finished.names(), (std::vector<std::string>{"blocker", "high1", "high2",
+                                                        "default1", "low1", "low2"}));
+  EXPECT_EQ(engine.PreemptionCount(), 0);
+  EXPECT_EQ(engine.KernelCount(), 6);
+  EXPECT_GE(engine.BusyTime(), Milliseconds(5));  // 5 x 1 ms and the blocker's body.
+}
+
+TEST(SimGpuEngineTest, HigherPriorityKernelPreemptsARunningHold) {
+  SimGpuEngine engine(SimGpuOptions::Mode::kTiming, Milliseconds(1));
+  Finished finished;
+  Notification started;
+  absl::Duration low_charged, high_charged;
+  // The low kernel holds the engine for 3 s; the high one needs 1 ms.
+  std::thread low = Launch(&engine, Kernel("low", &started), absl::Seconds(3),
+                           StreamPriority::kLowest, &finished, &low_charged);
+  started.WaitForNotification();
+  std::thread high = Launch(&engine, Kernel("high"), Milliseconds(1), StreamPriority::kHighest,
+                            &finished, &high_charged);
+  high.join();
+  low.join();
+  EXPECT_EQ(finished.names(), (std::vector<std::string>{"high", "low"}));
+  EXPECT_EQ(engine.PreemptionCount(), 1);
+  // Each is charged its modeled time, the preempted one not its wait.
+  EXPECT_EQ(high_charged, Milliseconds(1));
+  EXPECT_EQ(low_charged, absl::Seconds(3));
+  EXPECT_EQ(engine.BusyTime(), absl::Seconds(3) + Milliseconds(1));
+}
+
+TEST(SimGpuEngineTest, PreemptedKernelResumesBeforeLaterKernelsOfItsPriority) {
+  SimGpuEngine engine(SimGpuOptions::Mode::kTiming, absl::ZeroDuration());
+  Finished finished;
+  Notification started;
+  std::thread low1 = Launch(&engine, Kernel("low1", &started), absl::Seconds(2),
+                            StreamPriority::kLowest, &finished);
+  started.WaitForNotification();
+  std::thread low2 =
+      Launch(&engine, Kernel("low2"), Milliseconds(1), StreamPriority::kLowest, &finished);
+  AwaitQueued(engine, 1);
+  std::thread high =
+      Launch(&engine, Kernel("high"), Milliseconds(1), StreamPriority::kHighest, &finished);
+  for (std::thread* t : {&low1, &low2, &high}) t->join();
+  EXPECT_EQ(finished.names(), (std::vector<std::string>{"high", "low1", "low2"}));
+  EXPECT_EQ(engine.PreemptionCount(), 1);
+}
+
+TEST(SimGpuEngineTest, KernelsOfOnePriorityRunInArrivalOrderWithoutPreemption) {
+  SimGpuEngine engine(SimGpuOptions::Mode::kTiming, absl::ZeroDuration());
+  Finished finished;
+  Notification started;
+  std::thread first = Launch(&engine, Kernel("first", &started), Milliseconds(300),
+                             StreamPriority::kDefault, &finished);
+  started.WaitForNotification();
+  std::thread second =
+      Launch(&engine, Kernel("second", nullptr), Milliseconds(1), StreamPriority::kDefault,
+             &finished);
+  first.join();
+  second.join();
+  EXPECT_EQ(finished.names(), (std::vector<std::string>{"first", "second"}));
+  EXPECT_EQ(engine.PreemptionCount(), 0);
+}
+
+}  // namespace
+}  // namespace minitf::se
