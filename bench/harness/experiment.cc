@@ -5,16 +5,21 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <set>
 #include <system_error>
 #include <utility>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "absl/time/clock.h"
 #include "bench/harness/metrics.h"
 #include "bench/harness/timeline.h"
 #include "fmt/format.h"
 #include "runtime/logging.h"
 #include "runtime/status_macros.h"
+#include "stream/sim_gpu/sim_gpu_options.h"
 
 namespace minitf::harness {
 namespace {
@@ -125,6 +130,27 @@ class Progress {
 
 }  // namespace
 
+absl::StatusOr<std::string> OverrideSimGpuOptions(absl::string_view base,
+                                                  absl::string_view overrides) {
+  auto key_of = [](absl::string_view item) {
+    return absl::AsciiStrToLower(absl::StripAsciiWhitespace(item.substr(0, item.find('='))));
+  };
+  std::set<std::string> replaced;
+  for (absl::string_view item : absl::StrSplit(overrides, ',', absl::SkipWhitespace())) {
+    replaced.insert(key_of(item));
+  }
+  std::vector<std::string> items;
+  for (absl::string_view item : absl::StrSplit(base, ',', absl::SkipWhitespace())) {
+    if (!replaced.count(key_of(item))) items.emplace_back(absl::StripAsciiWhitespace(item));
+  }
+  for (absl::string_view item : absl::StrSplit(overrides, ',', absl::SkipWhitespace())) {
+    items.emplace_back(absl::StripAsciiWhitespace(item));
+  }
+  std::string merged = absl::StrJoin(items, ",");
+  MINITF_RETURN_IF_ERROR(se::ParseSimGpuOptions(merged).status());
+  return merged;
+}
+
 Scenario ScaleScenario(Scenario scenario, double seconds) {
   if (seconds <= 0 || scenario.duration_s <= 0) return scenario;
   const double f = seconds / scenario.duration_s;
@@ -144,6 +170,11 @@ absl::StatusOr<ExperimentResult> RunExperiment(const Scenario& input,
   Scenario& scenario = result.scenario;
   if (!options.pacing.empty()) {
     for (JobSpec& job : scenario.jobs) job.pacing = options.pacing;
+  }
+  if (!options.simgpu_overrides.empty()) {
+    MINITF_ASSIGN_OR_RETURN(scenario.simgpu_options,
+                            OverrideSimGpuOptions(scenario.simgpu_options,
+                                                  options.simgpu_overrides));
   }
   if (!options.stream_priority.empty()) {
     for (JobSpec& job : scenario.jobs) job.stream_priority = options.stream_priority;

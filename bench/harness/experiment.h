@@ -43,6 +43,9 @@ struct ExperimentOptions {
   // "" keeps each job's stream priority; "high", "default" or "low" sets
   // every job's ("default" for all: the device serves jobs in arrival order).
   std::string stream_priority;
+  // SimGPU options ("preempt_us=0,tflops=30") that replace the scenario's
+  // values of those keys (OverrideSimGpuOptions).
+  std::string simgpu_overrides;
   // Spans kept per job for trace.json; 0: no trace.
   size_t max_trace_spans = 500000;
   // Where the progress line goes (null: nowhere). Rewritten in place with
@@ -52,6 +55,12 @@ struct ExperimentOptions {
   // How often the device timeline is sampled.
   double sample_period_s = 0.1;
 };
+
+// `base` (a SimGPU option string) with the keys `overrides` gives replaced by
+// its values and the others kept; the result is checked (ParseSimGpuOptions):
+// InvalidArgument naming the bad key or value otherwise.
+absl::StatusOr<std::string> OverrideSimGpuOptions(absl::string_view base,
+                                                  absl::string_view overrides);
 
 // The GPU and every job at one instant of the experiment.
 struct DeviceSample {

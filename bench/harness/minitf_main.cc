@@ -55,6 +55,8 @@ options:
   --stream-priority P    high, default or low for every job's GPU streams
                          (default: each job's; a scenario's default is high
                          for guarantee jobs, low for opportunistic ones)
+  --simgpu OPTIONS        SimGPU options replacing the scenario's values of
+                         those keys (e.g. preempt_us=0; see docs/SIMGPU.md)
   --no-trace             do not record trace.json
   --no-plots             do not run gnuplot
   -h, --help             this text
@@ -110,6 +112,9 @@ absl::StatusOr<std::optional<ColocateArgs>> ParseColocate(const std::vector<std:
             "--stream-priority wants high, default or low, got '", out.options.stream_priority,
             "'"));
       }
+    } else if (a == "--simgpu") {
+      MINITF_ASSIGN_OR_RETURN(out.options.simgpu_overrides, value());
+      MINITF_RETURN_IF_ERROR(OverrideSimGpuOptions("", out.options.simgpu_overrides).status());
     } else if (a == "--no-trace") {
       out.options.max_trace_spans = 0;
     } else if (a == "--no-plots") {

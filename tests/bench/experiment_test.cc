@@ -228,6 +228,20 @@ TEST(ScaleScenarioTest, ScalesStartsDurationsAndTheTimeline) {
   EXPECT_EQ(ScaleScenario(s, 0).duration_s, 3);  // 0: unchanged
 }
 
+TEST(OverrideSimGpuOptionsTest, ReplacesTheKeysGivenAndKeepsTheRest) {
+  absl::StatusOr<std::string> merged =
+      OverrideSimGpuOptions("memory=16GiB, mode=timing,preempt_us=100", "preempt_us=0,tflops=30");
+  ASSERT_TRUE(merged.ok()) << merged.status();
+  EXPECT_EQ(*merged, "memory=16GiB,mode=timing,preempt_us=0,tflops=30");
+  EXPECT_EQ(*OverrideSimGpuOptions("", "mode=functional"), "mode=functional");
+  EXPECT_EQ(*OverrideSimGpuOptions("mode=timing", ""), "mode=timing");
+  absl::StatusOr<std::string> bad = OverrideSimGpuOptions("mode=timing", "preempt_us=-1");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(bad.status().message()), ::testing::HasSubstr("preempt_us"));
+  EXPECT_FALSE(OverrideSimGpuOptions("", "warp=9").ok());
+}
+
 TEST(MetricsTest, ThroughputSkipsTheFirstStepAndCountsStepsInAWindow) {
   std::vector<StepRecord> steps;
   for (int i = 0; i < 5; ++i) {
