@@ -5,6 +5,9 @@
 //   BlasSupport* blas = stream->parent()->AsBlas();
 //   MINITF_RETURN_IF_ERROR(blas->DoBlasGemm(stream, Transpose::kNoTranspose,
 //       Transpose::kNoTranspose, m, n, k, 1.0f, a, m, b, k, 0.0f, &c, m));
+//   // Many equally shaped products in one call (BatchMatMul):
+//   MINITF_RETURN_IF_ERROR(blas->DoBlasGemmStridedBatched(stream, ..., a, m, m * k,
+//       b, k, k * n, 0.0f, &c, m, m * n, batch));
 //
 // The call enqueues the work on `stream`; it returns enqueue-time errors.
 #ifndef MINITF_STREAM_BLAS_H_
@@ -33,6 +36,18 @@ class BlasSupport {
                                   float alpha, const DeviceMemory<float>& a, int lda,
                                   const DeviceMemory<float>& b, int ldb, float beta,
                                   DeviceMemory<float>* c, int ldc) = 0;
+
+  // For i in [0, batch_count): C_i = alpha * op(A_i) * op(B_i) + beta * C_i,
+  // where A_i starts stride_a elements after A_{i-1} (likewise B_i, C_i).
+  // Unimplemented on a platform whose plugin has no batched routine.
+  virtual absl::Status DoBlasGemmStridedBatched(
+      Stream* /*stream*/, blas::Transpose /*transa*/, blas::Transpose /*transb*/,
+      uint64_t /*m*/, uint64_t /*n*/, uint64_t /*k*/, float /*alpha*/,
+      const DeviceMemory<float>& /*a*/, int /*lda*/, int64_t /*stride_a*/,
+      const DeviceMemory<float>& /*b*/, int /*ldb*/, int64_t /*stride_b*/, float /*beta*/,
+      DeviceMemory<float>* /*c*/, int /*ldc*/, int64_t /*stride_c*/, uint64_t /*batch_count*/) {
+    return absl::UnimplementedError("this BLAS plugin has no strided batched gemm");
+  }
 };
 
 }  // namespace minitf::se

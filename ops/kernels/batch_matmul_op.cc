@@ -1,5 +1,6 @@
 // Kernel: BatchMatMul on CPU (TensorFlow's v1 op: equal batch dimensions,
-// no broadcasting), for float, double, int32 and int64.
+// no broadcasting), for float, double, int32 and int64. The shape checks
+// are BatchMatMulGeometryOf's, shared with the CUDA kernel.
 //
 // x and y are viewed as [B, rows, cols] with B the product of the batch
 // dimensions. With at least as many products as intra-op threads, the
@@ -9,7 +10,7 @@
 #include <cstdint>
 
 #include "Eigen/Core"
-#include "absl/strings/str_cat.h"
+#include "ops/kernels/batch_matmul_geometry.h"
 #include "runtime/kernel_registry.h"
 #include "runtime/op_requires.h"
 
@@ -75,33 +76,21 @@ class BatchMatMulOp : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     const Tensor& x = ctx->input(0);
     const Tensor& y = ctx->input(1);
-    OP_REQUIRES(ctx, x.dims() >= 2 && y.dims() >= 2,
-                Error("x and y must have rank at least 2, ", x, y));
-    OP_REQUIRES(ctx, x.dims() == y.dims(),
-                Error("x and y must have the same rank (equal batch dimensions), ", x, y));
-    const int rank = x.dims();
-    TensorShape out_shape;
-    int64_t batch = 1;
-    for (int d = 0; d < rank - 2; ++d) {
-      OP_REQUIRES(ctx, x.dim_size(d) == y.dim_size(d),
-                  Error(absl::StrCat("batch dimension ", d, " differs: "), x, y));
-      out_shape.AddDim(x.dim_size(d));
-      batch *= x.dim_size(d);
-    }
+    absl::StatusOr<BatchMatMulGeometry> geometry =
+        BatchMatMulGeometryOf(x.shape(), y.shape(), adj_x_, adj_y_);
+    OP_REQUIRES(ctx, geometry.ok(), AttachNodeName(geometry.status(), def()));
+    const TensorShape& out_shape = geometry->output_shape;
+    const int64_t batch = geometry->batch;
     BatchOperands<T> p;
-    p.x_rows = x.dim_size(rank - 2);
-    p.x_cols = x.dim_size(rank - 1);
-    p.y_rows = y.dim_size(rank - 2);
-    p.y_cols = y.dim_size(rank - 1);
-    p.m = adj_x_ ? p.x_cols : p.x_rows;
-    p.k = adj_x_ ? p.x_rows : p.x_cols;
-    p.n = adj_y_ ? p.y_rows : p.y_cols;
+    p.x_rows = geometry->x_rows;
+    p.x_cols = geometry->x_cols;
+    p.y_rows = geometry->y_rows;
+    p.y_cols = geometry->y_cols;
+    p.m = geometry->m;
+    p.k = geometry->k;
+    p.n = geometry->n;
     p.adj_x = adj_x_;
     p.adj_y = adj_y_;
-    OP_REQUIRES(ctx, p.k == (adj_y_ ? p.y_cols : p.y_rows),
-                Error("Matrix size-incompatible: ", x, y));
-    out_shape.AddDim(p.m);
-    out_shape.AddDim(p.n);
     Tensor* out = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, out_shape, &out));
     if (out->NumElements() == 0) return;
@@ -128,15 +117,6 @@ class BatchMatMulOp : public OpKernel {
   }
 
  private:
-  // InvalidArgument naming the node: `what`, then both operands' shapes.
-  absl::Status Error(absl::string_view what, const Tensor& x, const Tensor& y) const {
-    return AttachNodeName(
-        absl::InvalidArgumentError(absl::StrCat(
-            what, "In[0]: ", x.shape().DebugString(), ", In[1]: ", y.shape().DebugString(),
-            adj_x_ ? " (adj_x)" : "", adj_y_ ? " (adj_y)" : "")),
-        def());
-  }
-
   bool adj_x_ = false;
   bool adj_y_ = false;
 };

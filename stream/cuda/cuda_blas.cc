@@ -32,17 +32,17 @@ absl::StatusOr<cublasHandle_t> CudaBlas::Handle() {
   return handle_;
 }
 
-absl::Status CudaBlas::DoBlasGemm(Stream* stream, blas::Transpose transa, blas::Transpose transb,
-                                  uint64_t m, uint64_t n, uint64_t k, float alpha,
-                                  const DeviceMemory<float>& a, int lda,
-                                  const DeviceMemory<float>& b, int ldb, float beta,
-                                  DeviceMemory<float>* c, int ldc) {
+template <typename Call>
+absl::Status CudaBlas::Enqueue(Stream* stream, const char* routine, uint64_t m, uint64_t n,
+                               uint64_t k, uint64_t batch_count, Call call) {
   CudaStream* cuda_stream = CudaStream::FromStream(stream);
   if (cuda_stream == nullptr || cuda_stream->executor() != parent_) {
-    return absl::InvalidArgumentError("cuBLAS gemm needs a stream of the same CUDA device");
+    return absl::InvalidArgumentError(
+        absl::StrCat(routine, " needs a stream of the same CUDA device"));
   }
-  if (m > INT_MAX || n > INT_MAX || k > INT_MAX) {
-    return absl::InvalidArgumentError(absl::StrCat("cuBLAS gemm of ", m, "x", k, " by ", k, "x", n,
+  if (m > INT_MAX || n > INT_MAX || k > INT_MAX || batch_count > INT_MAX) {
+    return absl::InvalidArgumentError(absl::StrCat(routine, " of ", batch_count, " x ", m, "x", k,
+                                                   " by ", k, "x", n,
                                                    ": sizes must fit in an int"));
   }
   if (absl::Status s = cuda_stream->status(); !s.ok()) return s;
@@ -52,13 +52,38 @@ absl::Status CudaBlas::DoBlasGemm(Stream* stream, blas::Transpose transa, blas::
   if (absl::Status active = parent_->Activate(); !active.ok()) return active;
   absl::Status s = CublasStatus(cublasSetStream(*handle, cuda_stream->handle()), "cublasSetStream");
   if (s.ok()) {
-    s = CublasStatus(cublasSgemm(*handle, ToCublas(transa), ToCublas(transb), static_cast<int>(m),
-                                 static_cast<int>(n), static_cast<int>(k), &alpha, a.base(), lda,
-                                 b.base(), ldb, &beta, c->base(), ldc),
-                     absl::StrCat("cublasSgemm (m=", m, ", n=", n, ", k=", k, ")"));
+    s = CublasStatus(call(*handle), absl::StrCat(routine, " (m=", m, ", n=", n, ", k=", k,
+                                                 ", batch=", batch_count, ")"));
   }
   if (!s.ok()) return cuda_stream->SetError(s);
   return absl::OkStatus();
+}
+
+absl::Status CudaBlas::DoBlasGemm(Stream* stream, blas::Transpose transa, blas::Transpose transb,
+                                  uint64_t m, uint64_t n, uint64_t k, float alpha,
+                                  const DeviceMemory<float>& a, int lda,
+                                  const DeviceMemory<float>& b, int ldb, float beta,
+                                  DeviceMemory<float>* c, int ldc) {
+  return Enqueue(stream, "cublasSgemm", m, n, k, 1, [&](cublasHandle_t handle) {
+    return cublasSgemm(handle, ToCublas(transa), ToCublas(transb), static_cast<int>(m),
+                       static_cast<int>(n), static_cast<int>(k), &alpha, a.base(), lda, b.base(),
+                       ldb, &beta, c->base(), ldc);
+  });
+}
+
+absl::Status CudaBlas::DoBlasGemmStridedBatched(
+    Stream* stream, blas::Transpose transa, blas::Transpose transb, uint64_t m, uint64_t n,
+    uint64_t k, float alpha, const DeviceMemory<float>& a, int lda, int64_t stride_a,
+    const DeviceMemory<float>& b, int ldb, int64_t stride_b, float beta, DeviceMemory<float>* c,
+    int ldc, int64_t stride_c, uint64_t batch_count) {
+  return Enqueue(stream, "cublasSgemmStridedBatched", m, n, k, batch_count,
+                 [&](cublasHandle_t handle) {
+                   return cublasSgemmStridedBatched(
+                       handle, ToCublas(transa), ToCublas(transb), static_cast<int>(m),
+                       static_cast<int>(n), static_cast<int>(k), &alpha, a.base(), lda, stride_a,
+                       b.base(), ldb, stride_b, &beta, c->base(), ldc, stride_c,
+                       static_cast<int>(batch_count));
+                 });
 }
 
 }  // namespace minitf::se::cuda

@@ -37,8 +37,21 @@ class CudaBlas : public BlasSupport {
                           uint64_t m, uint64_t n, uint64_t k, float alpha,
                           const DeviceMemory<float>& a, int lda, const DeviceMemory<float>& b,
                           int ldb, float beta, DeviceMemory<float>* c, int ldc) override;
+  // cublasSgemmStridedBatched; the same errors, the batch count included.
+  absl::Status DoBlasGemmStridedBatched(Stream* stream, blas::Transpose transa,
+                                        blas::Transpose transb, uint64_t m, uint64_t n,
+                                        uint64_t k, float alpha, const DeviceMemory<float>& a,
+                                        int lda, int64_t stride_a, const DeviceMemory<float>& b,
+                                        int ldb, int64_t stride_b, float beta,
+                                        DeviceMemory<float>* c, int ldc, int64_t stride_c,
+                                        uint64_t batch_count) override;
 
  private:
+  // Checks `stream` and the sizes, then takes the lock and runs `call` with
+  // the handle pointed at the stream; a cuBLAS error becomes the stream's.
+  template <typename Call>
+  absl::Status Enqueue(Stream* stream, const char* routine, uint64_t m, uint64_t n, uint64_t k,
+                       uint64_t batch_count, Call call);
   // The handle, created on the first call.
   absl::StatusOr<cublasHandle_t> Handle() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 

@@ -33,7 +33,7 @@ const std::vector<std::string>& CudaOps() {
       "Add", "Sub", "Mul", "Div", "Maximum", "Minimum", "Neg", "Square", "Sqrt", "Exp", "Log",
       "Relu", "ReluGrad", "Sigmoid", "Tanh", "BiasAdd", "Sum", "Mean", "Max", "MatMul",
       "Softmax", "SparseSoftmaxCrossEntropyWithLogits", "Conv2D", "Conv2DBackpropInput",
-      "Conv2DBackpropFilter", "MaxPool", "MaxPoolGrad"};
+      "Conv2DBackpropFilter", "MaxPool", "MaxPoolGrad", "Transpose", "BatchMatMul"};
   return ops;
 }
 
@@ -63,13 +63,28 @@ TEST(CudaKernelRegistrationTest, ShapeInputsStayInHostMemory) {
   const std::vector<std::pair<std::string, std::string>> host_args = {
       {"Sum", "reduction_indices"},      {"Mean", "reduction_indices"},
       {"Max", "reduction_indices"},      {"Conv2DBackpropInput", "input_sizes"},
-      {"Conv2DBackpropFilter", "filter_sizes"}, {"SparseSoftmaxCrossEntropyWithLogits", "labels"}};
+      {"Conv2DBackpropFilter", "filter_sizes"}, {"SparseSoftmaxCrossEntropyWithLogits", "labels"},
+      {"Transpose", "perm"}};
   for (const auto& [op, arg] : host_args) {
     absl::StatusOr<const KernelRegistration*> reg =
         KernelRegistry::Global()->FindKernel(DEVICE_GPU, FloatNode(op, WindowAttrs(op)), "CUDA");
     ASSERT_TRUE(reg.ok()) << op << ": " << reg.status();
     const std::vector<std::string>& args = (*reg)->def.host_memory_args;
     EXPECT_NE(std::find(args.begin(), args.end(), arg), args.end()) << op << " " << arg;
+  }
+}
+
+TEST(CudaKernelRegistrationTest, TransposeHasACudaKernelForEveryDtypeAndPermType) {
+  for (DataType dtype : AllDataTypes()) {
+    for (DataType tperm : {DT_INT32, DT_INT64}) {
+      NodeDef def = MakeNodeDef("n", "Transpose", {{"T", dtype}, {"Tperm", tperm}});
+      def.input = {"x", "perm"};
+      absl::StatusOr<const KernelRegistration*> reg =
+          KernelRegistry::Global()->FindKernel(DEVICE_GPU, def, "CUDA");
+      ASSERT_TRUE(reg.ok()) << DataTypeString(dtype) << " " << DataTypeString(tperm) << ": "
+                            << reg.status();
+      EXPECT_EQ((*reg)->def.platform, "CUDA");
+    }
   }
 }
 

@@ -193,8 +193,10 @@ TEST(GpuSessionTest, VariablesLiveOnTheGpuAndKeepTheirValueAcrossSteps) {
   test::ExpectTensorEqual(out[0], Tensor::FromVector<float>({2, 3}));
 }
 
-// A chain whose tensors, all alive at the end, need 5 x 4 MiB on a device
-// of 12 MiB: VMem places what does not fit in host memory.
+// A chain of five 4 MiB tensors on a device of 12 MiB. The first add of
+// the total waits on all five (control edges), and each is still needed by
+// the total, so 20 MiB are alive at once whatever order the executor picks:
+// VMem places what does not fit in host memory.
 Scope BigChain(std::vector<std::string>* fetches) {
   Scope root = Scope::NewRootScope().WithDevice(kGpu);
   auto dims = ops::Const(root, Tensor::FromVector<int32_t>({1024, 1024}));
@@ -205,8 +207,8 @@ Scope BigChain(std::vector<std::string>* fetches) {
                     Tensor::Scalar<float>(1.0f));
     all.push_back(prev);
   }
-  Output total = all[0];
-  for (int i = 1; i < 5; ++i) total = ops::Add(root, total, all[i]);
+  Output total = ops::Add(root.WithControlDependencies(all), all[0], all[1]);
+  for (int i = 2; i < 5; ++i) total = ops::Add(root, total, all[i]);
   ops::Sum(root.WithOpName("total"), total, {0, 1});
   *fetches = {"total"};
   return root;
