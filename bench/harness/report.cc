@@ -33,8 +33,6 @@ std::string ActionLabel(const TimelineAction& a) {
   return absl::StrCat(a.job, " ", absl::StrJoin(parts, ", "));
 }
 
-// The bin width of throughput.csv: about 60 bins, at least 1 s.
-double BinWidth(double wall_s) { return std::max(1.0, wall_s / 60); }
 
 }  // namespace
 
@@ -113,6 +111,25 @@ std::string FormatTable(const ExperimentResult& result) {
   return out;
 }
 
+std::vector<ThroughputBin> ThroughputBins(const ExperimentResult& result) {
+  // About 60 bins of at least 1 s, all of one width, the last ending with
+  // the run: a short bin at the end would turn one step into a spike.
+  std::vector<ThroughputBin> bins;
+  if (result.wall_s <= 0) return bins;
+  const int count = std::max(1, static_cast<int>(std::min(60.0, result.wall_s)));
+  const double width = result.wall_s / count;
+  for (int i = 0; i < count; ++i) {
+    ThroughputBin bin;
+    bin.from_s = i * width;
+    bin.to_s = i + 1 == count ? result.wall_s : (i + 1) * width;
+    for (const JobResult& job : result.jobs) {
+      bin.steps_per_s.push_back(StepsPerSecondBetween(job.steps, bin.from_s, bin.to_s));
+    }
+    bins.push_back(std::move(bin));
+  }
+  return bins;
+}
+
 namespace {
 
 absl::Status WriteText(const std::string& path, const std::string& text) {
@@ -150,13 +167,9 @@ std::string ThroughputCsv(const ExperimentResult& result) {
   std::string csv = "time_s";
   for (const JobResult& job : result.jobs) csv += absl::StrCat(",", job.spec.name);
   csv += "\n";
-  const double bin = BinWidth(result.wall_s);
-  for (double t = 0; t < result.wall_s; t += bin) {
-    const double to = std::min(t + bin, result.wall_s);
-    csv += fmt::format("{:.3f}", (t + to) / 2);
-    for (const JobResult& job : result.jobs) {
-      csv += fmt::format(",{:.4f}", StepsPerSecondBetween(job.steps, t, to));
-    }
+  for (const ThroughputBin& bin : ThroughputBins(result)) {
+    csv += fmt::format("{:.3f}", (bin.from_s + bin.to_s) / 2);
+    for (double rate : bin.steps_per_s) csv += fmt::format(",{:.4f}", rate);
     csv += "\n";
   }
   return csv;

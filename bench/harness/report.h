@@ -32,7 +32,18 @@ struct Phase {
   std::vector<double> vs_solo;      // per job; 0 without a baseline
 };
 
+// Steps/s of every job over [from_s, to_s), a row of throughput.csv.
+struct ThroughputBin {
+  double from_s = 0;
+  double to_s = 0;
+  std::vector<double> steps_per_s;  // per job, in scenario order
+};
+
 std::vector<JobSummary> Summaries(const ExperimentResult& result);
+
+// About 60 bins of equal width (at least 1 s, fewer for a short run) that
+// together span the run exactly.
+std::vector<ThroughputBin> ThroughputBins(const ExperimentResult& result);
 std::vector<Phase> Phases(const ExperimentResult& result);
 
 // The table printed at the end: one row per job, then the phases.
