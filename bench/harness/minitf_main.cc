@@ -55,7 +55,7 @@ options:
   --stream-priority P    high, default or low for every job's GPU streams
                          (default: each job's; a scenario's default is high
                          for guarantee jobs, low for opportunistic ones)
-  --simgpu OPTIONS        SimGPU options replacing the scenario's values of
+  --simgpu OPTIONS       SimGPU options replacing the scenario's values of
                          those keys (e.g. preempt_us=0; see docs/SIMGPU.md)
   --no-trace             do not record trace.json
   --no-plots             do not run gnuplot
