@@ -25,13 +25,13 @@ template <typename T>
 using MatrixMap = Eigen::Map<RowMajorMatrix<T>>;
 
 // The products, views of x [B, x_rows, x_cols], y [B, y_rows, y_cols] and
-// out [B, M, N].
+// out [B, m, n] as `g` says.
 template <typename T>
 struct BatchOperands {
   const T* x;
   const T* y;
   T* out;
-  int64_t x_rows, x_cols, y_rows, y_cols, m, n, k;
+  const BatchMatMulGeometry* g;
   bool adj_x, adj_y;
 };
 
@@ -39,9 +39,10 @@ struct BatchOperands {
 // adjoint is the transpose.
 template <typename T>
 void MultiplyOne(const BatchOperands<T>& p, int64_t b) {
-  ConstMatrixMap<T> x(p.x + b * p.x_rows * p.x_cols, p.x_rows, p.x_cols);
-  ConstMatrixMap<T> y(p.y + b * p.y_rows * p.y_cols, p.y_rows, p.y_cols);
-  MatrixMap<T> out(p.out + b * p.m * p.n, p.m, p.n);
+  const BatchMatMulGeometry& g = *p.g;
+  ConstMatrixMap<T> x(p.x + b * g.x_rows * g.x_cols, g.x_rows, g.x_cols);
+  ConstMatrixMap<T> y(p.y + b * g.y_rows * g.y_cols, g.y_rows, g.y_cols);
+  MatrixMap<T> out(p.out + b * g.m * g.n, g.m, g.n);
   if (p.adj_x && p.adj_y) {
     out.noalias() = x.transpose() * y.transpose();
   } else if (p.adj_x) {
@@ -57,9 +58,10 @@ void MultiplyOne(const BatchOperands<T>& p, int64_t b) {
 template <typename T>
 void ContractOne(const Eigen::ThreadPoolDevice& device, const BatchOperands<T>& p, int64_t b) {
   using ConstMap = Eigen::TensorMap<Eigen::Tensor<const T, 2, Eigen::RowMajor>>;
-  ConstMap x(p.x + b * p.x_rows * p.x_cols, p.x_rows, p.x_cols);
-  ConstMap y(p.y + b * p.y_rows * p.y_cols, p.y_rows, p.y_cols);
-  Eigen::TensorMap<Eigen::Tensor<T, 2, Eigen::RowMajor>> out(p.out + b * p.m * p.n, p.m, p.n);
+  const BatchMatMulGeometry& g = *p.g;
+  ConstMap x(p.x + b * g.x_rows * g.x_cols, g.x_rows, g.x_cols);
+  ConstMap y(p.y + b * g.y_rows * g.y_cols, g.y_rows, g.y_cols);
+  Eigen::TensorMap<Eigen::Tensor<T, 2, Eigen::RowMajor>> out(p.out + b * g.m * g.n, g.m, g.n);
   const Eigen::array<Eigen::IndexPair<Eigen::DenseIndex>, 1> contract_dims = {
       Eigen::IndexPair<Eigen::DenseIndex>(p.adj_x ? 0 : 1, p.adj_y ? 1 : 0)};
   out.device(device) = x.contract(y, contract_dims);
@@ -79,38 +81,26 @@ class BatchMatMulOp : public OpKernel {
     absl::StatusOr<BatchMatMulGeometry> geometry =
         BatchMatMulGeometryOf(x.shape(), y.shape(), adj_x_, adj_y_);
     OP_REQUIRES(ctx, geometry.ok(), AttachNodeName(geometry.status(), def()));
-    const TensorShape& out_shape = geometry->output_shape;
-    const int64_t batch = geometry->batch;
-    BatchOperands<T> p;
-    p.x_rows = geometry->x_rows;
-    p.x_cols = geometry->x_cols;
-    p.y_rows = geometry->y_rows;
-    p.y_cols = geometry->y_cols;
-    p.m = geometry->m;
-    p.k = geometry->k;
-    p.n = geometry->n;
-    p.adj_x = adj_x_;
-    p.adj_y = adj_y_;
     Tensor* out = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, out_shape, &out));
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, geometry->output_shape, &out));
     if (out->NumElements() == 0) return;
     const Eigen::ThreadPoolDevice& device = ctx->eigen_cpu_device();
-    if (p.k == 0) {
+    if (geometry->k == 0) {
       auto flat = out->flat<T>();
       flat.device(device) = flat.constant(T(0));
       return;
     }
-    p.x = x.data<T>();
-    p.y = y.data<T>();
-    p.out = out->data<T>();
+    const BatchOperands<T> p{x.data<T>(), y.data<T>(), out->data<T>(), &*geometry, adj_x_, adj_y_};
+    const int64_t batch = geometry->batch;
     if (batch < device.numThreads()) {
       for (int64_t b = 0; b < batch; ++b) ContractOne(device, p, b);
       return;
     }
     // Per product: 2mnk arithmetic, its operands read and its output written.
-    const Eigen::TensorOpCost cost(static_cast<double>((p.m * p.k + p.k * p.n) * sizeof(T)),
-                                   static_cast<double>(p.m * p.n * sizeof(T)),
-                                   2.0 * static_cast<double>(p.m * p.n * p.k));
+    const int64_t m = geometry->m, n = geometry->n, k = geometry->k;
+    const Eigen::TensorOpCost cost(static_cast<double>((m * k + k * n) * sizeof(T)),
+                                   static_cast<double>(m * n * sizeof(T)),
+                                   2.0 * static_cast<double>(m * n * k));
     device.parallelFor(batch, cost, [&p](Eigen::Index first, Eigen::Index last) {
       for (Eigen::Index b = first; b < last; ++b) MultiplyOne(p, b);
     });

@@ -67,48 +67,29 @@ class TransposeOp : public OpKernel {
 
   void Compute(OpKernelContext* ctx) override {
     const Tensor& x = ctx->input(0);
-    absl::StatusOr<std::vector<int>> perm = TransposePermutation(ctx->input(1), x.dims());
-    OP_REQUIRES(
-        ctx, perm.ok(),
-        Error(absl::StrCat(perm.status().message(), "; x has shape ", x.shape().DebugString())));
-    bool identity = true;
-    TensorShape out_shape;
-    for (int i = 0; i < x.dims(); ++i) {
-      identity = identity && (*perm)[i] == i;
-      out_shape.AddDim(x.dim_size((*perm)[i]));
-    }
-    if (identity) {
+    absl::StatusOr<TransposePlan> plan = PlanTranspose(x, ctx->input(1), kMaxTransposeRank);
+    OP_REQUIRES(ctx, plan.ok(), AttachNodeName(plan.status(), def()));
+    if (plan->identity) {
       ctx->set_output(0, x);
       return;
     }
-    OP_REQUIRES(
-        ctx, x.dims() <= kMaxTransposeRank,
-        AttachNodeName(absl::UnimplementedError(absl::StrCat(
-                           "Transpose of rank ", x.dims(), " (shape ", x.shape().DebugString(),
-                           "); ranks up to ", kMaxTransposeRank, " are implemented")),
-                       def()));
     Tensor* y = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, out_shape, &y));
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, plan->out_shape, &y));
     if (y->NumElements() == 0) return;
     const Eigen::ThreadPoolDevice& device = ctx->eigen_cpu_device();
     switch (DataTypeSize(x.dtype())) {
       case 1:
-        return ShuffleOfRank<uint8_t>(device, x, *perm, y);
+        return ShuffleOfRank<uint8_t>(device, x, plan->perm, y);
       case 4:
-        return ShuffleOfRank<uint32_t>(device, x, *perm, y);
+        return ShuffleOfRank<uint32_t>(device, x, plan->perm, y);
       case 8:
-        return ShuffleOfRank<uint64_t>(device, x, *perm, y);
+        return ShuffleOfRank<uint64_t>(device, x, plan->perm, y);
       default:
         ctx->CtxFailure(AttachNodeName(
             absl::UnimplementedError(absl::StrCat("Transpose of ", DataTypeString(x.dtype()),
                                                   " elements is not implemented")),
             def()));
     }
-  }
-
- private:
-  absl::Status Error(absl::string_view message) const {
-    return AttachNodeName(absl::InvalidArgumentError(message), def());
   }
 };
 

@@ -43,4 +43,25 @@ absl::StatusOr<std::vector<int>> TransposePermutation(const Tensor& perm, int ra
   return dims;
 }
 
+absl::StatusOr<TransposePlan> PlanTranspose(const Tensor& x, const Tensor& perm, int max_rank) {
+  absl::StatusOr<std::vector<int>> p = TransposePermutation(perm, x.dims());
+  if (!p.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(p.status().message(), "; x has shape ", x.shape().DebugString()));
+  }
+  TransposePlan plan;
+  plan.perm = *std::move(p);
+  plan.identity = true;
+  for (int i = 0; i < x.dims(); ++i) {
+    plan.identity = plan.identity && plan.perm[i] == i;
+    plan.out_shape.AddDim(x.dim_size(plan.perm[i]));
+  }
+  if (!plan.identity && x.dims() > max_rank) {
+    return absl::UnimplementedError(absl::StrCat("Transpose of rank ", x.dims(), " (shape ",
+                                                 x.shape().DebugString(), "); ranks up to ",
+                                                 max_rank, " are implemented"));
+  }
+  return plan;
+}
+
 }  // namespace minitf

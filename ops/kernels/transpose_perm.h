@@ -1,6 +1,7 @@
 // Reading the `perm` of Transpose: which input dimension each output
 // dimension takes. Shared by the op's shape function (when perm is a
-// constant) and its kernel, so both reject the same permutations.
+// constant) and its CPU and CUDA kernels, so all reject the same
+// permutations with the same messages.
 //
 //   MINITF_ASSIGN_OR_RETURN(std::vector<int> perm, TransposePermutation(perm_tensor, x.dims()));
 //   // output dimension i has the size of input dimension perm[i].
@@ -20,6 +21,19 @@ namespace minitf {
 // with an entry out of range or repeated. Negative entries are out of range,
 // as in TensorFlow's kernel.
 absl::StatusOr<std::vector<int>> TransposePermutation(const Tensor& perm, int rank);
+
+// What a Transpose kernel knows before it moves any data.
+struct TransposePlan {
+  std::vector<int> perm;  // output dimension i is input dimension perm[i]
+  TensorShape out_shape;
+  bool identity = false;  // every dimension stays in place: the output is x
+};
+
+// The plan of transposing `x` by `perm`, for a kernel that moves data of
+// rank up to `max_rank`. Errors name no node (callers attach it):
+// TransposePermutation's, followed by "; x has shape ...", and
+// Unimplemented for a rank above `max_rank` that is not the identity.
+absl::StatusOr<TransposePlan> PlanTranspose(const Tensor& x, const Tensor& perm, int max_rank);
 
 }  // namespace minitf
 

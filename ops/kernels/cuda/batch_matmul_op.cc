@@ -10,15 +10,10 @@
 #include "runtime/kernel_registry.h"
 #include "runtime/node_def_util.h"
 #include "runtime/op_requires.h"
-#include "stream/blas.h"
 #include "stream/stream_executor.h"
 
 namespace minitf {
 namespace {
-
-se::blas::Transpose ToBlas(bool transpose) {
-  return transpose ? se::blas::Transpose::kTranspose : se::blas::Transpose::kNoTranspose;
-}
 
 class BatchMatMulOp : public OpKernel {
  public:
@@ -43,14 +38,12 @@ class BatchMatMulOp : public OpKernel {
       OP_REQUIRES_OK(ctx, AttachNodeName((*stream)->MemZero(&c, out->TotalBytes()), def()));
       return;
     }
-    se::BlasSupport* blas = (*stream)->parent()->AsBlas();
-    OP_REQUIRES(ctx, blas != nullptr,
-                AttachNodeName(absl::FailedPreconditionError("the CUDA device has no BLAS plugin"),
-                               def()));
+    absl::StatusOr<se::BlasSupport*> blas = BlasOf(*stream, *this);
+    OP_REQUIRES_OK(ctx, blas.status());
     OP_REQUIRES_OK(
         ctx, AttachNodeName(
-                 blas->DoBlasGemmStridedBatched(
-                     *stream, ToBlas(adj_y_), ToBlas(adj_x_), g->n, g->m, g->k, 1.0f,
+                 (*blas)->DoBlasGemmStridedBatched(
+                     *stream, BlasTranspose(adj_y_), BlasTranspose(adj_x_), g->n, g->m, g->k, 1.0f,
                      AsDeviceMemory(y), static_cast<int>(g->y_cols), g->y_rows * g->y_cols,
                      AsDeviceMemory(x), static_cast<int>(g->x_cols), g->x_rows * g->x_cols, 0.0f,
                      &c, static_cast<int>(g->n), g->m * g->n, g->batch),

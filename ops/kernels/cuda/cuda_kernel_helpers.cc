@@ -23,6 +23,15 @@ absl::StatusOr<se::Stream*> ComputeStream(OpKernelContext* ctx) {
   return stream;
 }
 
+absl::StatusOr<se::BlasSupport*> BlasOf(se::Stream* stream, const OpKernel& op) {
+  se::BlasSupport* blas = stream->parent()->AsBlas();
+  if (blas == nullptr) {
+    return AttachNodeName(absl::FailedPreconditionError("the CUDA device has no BLAS plugin"),
+                          op.def());
+  }
+  return blas;
+}
+
 absl::Status LaunchStatus(cudaError_t error, absl::string_view cuda_kernel, const OpKernel& op) {
   if (error == cudaSuccess) return absl::OkStatus();
   return AttachNodeName(se::cuda::CudaStatus(error, absl::StrCat("launch of ", cuda_kernel)),

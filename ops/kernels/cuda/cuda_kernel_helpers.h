@@ -15,6 +15,7 @@
 #include "absl/strings/string_view.h"
 #include "runtime/op_kernel.h"
 #include "runtime/tensor.h"
+#include "stream/blas.h"
 #include "stream/device_memory.h"
 #include "stream/stream.h"
 
@@ -32,6 +33,16 @@ inline cudaStream_t CudaStreamOf(se::Stream* stream) {
 
 // Ok for cudaSuccess; otherwise the error, naming the CUDA kernel and node.
 absl::Status LaunchStatus(cudaError_t error, absl::string_view cuda_kernel, const OpKernel& op);
+
+// The BLAS plugin of `stream`'s executor (cuBLAS). FailedPrecondition,
+// naming `op`'s node, when the executor has none.
+absl::StatusOr<se::BlasSupport*> BlasOf(se::Stream* stream, const OpKernel& op);
+
+// A row-major operand read as column-major is its transpose, so a GEMM
+// passes each operand's own transpose flag through unchanged.
+inline se::blas::Transpose BlasTranspose(bool transpose) {
+  return transpose ? se::blas::Transpose::kTranspose : se::blas::Transpose::kNoTranspose;
+}
 
 // A float tensor's buffer as device memory (no copy).
 inline se::DeviceMemory<float> AsDeviceMemory(const Tensor& t) {

@@ -8,15 +8,10 @@
 #include "runtime/kernel_registry.h"
 #include "runtime/node_def_util.h"
 #include "runtime/op_requires.h"
-#include "stream/blas.h"
 #include "stream/stream_executor.h"
 
 namespace minitf {
 namespace {
-
-se::blas::Transpose ToBlas(bool transpose) {
-  return transpose ? se::blas::Transpose::kTranspose : se::blas::Transpose::kNoTranspose;
-}
 
 class MatMulOp : public OpKernel {
  public:
@@ -55,17 +50,16 @@ class MatMulOp : public OpKernel {
       OP_REQUIRES_OK(ctx, AttachNodeName((*stream)->MemZero(&c, product->TotalBytes()), def()));
       return;
     }
-    se::BlasSupport* blas = (*stream)->parent()->AsBlas();
-    OP_REQUIRES(ctx, blas != nullptr,
-                AttachNodeName(absl::FailedPreconditionError("the CUDA device has no BLAS plugin"),
-                               def()));
+    absl::StatusOr<se::BlasSupport*> blas = BlasOf(*stream, *this);
+    OP_REQUIRES_OK(ctx, blas.status());
     OP_REQUIRES_OK(
-        ctx, AttachNodeName(blas->DoBlasGemm(*stream, ToBlas(transpose_b_), ToBlas(transpose_a_),
-                                             n, m, k, 1.0f, AsDeviceMemory(b),
-                                             static_cast<int>(b.dim_size(1)), AsDeviceMemory(a),
-                                             static_cast<int>(a.dim_size(1)), 0.0f, &c,
-                                             static_cast<int>(n)),
-                            def()));
+        ctx, AttachNodeName(
+                 (*blas)->DoBlasGemm(*stream, BlasTranspose(transpose_b_),
+                                     BlasTranspose(transpose_a_), n, m, k, 1.0f,
+                                     AsDeviceMemory(b), static_cast<int>(b.dim_size(1)),
+                                     AsDeviceMemory(a), static_cast<int>(a.dim_size(1)), 0.0f,
+                                     &c, static_cast<int>(n)),
+                 def()));
   }
 
  private:
