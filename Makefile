@@ -19,10 +19,14 @@ endif
 # Debian packages the build needs (see README.md for why each is used).
 DEPS := cmake ninja-build g++ clang libclang-rt-14-dev \
         libabsl-dev libfmt-dev libspdlog-dev libeigen3-dev nlohmann-json3-dev \
-        libgtest-dev libgmock-dev libbenchmark-dev libmimalloc-dev gnuplot-nox
+        libgtest-dev libgmock-dev libbenchmark-dev libmimalloc-dev gnuplot-nox ccache
 # The tests ThreadSanitizer runs (only these are built in build-tsan).
 CONCURRENCY_TESTS := $(basename $(notdir $(wildcard tests/*/*_concurrency_test.cc)))
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+# ccache keys on paths relative to the checkout, so a fresh clone elsewhere
+# (CI's) reuses the objects of an earlier build.
+export CCACHE_BASEDIR := $(CURDIR)
+export CCACHE_NOHASHDIR := 1
 
 .PHONY: all deps configure build run test check bench clean
 

@@ -1,6 +1,6 @@
 #include "allocator/adjustable_allocator.h"
 
-#include "spdlog/spdlog.h"
+#include "platform/logging.h"
 
 namespace minitf {
 
@@ -11,7 +11,7 @@ size_t AdjustableAllocator::AdjustMemoryLimit(size_t new_limit, BFCAllocator* bf
   bfc->FreeEmptyMemory(new_limit);
   const size_t reached = bfc->SetMemoryLimit(new_limit);
   if (reached > new_limit) {
-    spdlog::warn("{}: memory limit {} requested, {} reached: regions with live buffers hold "
+    LOG(WARNING, "{}: memory limit {} requested, {} reached: regions with live buffers hold "
                  "the rest",
                  bfc->Name(), new_limit, reached);
   }

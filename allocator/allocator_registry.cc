@@ -3,7 +3,8 @@
 #include <algorithm>
 #include <cstdlib>
 
-#include "spdlog/spdlog.h"
+#include "platform/env.h"
+#include "platform/logging.h"
 
 namespace minitf {
 
@@ -17,7 +18,7 @@ void AllocatorFactoryRegistry::Register(absl::string_view name, int priority,
   MutexLock lock(&mu_);
   for (const Entry& e : entries_) {
     if (e.name == name || e.priority == priority) {
-      spdlog::error("REGISTER_MEM_ALLOCATOR(\"{}\", {}) refused: \"{}\" is registered with "
+      LOG(ERROR, "REGISTER_MEM_ALLOCATOR(\"{}\", {}) refused: \"{}\" is registered with "
                     "priority {}",
                     std::string(name), priority, e.name, e.priority);
       return;
@@ -39,7 +40,7 @@ Allocator* AllocatorFactoryRegistry::GetAllocator(absl::string_view preferred) {
     if (it != entries_.end()) {
       entry = &*it;
     } else {
-      spdlog::warn("no memory allocator \"{}\" is registered; using \"{}\"",
+      LOG(WARNING, "no memory allocator \"{}\" is registered; using \"{}\"",
                    std::string(preferred), entry->name);
     }
   }
@@ -56,11 +57,11 @@ std::vector<std::string> AllocatorFactoryRegistry::Names() const {
 
 Allocator* cpu_allocator() {
   static Allocator* const allocator = [] {
-    const char* env = std::getenv("MINITF_CPU_ALLOCATOR");
-    Allocator* a = AllocatorFactoryRegistry::Global()->GetAllocator(env != nullptr ? env : "");
+    Allocator* a =
+        AllocatorFactoryRegistry::Global()->GetAllocator(GetEnvOr("MINITF_CPU_ALLOCATOR", ""));
     if (a == nullptr) {
       // Only reachable if called before the registrars ran (static init).
-      spdlog::critical("cpu_allocator() called before any allocator was registered");
+      LOG(ERROR, "cpu_allocator() called before any allocator was registered");
       std::abort();
     }
     return a;

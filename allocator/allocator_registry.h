@@ -20,7 +20,7 @@
 
 #include "absl/strings/string_view.h"
 #include "allocator/allocator.h"
-#include "runtime/mutex.h"
+#include "platform/mutex.h"
 
 namespace minitf {
 

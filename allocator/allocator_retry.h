@@ -17,7 +17,7 @@
 
 #include "absl/functional/function_ref.h"
 #include "absl/time/time.h"
-#include "runtime/mutex.h"
+#include "platform/mutex.h"
 
 namespace minitf {
 

@@ -4,8 +4,8 @@
 #include <bit>
 #include <utility>
 
+#include "platform/logging.h"
 #include "sanitizer/asan_interface.h"  // no-op macros unless built with ASan
-#include "spdlog/spdlog.h"
 
 namespace minitf {
 
@@ -57,7 +57,7 @@ BFCAllocator::BFCAllocator(std::unique_ptr<SubAllocator> sub_allocator, size_t m
 BFCAllocator::~BFCAllocator() {
   MutexLock lock(&mu_);
   if (!in_use_.empty()) {
-    spdlog::warn("{}: destroyed with {} live allocations ({} bytes)", options_.name,
+    LOG(WARNING, "{}: destroyed with {} live allocations ({} bytes)", options_.name,
                  in_use_.size(), stats_.bytes_in_use);
   }
   for (auto& [addr, region] : regions_) {
@@ -79,13 +79,13 @@ int BFCAllocator::BinFor(size_t chunk_size) {
 void* BFCAllocator::AllocateRaw(size_t alignment, size_t num_bytes,
                                 const AllocationAttributes& attrs) {
   if (alignment == 0 || (alignment & (alignment - 1)) != 0) {
-    spdlog::error("{}: alignment {} is not a power of two", options_.name, alignment);
+    LOG(ERROR, "{}: alignment {} is not a power of two", options_.name, alignment);
     return nullptr;
   }
   void* ptr = TryAllocate(alignment, num_bytes, /*log_failure=*/false);
   if (ptr != nullptr || attrs.no_retry_on_failure) return ptr;
   if (!CanEverFit(alignment, num_bytes)) {
-    spdlog::warn("{}: cannot allocate {} bytes: more than the memory limit", options_.name,
+    LOG(WARNING, "{}: cannot allocate {} bytes: more than the memory limit", options_.name,
                  num_bytes);
     return nullptr;
   }
@@ -109,7 +109,7 @@ void* BFCAllocator::TryAllocate(size_t alignment, size_t num_bytes, bool log_fai
     return AllocateFromBins(alignment, num_bytes);
   }
   if (log_failure) {
-    spdlog::warn("{}: out of memory allocating {} bytes (alignment {})\n{}", options_.name,
+    LOG(WARNING, "{}: out of memory allocating {} bytes (alignment {})\n{}", options_.name,
                  num_bytes, alignment, DumpLocked().DebugString());
   }
   return nullptr;
@@ -302,7 +302,7 @@ void BFCAllocator::DeallocateRaw(void* ptr) {
   if (freed) {
     retry_.NotifyDealloc();
   } else {
-    spdlog::error("{}: DeallocateRaw({}) of a pointer that is not live here (double free or "
+    LOG(ERROR, "{}: DeallocateRaw({}) of a pointer that is not live here (double free or "
                   "foreign pointer); ignored",
                   options_.name, ptr);
   }

@@ -54,7 +54,7 @@
 #include "allocator/allocator_retry.h"
 #include "allocator/memory_dump.h"
 #include "allocator/sub_allocator.h"
-#include "runtime/mutex.h"
+#include "platform/mutex.h"
 
 namespace minitf {
 

@@ -5,10 +5,10 @@
 
 #include "absl/base/thread_annotations.h"
 #include "absl/container/flat_hash_map.h"
-#include "runtime/mutex.h"
 #include "allocator/allocator.h"
 #include "allocator/allocator_registry.h"
 #include "fmt/format.h"
+#include "platform/mutex.h"
 
 namespace minitf {
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "spdlog/spdlog.h"
+#include "platform/logging.h"
 
 namespace minitf {
 
@@ -74,7 +74,7 @@ void VMemAllocator::DeallocateRaw(void* ptr) {
     MutexLock lock(&mu_);
     ++num_bad_deallocations_;
   }
-  spdlog::error("{}: DeallocateRaw({}) of a pointer live neither on the device nor on the "
+  LOG(ERROR, "{}: DeallocateRaw({}) of a pointer live neither on the device nor on the "
                 "host (double free or foreign pointer); ignored",
                 Name(), ptr);
 }

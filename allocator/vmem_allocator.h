@@ -23,7 +23,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "allocator/allocator.h"
 #include "allocator/bfc_allocator.h"
-#include "runtime/mutex.h"
+#include "platform/mutex.h"
 
 namespace minitf {
 

@@ -6,7 +6,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "allocator/allocator_registry.h"
-#include "runtime/mutex.h"
+#include "platform/mutex.h"
 #include "session/session.h"
 
 namespace minitf {

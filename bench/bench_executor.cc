@@ -21,6 +21,7 @@
 #include "device/cpu_device.h"
 #include "runtime/executor.h"
 #include "runtime/graph.h"
+#include "runtime/kernel_registry.h"
 
 namespace minitf {
 namespace {

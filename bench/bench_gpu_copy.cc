@@ -19,7 +19,7 @@
 //                             one DoHostCallback on the device's
 //                             host-to-device stream, waited for (one hand-off
 //                             to the stream's worker and one back).
-// BM_SessionFetchFromGpu/elements:N/inter_op:T:
+// BM_SessionFetchFromGPU/elements:N/inter_op:T:
 //                             Session::Run feeding x (N floats) and fetching
 //                             y = Identity(x), with y pinned to GPU:0, so the
 //                             value crosses _Send/_Recv and a copy twice
@@ -49,15 +49,15 @@
 #include "benchmark/benchmark.h"
 #include "device/device_factory.h"
 #include "device/gpu/gpu_device.h"
+#include "ops/cc/scope.h"
 #include "ops/standard_ops.h"
-#include "runtime/scope.h"
 #include "session/session.h"
 #include "stream/stream.h"
 
 namespace minitf {
 namespace {
 
-constexpr char kSimGpuOptions[] = "mode=functional";
+constexpr char kSimGPUOptions[] = "mode=functional";
 
 // Context switches of every thread of the process so far.
 int64_t ContextSwitches() {
@@ -81,7 +81,7 @@ class CopyFixture {
     DeviceOptions options;
     options.device_count = {{DEVICE_CPU, 1}, {DEVICE_GPU, 1}};
     options.intra_op_parallelism_threads = 1;
-    options.gpu_options.simgpu_options = kSimGpuOptions;
+    options.gpu_options.simgpu_options = kSimGPUOptions;
     std::vector<std::unique_ptr<Device>> devices;
     if (absl::Status s = DeviceFactory::AddDevices(options, &devices); !s.ok()) return s;
     for (std::unique_ptr<Device>& d : devices) {
@@ -262,7 +262,7 @@ SessionOptions FetchOptions(int inter_op_threads) {
   SessionOptions options;
   options.config.inter_op_parallelism_threads = inter_op_threads;
   options.config.intra_op_parallelism_threads = 1;
-  options.config.gpu_options.simgpu_options = kSimGpuOptions;
+  options.config.gpu_options.simgpu_options = kSimGPUOptions;
   return options;
 }
 
@@ -271,11 +271,11 @@ void FetchArgs(benchmark::internal::Benchmark* b) {
   b->ArgNames({"elements", "inter_op"})->Args({1, 2})->Args({256 << 10, 2})->Args({1, 1});
 }
 
-void BM_SessionFetchFromGpu(benchmark::State& state) {
+void BM_SessionFetchFromGPU(benchmark::State& state) {
   RunFetches(state, FetchOptions(static_cast<int>(state.range(1))),
              IdentityGraph("/device:GPU:0"), "GPU:0");
 }
-BENCHMARK(BM_SessionFetchFromGpu)->Apply(FetchArgs)->UseRealTime();
+BENCHMARK(BM_SessionFetchFromGPU)->Apply(FetchArgs)->UseRealTime();
 
 void BM_SessionFetchFromCpu(benchmark::State& state) {
   SessionOptions options = FetchOptions(static_cast<int>(state.range(1)));

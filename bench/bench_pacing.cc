@@ -32,7 +32,7 @@
 #include "bench/models/cnn_model.h"
 #include "benchmark/benchmark.h"
 #include "device/gpu/gpu_device.h"
-#include "runtime/status_macros.h"
+#include "platform/status_macros.h"
 #include "session/direct_session.h"
 
 namespace minitf {
@@ -44,7 +44,7 @@ constexpr int kMeasuredSteps = 20;
 constexpr int kImageSize = 32;
 constexpr int kChannels = 256;
 constexpr int kBatchSize = 256;
-constexpr char kSimGpuOptions[] = "memory=16GiB,mode=timing";
+constexpr char kSimGPUOptions[] = "memory=16GiB,mode=timing";
 
 struct Job {
   std::unique_ptr<DirectSession> session;
@@ -77,9 +77,9 @@ absl::StatusOr<double> MeasureShare(Job& job, int steps, absl::Duration* wall) {
 }
 
 // MINITF_PACING_SIMGPU overrides the device (docs/SIMGPU.md syntax).
-std::string SimGpuOptions() {
+std::string SimGPUOptions() {
   const char* env = getenv("MINITF_PACING_SIMGPU");
-  return env != nullptr ? std::string(env) : std::string(kSimGpuOptions);
+  return env != nullptr ? std::string(env) : std::string(kSimGPUOptions);
 }
 
 absl::StatusOr<Job> MakeJob(const std::string& config_file, const std::string& policy) {
@@ -91,7 +91,7 @@ absl::StatusOr<Job> MakeJob(const std::string& config_file, const std::string& p
   MINITF_ASSIGN_OR_RETURN(job.model, BuildCnnModel(config));
   job.batch = MakeBarsBatch(config, kBatchSize, /*seed=*/1);
   SessionOptions options;
-  options.config.gpu_options.simgpu_options = SimGpuOptions();
+  options.config.gpu_options.simgpu_options = SimGPUOptions();
   options.config.gpu_options.private_allocators = true;
   options.gpu_config_file = config_file;
   options.pacing_policy = policy;

@@ -3,10 +3,10 @@
 //
 //   build/bin/bench_sim_gpu
 //
-// BM_SimGpuGemmTiming/N:  an N x N x N SimGpuBlas gemm on a V100-like SimGPU
+// BM_SimGPUGemmTiming/N:  an N x N x N SimGPUBlas gemm on a V100-like SimGPU
 //                         in timing mode (no arithmetic: the engine is held
 //                         for the modeled time), launched and waited for.
-// BM_SimGpuGemmCompute/N: the same in compute mode (Eigen computes the
+// BM_SimGPUGemmCompute/N: the same in compute mode (Eigen computes the
 //                         product; the engine is held for at least the
 //                         modeled time).
 // Counters, per gemm:
@@ -34,7 +34,7 @@ namespace {
 
 void RunGemm(benchmark::State& state, const char* options) {
   const uint64_t n = static_cast<uint64_t>(state.range(0));
-  auto platform = *SimGpuPlatform::Create(*ParseSimGpuOptions(options));
+  auto platform = *SimGPUPlatform::Create(*ParseSimGPUOptions(options));
   StreamExecutor* gpu = *platform->ExecutorForDevice(0);
   std::unique_ptr<Stream> stream = *gpu->CreateStream();
   DeviceMemory<float> a(gpu->Allocate(n * n * sizeof(float)));
@@ -84,17 +84,17 @@ void RunGemm(benchmark::State& state, const char* options) {
   gpu->Deallocate(&c);
 }
 
-void BM_SimGpuGemmTiming(benchmark::State& state) { RunGemm(state, "memory=1GiB,mode=timing"); }
-BENCHMARK(BM_SimGpuGemmTiming)
+void BM_SimGPUGemmTiming(benchmark::State& state) { RunGemm(state, "memory=1GiB,mode=timing"); }
+BENCHMARK(BM_SimGPUGemmTiming)
     ->RangeMultiplier(2)
     ->Range(256, 4096)
     ->UseManualTime()
     ->Unit(benchmark::kMicrosecond);
 
-void BM_SimGpuGemmCompute(benchmark::State& state) {
+void BM_SimGPUGemmCompute(benchmark::State& state) {
   RunGemm(state, "memory=1GiB,mode=compute");
 }
-BENCHMARK(BM_SimGpuGemmCompute)
+BENCHMARK(BM_SimGPUGemmCompute)
     ->RangeMultiplier(2)
     ->Range(256, 1024)
     ->UseManualTime()

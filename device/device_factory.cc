@@ -3,8 +3,8 @@
 #include <algorithm>
 
 #include "absl/base/thread_annotations.h"
-#include "runtime/mutex.h"
-#include "runtime/logging.h"
+#include "platform/logging.h"
+#include "platform/mutex.h"
 
 namespace minitf {
 

@@ -9,7 +9,7 @@
 
 #include "absl/base/thread_annotations.h"
 #include "absl/status/status.h"
-#include "runtime/mutex.h"
+#include "platform/mutex.h"
 #include "runtime/tensor.h"
 
 namespace minitf {

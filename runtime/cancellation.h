@@ -17,8 +17,8 @@
 
 #include "absl/base/thread_annotations.h"
 #include "absl/container/flat_hash_map.h"
-#include "runtime/mutex.h"
-#include "runtime/mutex.h"
+#include "platform/mutex.h"
+#include "platform/mutex.h"
 
 namespace minitf {
 

@@ -21,7 +21,7 @@ class StreamExecutor;
 
 class AsyncOpKernel;
 class DeviceBase;
-class GpuOpManager;
+class GpuOpQueue;
 class OpKernel;
 class OpKernelContext;
 class ResourceMgr;
@@ -52,9 +52,9 @@ class DeviceContext {
 };
 
 // What a kernel on a GPU device needs of it (TensorFlow's
-// GpuDeviceInfo): the stream its work goes on and the executor behind it.
+// GPUDeviceInfo): the stream its work goes on and the executor behind it.
 // Pointers are not owned; they live as long as the device.
-struct GpuDeviceInfo {
+struct GPUDeviceInfo {
   se::Stream* stream = nullptr;             // The compute stream.
   se::StreamExecutor* executor = nullptr;   // stream->parent().
   DeviceContext* default_context = nullptr;
@@ -90,10 +90,10 @@ class DeviceBase {
     return absl::OkStatus();
   }
   // Non-null only on GPU devices.
-  virtual const GpuDeviceInfo* gpu_device_info() const { return nullptr; }
+  virtual const GPUDeviceInfo* gpu_device_info() const { return nullptr; }
   // The queue that paces this device's async GPU launches (AntMan compute
   // pacing); non-null on GPU devices. Not owned; lives as long as the device.
-  virtual GpuOpManager* gpu_op_manager() { return nullptr; }
+  virtual GpuOpQueue* gpu_op_queue() { return nullptr; }
   // The stream platform whose kernels this device runs ("SimGPU", "CUDA");
   // empty for devices without one (CPU). Kernels registered with
   // KernelDefBuilder::Platform match only devices of that platform.

@@ -10,11 +10,12 @@
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "runtime/gpu_op_manager.h"
+#include "platform/logging.h"
+#include "platform/mutex.h"
+#include "platform/status_macros.h"
+#include "runtime/gpu_op_queue.h"
 #include "runtime/graph_view.h"
-#include "runtime/logging.h"
-#include "runtime/mutex.h"
-#include "runtime/status_macros.h"
+#include "runtime/kernel_registry.h"
 
 namespace minitf {
 
@@ -491,8 +492,8 @@ void ExecutorState::Process(TaggedNode node, std::deque<TaggedNode> more) {
         };
         // AntMan compute pacing: a paced GPU device launches the kernel
         // from its GpuOpManager, after an idle slot.
-        if (GpuOpManager* m = device_->gpu_op_manager(); m != nullptr && m->active()) {
-          m->Enqueue(std::move(launch));
+        if (GpuOpQueue* q = device_->gpu_op_queue(); q != nullptr && q->active()) {
+          q->Enqueue(std::move(launch));
         } else {
           launch();
         }

@@ -5,14 +5,6 @@
 
 namespace minitf {
 
-absl::Duration SlotFor(PacingPolicy policy, absl::Duration remaining_budget, int queued,
-                       int expected_launches, int launches_made) {
-  if (remaining_budget <= absl::ZeroDuration()) return absl::ZeroDuration();
-  const int shares =
-      policy == PacingPolicy::kAntMan ? queued : expected_launches - launches_made;
-  return remaining_budget / std::max(1, shares);
-}
-
 GpuOpManager::GpuOpManager(std::string device_name)
     : device_name_(std::move(device_name)), thread_([this] { Run(); }) {}
 

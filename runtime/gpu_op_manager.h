@@ -12,9 +12,8 @@
 //   GpuOpManager::StepCounters last = manager.BeginStep(budget, expected_launches);
 //   manager.Enqueue([=] { device->ComputeAsync(kernel, ctx, done); });   // executor
 //
-// Slot before the op at the head of the queue (SlotFor):
-//   antman:  remaining budget / launches queued (the head included);
-//   precise: remaining budget / max(1, expected launches - launches made this step).
+// The slot before the op at the head of the queue is the pacing policy's
+// (SlotFor in gpu_pacing.h).
 // A slot ends early, and the op launches at once, when the manager is
 // destroyed, made inactive, or a new step begins; only idle actually waited
 // is charged to the budget, so slots + unused budget == budget for every step.
@@ -31,19 +30,16 @@
 
 #include "absl/base/thread_annotations.h"
 #include "absl/time/time.h"
+#include "platform/mutex.h"
+#include "runtime/gpu_op_queue.h"
 #include "runtime/gpu_pacing.h"
-#include "runtime/mutex.h"
 
 namespace minitf {
-
-// The idle slot before one launch: see the header comment. Never negative.
-absl::Duration SlotFor(PacingPolicy policy, absl::Duration remaining_budget, int queued,
-                       int expected_launches, int launches_made);
 
 // Thread-safe. Owns one thread, started by the constructor and joined by the
 // destructor, which runs the launches still queued first: a launch handed to
 // Enqueue is never dropped.
-class GpuOpManager {
+class GpuOpManager : public GpuOpQueue {
  public:
   // Counters of one step, from one BeginStep to the next.
   struct StepCounters {
@@ -61,7 +57,7 @@ class GpuOpManager {
 
   // Whether the executor must route the device's async launches through
   // Enqueue. Cheap (one atomic load): the executor asks for every launch.
-  bool active() const { return active_.load(std::memory_order_acquire); }
+  bool active() const override { return active_.load(std::memory_order_acquire); }
   // Set by the session: true while the job's perfControl is below 100.
   // While inactive, queued launches run without slots.
   void SetActive(bool active);
@@ -78,7 +74,7 @@ class GpuOpManager {
   // slot, in FIFO order, without holding any lock. `launch` must be cheap (it
   // only enqueues work on a stream) and may call Enqueue. REQUIRES: the
   // destructor has not started.
-  void Enqueue(std::function<void()> launch);
+  void Enqueue(std::function<void()> launch) override;
 
   // Since construction.
   int64_t total_launches() const;

@@ -98,4 +98,12 @@ double PacingController::AchievedShare() const {
   return absl::FDivDuration(total_busy_, total_wall_);
 }
 
+absl::Duration SlotFor(PacingPolicy policy, absl::Duration remaining_budget, int queued,
+                       int expected_launches, int launches_made) {
+  if (remaining_budget <= absl::ZeroDuration()) return absl::ZeroDuration();
+  const int shares =
+      policy == PacingPolicy::kAntMan ? queued : expected_launches - launches_made;
+  return remaining_budget / std::max(1, shares);
+}
+
 }  // namespace minitf

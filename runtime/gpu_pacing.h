@@ -109,6 +109,13 @@ class PacingController {
   absl::Duration budget_;
 };
 
+// The idle slot the GpuOpManager waits before the launch at the head of its
+// queue, never negative:
+//   antman:  remaining budget / launches queued (the head included);
+//   precise: remaining budget / max(1, expected launches - launches made this step).
+absl::Duration SlotFor(PacingPolicy policy, absl::Duration remaining_budget, int queued,
+                       int expected_launches, int launches_made);
+
 }  // namespace minitf
 
 #endif  // MINITF_RUNTIME_GPU_PACING_H_

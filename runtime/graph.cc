@@ -5,7 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "runtime/logging.h"
+#include "platform/logging.h"
 #include "runtime/node_def_util.h"
 #include "runtime/op_registry.h"
 

@@ -3,10 +3,10 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "platform/status_macros.h"
 #include "runtime/graph.h"
 #include "runtime/node_def_util.h"
 #include "runtime/shape_inference.h"
-#include "runtime/status_macros.h"
 
 namespace minitf {
 

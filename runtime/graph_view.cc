@@ -2,7 +2,7 @@
 
 #include <new>
 
-#include "runtime/logging.h"
+#include "platform/logging.h"
 
 namespace minitf {
 

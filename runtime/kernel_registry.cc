@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "runtime/node_def_util.h"
+#include "runtime/op_registry.h"
 
 namespace minitf {
 
@@ -144,6 +145,29 @@ std::vector<std::string> KernelRegistry::DeviceTypesForOp(const std::string& op)
     }
   }
   return types;
+}
+
+absl::StatusOr<std::unique_ptr<OpKernel>> CreateOpKernel(const std::string& device_type,
+                                                         DeviceBase* device,
+                                                         const NodeDef& def) {
+  const OpDef* op_def = OpRegistry::Global()->LookUp(def.op);
+  if (op_def == nullptr) {
+    return absl::NotFoundError(
+        absl::StrCat("Node '", def.name, "': op type not registered: '", def.op, "'"));
+  }
+  auto reg = KernelRegistry::Global()->FindKernel(device_type, def, device->platform_name());
+  if (!reg.ok()) return reg.status();
+  DataTypeVector inputs, outputs;
+  if (absl::Status s = InOutTypesForNode(def, *op_def, &inputs, &outputs); !s.ok()) {
+    return AttachNodeName(s, def);
+  }
+  OpKernelConstruction construction(device_type, device, &def, op_def, std::move(inputs),
+                                    std::move(outputs));
+  std::unique_ptr<OpKernel> kernel = (*reg)->factory(&construction);
+  if (!construction.status().ok()) {
+    return AttachNodeName(construction.status(), def);
+  }
+  return kernel;
 }
 
 }  // namespace minitf

@@ -25,7 +25,7 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
-#include "runtime/mutex.h"
+#include "platform/mutex.h"
 #include "runtime/graph_def.h"
 #include "runtime/op_kernel.h"
 #include "runtime/types.h"
@@ -153,6 +153,12 @@ struct KernelRegistrar {
   MINITF_REGISTER_KERNEL_UNIQ_(ctr, kernel_builder, __VA_ARGS__)
 #define REGISTER_KERNEL_BUILDER(kernel_builder, ...) \
   MINITF_REGISTER_KERNEL_IMPL_(__COUNTER__, kernel_builder, __VA_ARGS__)
+
+// Creates the kernel registered for `def` on `device_type`. Errors name the
+// node, op, device and the attrs.
+absl::StatusOr<std::unique_ptr<OpKernel>> CreateOpKernel(const std::string& device_type,
+                                                         DeviceBase* device,
+                                                         const NodeDef& def);
 
 }  // namespace minitf
 

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "absl/strings/string_view.h"
 #include "absl/status/status.h"
+#include "absl/strings/string_view.h"
 #include "runtime/graph_def.h"
 #include "runtime/op_def.h"
 

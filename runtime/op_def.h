@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "absl/strings/string_view.h"
 #include "absl/status/status.h"
+#include "absl/strings/string_view.h"
 #include "runtime/attr_value.h"
 #include "runtime/types.h"
 

@@ -7,7 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
-#include "runtime/status_macros.h"
+#include "platform/status_macros.h"
 
 namespace minitf {
 

@@ -1,37 +1,9 @@
 #include "runtime/op_kernel.h"
 
 #include "absl/strings/str_cat.h"
-#include "runtime/mutex.h"
-#include "runtime/kernel_registry.h"
-#include "runtime/op_registry.h"
+#include "platform/mutex.h"
 
 namespace minitf {
-
-void DeviceContext::CopyCPUTensorToDevice(const Tensor*, DeviceBase* device, Tensor*,
-                                          StatusCallback done) const {
-  done(absl::UnimplementedError(
-      absl::StrCat("device ", device->name(), " has no host-to-device copy")));
-}
-
-void DeviceContext::CopyDeviceTensorToCPU(const Tensor*, DeviceBase* device, Tensor*,
-                                          StatusCallback done) const {
-  done(absl::UnimplementedError(
-      absl::StrCat("device ", device->name(), " has no device-to-host copy")));
-}
-
-const std::string& DeviceBase::platform_name() const {
-  static const std::string* const kNone = new std::string();
-  return *kNone;
-}
-
-void DeviceBase::Compute(OpKernel* op_kernel, OpKernelContext* context) {
-  op_kernel->Compute(context);
-}
-
-void DeviceBase::ComputeAsync(AsyncOpKernel* op_kernel, OpKernelContext* context,
-                              std::function<void()> done) {
-  op_kernel->ComputeAsync(context, std::move(done));
-}
 
 OpKernelConstruction::OpKernelConstruction(std::string device_type, DeviceBase* device,
                                            const NodeDef* def, const OpDef* op_def,
@@ -152,29 +124,6 @@ void OpKernelContext::forward_ref_input_to_ref_output(int input_index, int outpu
 
 void OpKernelContext::SetStatus(const absl::Status& status) {
   if (status_.ok()) status_ = status;
-}
-
-absl::StatusOr<std::unique_ptr<OpKernel>> CreateOpKernel(const std::string& device_type,
-                                                         DeviceBase* device,
-                                                         const NodeDef& def) {
-  const OpDef* op_def = OpRegistry::Global()->LookUp(def.op);
-  if (op_def == nullptr) {
-    return absl::NotFoundError(
-        absl::StrCat("Node '", def.name, "': op type not registered: '", def.op, "'"));
-  }
-  auto reg = KernelRegistry::Global()->FindKernel(device_type, def, device->platform_name());
-  if (!reg.ok()) return reg.status();
-  DataTypeVector inputs, outputs;
-  if (absl::Status s = InOutTypesForNode(def, *op_def, &inputs, &outputs); !s.ok()) {
-    return AttachNodeName(s, def);
-  }
-  OpKernelConstruction construction(device_type, device, &def, op_def, std::move(inputs),
-                                    std::move(outputs));
-  std::unique_ptr<OpKernel> kernel = (*reg)->factory(&construction);
-  if (!construction.status().ok()) {
-    return AttachNodeName(construction.status(), def);
-  }
-  return kernel;
 }
 
 }  // namespace minitf

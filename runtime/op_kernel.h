@@ -27,10 +27,10 @@
 #include <string>
 #include <vector>
 
-#include "absl/strings/string_view.h"
 #include "absl/status/status.h"
-#include "runtime/mutex.h"
+#include "absl/strings/string_view.h"
 #include "absl/types/span.h"
+#include "platform/mutex.h"
 #include "runtime/cancellation.h"
 #include "runtime/device_base.h"
 #include "runtime/graph_def.h"
@@ -255,12 +255,6 @@ class OpKernelContext {
   int64_t output_bytes_allocated_ = 0;
   bool is_output_dead_ = false;
 };
-
-// Creates the kernel registered for `def` on `device_type` (see
-// kernel_registry.h). Errors name the node, op, device and the attrs.
-absl::StatusOr<std::unique_ptr<OpKernel>> CreateOpKernel(const std::string& device_type,
-                                                         DeviceBase* device,
-                                                         const NodeDef& def);
 
 }  // namespace minitf
 

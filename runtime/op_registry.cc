@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
-#include "runtime/logging.h"
+#include "platform/logging.h"
 
 namespace minitf {
 

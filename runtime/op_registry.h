@@ -19,9 +19,9 @@
 
 #include "absl/base/thread_annotations.h"
 #include "absl/container/flat_hash_map.h"
-#include "absl/strings/string_view.h"
 #include "absl/status/statusor.h"
-#include "runtime/mutex.h"
+#include "absl/strings/string_view.h"
+#include "platform/mutex.h"
 #include "runtime/op_def.h"
 #include "runtime/op_def_builder.h"
 

@@ -38,8 +38,8 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
+#include "platform/mutex.h"
 #include "runtime/device_base.h"
-#include "runtime/mutex.h"
 #include "runtime/tensor.h"
 
 namespace minitf {

@@ -18,7 +18,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
-#include "runtime/mutex.h"
+#include "platform/mutex.h"
 
 namespace minitf {
 

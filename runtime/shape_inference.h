@@ -14,8 +14,8 @@
 
 #include <vector>
 
-#include "absl/strings/string_view.h"
 #include "absl/status/status.h"
+#include "absl/strings/string_view.h"
 #include "runtime/graph_def.h"
 #include "runtime/node_def_util.h"
 #include "runtime/op_def.h"

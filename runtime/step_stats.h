@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
-#include "runtime/mutex.h"
+#include "platform/mutex.h"
 
 namespace minitf {
 

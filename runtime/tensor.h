@@ -22,7 +22,7 @@
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "allocator/allocator.h"
-#include "runtime/logging.h"
+#include "platform/logging.h"
 #include "runtime/tensor_shape.h"
 #include "runtime/tensor_types.h"
 #include "runtime/types.h"

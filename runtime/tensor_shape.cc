@@ -4,7 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "runtime/logging.h"
+#include "platform/logging.h"
 
 namespace minitf {
 

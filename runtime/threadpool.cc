@@ -1,6 +1,6 @@
 #include "runtime/threadpool.h"
 
-#include "runtime/logging.h"
+#include "platform/logging.h"
 
 namespace minitf {
 

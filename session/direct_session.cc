@@ -1,19 +1,18 @@
 #include "session/direct_session.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <random>
 #include <thread>
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "runtime/mutex.h"
 #include "absl/time/time.h"
 #include "device/device_factory.h"
+#include "platform/logging.h"
+#include "platform/mutex.h"
+#include "platform/status_macros.h"
 #include "runtime/call_frame.h"
-#include "runtime/logging.h"
-#include "runtime/status_macros.h"
 #include "session/graph_partition.h"
 #include "session/placer.h"
 #include "session/subgraph.h"
@@ -36,9 +35,9 @@ absl::StatusOr<std::string> CanonicalTensorName(const std::string& name, absl::s
   return id->ToString();
 }
 
-std::string GetEnv(const char* name) {
-  const char* value = std::getenv(name);
-  return value != nullptr ? std::string(value) : std::string();
+SessionRunActionRegistry* RegistryOf(const SessionOptions& options) {
+  return options.action_registry != nullptr ? options.action_registry
+                                            : SessionRunActionRegistry::Global();
 }
 
 std::vector<std::string> Sorted(std::vector<std::string> v) {
@@ -56,16 +55,9 @@ absl::StatusOr<std::unique_ptr<Session>> NewSession(const SessionOptions& option
 absl::StatusOr<std::unique_ptr<DirectSession>> DirectSession::New(
     const SessionOptions& given_options) {
   SessionOptions options = given_options;
-  if (options.gpu_config_file.empty()) options.gpu_config_file = GetEnv("GPU_CONFIG_FILE");
-  if (options.gpu_status_file.empty()) options.gpu_status_file = GetEnv("GPU_STATUS_FILE");
-  if (options.pacing_policy.empty()) options.pacing_policy = GetEnv("MINITF_PACING_POLICY");
-  if (options.pacing_policy.empty()) options.pacing_policy = "precise";
-  if (!options.gpu_config_file.empty()) {
-    // Limits change at run time: the pool grows on demand and what no
-    // longer fits on the device goes to the host.
-    options.config.gpu_options.allow_growth = true;
-    options.config.gpu_options.vmem = true;
-  }
+  // The session-run actions fill in what they own (AntMan's control plane:
+  // GPU_CONFIG_FILE, GPU_STATUS_FILE and the GPU settings they need).
+  RegistryOf(options)->FillSessionOptions(&options);
   DeviceOptions device_options;
   device_options.device_count = options.config.device_count;
   device_options.intra_op_parallelism_threads = options.config.intra_op_parallelism_threads;
@@ -79,8 +71,7 @@ absl::StatusOr<std::unique_ptr<DirectSession>> DirectSession::New(
 DirectSession::DirectSession(const SessionOptions& options,
                              std::unique_ptr<DeviceMgr> device_mgr)
     : options_(options),
-      action_registry_(options.action_registry != nullptr ? options.action_registry
-                                                          : SessionRunActionRegistry::Global()),
+      action_registry_(RegistryOf(options)),
       device_mgr_(std::move(device_mgr)) {
   std::random_device seed;
   std::mt19937_64 random(seed());

@@ -20,8 +20,8 @@
 
 #include "absl/base/thread_annotations.h"
 #include "absl/container/flat_hash_map.h"
-#include "runtime/mutex.h"
 #include "device/device_mgr.h"
+#include "platform/mutex.h"
 #include "runtime/executor.h"
 #include "runtime/threadpool.h"
 #include "session/executor_set.h"
@@ -52,7 +52,7 @@ class DirectSession : public Session {
   // What the session-run actions keep for this session (the AntMan control
   // plane's state: GPUResourceManagement::StateOf(session->action_states())).
   SessionActionStates* action_states() { return &action_states_; }
-  // The options in force, the environment's defaults filled in.
+  // The options in force, with what the session-run actions filled in.
   const SessionOptions& options() const { return options_; }
 
  private:
@@ -78,8 +78,8 @@ class DirectSession : public Session {
       const GraphDef& graph_def, const std::vector<std::string>& feeds,
       const std::vector<std::string>& fetches, const std::vector<std::string>& targets);
 
-  // Constant after construction. options_ has the environment's
-  // GPU_CONFIG_FILE / GPU_STATUS_FILE / MINITF_PACING_POLICY filled in.
+  // Constant after construction. options_ has what the session-run actions
+  // filled in (SessionRunAction::FillSessionOptions).
   const SessionOptions options_;
   SessionRunActionRegistry* const action_registry_;
   const std::unique_ptr<DeviceMgr> device_mgr_;

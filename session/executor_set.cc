@@ -4,9 +4,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
+#include "platform/mutex.h"
+#include "platform/status_macros.h"
 #include "runtime/cancellation.h"
-#include "runtime/mutex.h"
-#include "runtime/status_macros.h"
 #include "session/intra_process_rendezvous.h"
 
 namespace minitf {

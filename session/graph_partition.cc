@@ -5,7 +5,7 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
-#include "runtime/status_macros.h"
+#include "platform/status_macros.h"
 
 namespace minitf {
 

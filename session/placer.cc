@@ -5,9 +5,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "platform/logging.h"
+#include "platform/status_macros.h"
 #include "runtime/kernel_registry.h"
-#include "runtime/logging.h"
-#include "runtime/status_macros.h"
 
 namespace minitf {
 

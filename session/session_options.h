@@ -39,11 +39,13 @@ class SessionRunActionRegistry;
 struct SessionOptions {
   ConfigProto config;
 
-  // The AntMan control plane (docs/ANTMAN.md). A non-empty config file turns
-  // GPU resource management on for this session (and with it allow_growth
-  // and VMem on its GPUs); a non-empty status file turns GPU statistics on.
-  // "" takes the environment: GPU_CONFIG_FILE, GPU_STATUS_FILE. Giving them
-  // here lets several jobs in one process each have their own files.
+  // The AntMan control plane (docs/ANTMAN.md; session/antman/). A non-empty
+  // config file turns GPU resource management on for this session (and with
+  // it allow_growth and VMem on its GPUs); a non-empty status file turns GPU
+  // statistics on. "" takes the environment (GPU_CONFIG_FILE,
+  // GPU_STATUS_FILE), read by the control plane's actions when the session is
+  // made. Giving them here lets several jobs in one process each have their
+  // own files.
   std::string gpu_config_file;
   std::string gpu_status_file;
   // How perfControl is enforced: "precise" or "antman" ("" takes

@@ -3,7 +3,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "runtime/logging.h"
+#include "platform/logging.h"
 
 namespace minitf {
 
@@ -105,6 +105,15 @@ SessionRunAction* SessionRunActionRegistry::GetAction(Grouping grouping, int pha
     if (action->name() == name) return action.get();
   }
   return nullptr;
+}
+
+void SessionRunActionRegistry::FillSessionOptions(SessionOptions* options) const {
+  MutexLock lock(&mu_);
+  for (const auto& grouping : actions_) {
+    for (const auto& [phase, actions] : grouping) {
+      for (const auto& action : actions) action->FillSessionOptions(options);
+    }
+  }
 }
 
 std::vector<std::string> SessionRunActionRegistry::ActionNames(Grouping grouping) const {

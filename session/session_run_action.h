@@ -35,8 +35,8 @@
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 #include "device/device_mgr.h"
-#include "runtime/mutex.h"
-#include "runtime/status_macros.h"
+#include "platform/mutex.h"
+#include "platform/status_macros.h"
 
 namespace minitf {
 
@@ -91,6 +91,11 @@ class SessionRunAction {
   virtual std::string name() const = 0;
   // An error fails the Run it ran for; the session stays usable.
   virtual absl::Status RunAction(const SessionRunActionOptions& options) = 0;
+  // Called by DirectSession::New before it makes the session's devices: the
+  // action fills in the options it owns from the environment (AntMan's
+  // GPU_CONFIG_FILE) and the device settings it needs. It must keep every
+  // value the user set. The default fills in nothing.
+  virtual void FillSessionOptions(SessionOptions* options) const {}
 };
 
 // Thread-safe. Actions are owned by the registry and never removed.
@@ -117,6 +122,11 @@ class SessionRunActionRegistry {
 
   // The action, or null. Not owned by the caller.
   SessionRunAction* GetAction(Grouping grouping, int phase, absl::string_view name) const;
+
+  // Lets every registered action fill in `options` (PRE then POST, phases
+  // ascending): how the session learns the settings of the actions it runs
+  // without knowing them.
+  void FillSessionOptions(SessionOptions* options) const;
 
   // The names registered under `grouping`, in the order RunGrouping runs them.
   std::vector<std::string> ActionNames(Grouping grouping) const;

@@ -9,7 +9,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "runtime/mutex.h"
+#include "platform/mutex.h"
 #include "stream/host/host_platform.h"
 #include "stream/sim_gpu/sim_gpu_platform.h"
 
@@ -60,8 +60,8 @@ class Registry {
     Add(host.get()).IgnoreError();
     owned_.push_back(std::move(host));
     // The default SimGPU instance is owned by sim_gpu_platform.cc, which
-    // shares it with GetSimGpuPlatform("").
-    absl::StatusOr<SimGpuPlatform*> sim_gpu = GetSimGpuPlatform("");
+    // shares it with GetSimGPUPlatform("").
+    absl::StatusOr<SimGPUPlatform*> sim_gpu = GetSimGPUPlatform("");
     if (sim_gpu.ok()) {
       Add(*sim_gpu).IgnoreError();
     } else {

@@ -8,7 +8,7 @@
 // A device that is free starts the ready kernel of the highest-priority
 // stream; a running kernel of a lower-priority stream hands the device over
 // once its thread blocks in flight have drained (SimGPU models that time;
-// see SimGpuOptions::preempt_us). Kernels of one priority are served in
+// see SimGPUOptions::preempt_us). Kernels of one priority are served in
 // arrival order, and nothing stops a busy high-priority stream from
 // starving a low-priority one: that is the point when a guaranteed job
 // shares a GPU with an opportunistic one.

@@ -11,7 +11,7 @@
 namespace minitf::harness {
 namespace {
 
-constexpr int kGpuPid = 0;
+constexpr int kGPUPid = 0;
 
 // A string as a JSON literal, quotes included.
 std::string Quote(const std::string& s) { return nlohmann::json(s).dump(); }
@@ -75,28 +75,28 @@ void WriteJob(const JobResult& job, int pid, TraceWriter* w) {
 
 std::string ChromeTraceJson(const ExperimentResult& result) {
   TraceWriter w;
-  w.Name("process_name", kGpuPid, 0, absl::StrCat("GPU (", result.scenario.name, ")"));
-  w.SortIndex("process_sort_index", kGpuPid, 0, 0);
-  w.Name("thread_name", kGpuPid, 1, "timeline actions");
+  w.Name("process_name", kGPUPid, 0, absl::StrCat("GPU (", result.scenario.name, ")"));
+  w.SortIndex("process_sort_index", kGPUPid, 0, 0);
+  w.Name("thread_name", kGPUPid, 1, "timeline actions");
   for (const DeviceSample& s : result.timeline) {
     const int64_t ts = static_cast<int64_t>(s.time_s * 1e6);
     w.Event(fmt::format(
         R"({{"name":"GPU utilisation %","ph":"C","ts":{},"pid":{},"args":{{"busy":{:.1f}}}}})", ts,
-        kGpuPid, 100 * s.utilisation));
+        kGPUPid, 100 * s.utilisation));
     std::string memory;
     for (size_t j = 0; j < s.jobs.size() && j < result.jobs.size(); ++j) {
       absl::StrAppend(&memory, j > 0 ? "," : "", Quote(result.jobs[j].spec.name), ":",
                       s.jobs[j].device_pool_bytes);
     }
     w.Event(fmt::format(R"js({{"name":"device memory (bytes)","ph":"C","ts":{},"pid":{},"args":{{{}}}}})js",
-                        ts, kGpuPid, memory));
+                        ts, kGPUPid, memory));
   }
   for (const PerformedAction& p : result.actions) {
     std::string what = p.action.job;
     if (p.action.max_device_mem) absl::StrAppend(&what, " maxDeviceMem ", *p.action.max_device_mem);
     if (p.action.perf_control) absl::StrAppend(&what, " perfControl ", *p.action.perf_control);
     w.Event(fmt::format(R"({{"name":{},"cat":"action","ph":"i","s":"g","ts":{},"pid":{},"tid":1}})",
-                        Quote(what), static_cast<int64_t>(p.time_s * 1e6), kGpuPid));
+                        Quote(what), static_cast<int64_t>(p.time_s * 1e6), kGPUPid));
   }
   for (size_t i = 0; i < result.jobs.size(); ++i) {
     WriteJob(result.jobs[i], static_cast<int>(i) + 1, &w);

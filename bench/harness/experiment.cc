@@ -17,8 +17,8 @@
 #include "bench/harness/metrics.h"
 #include "bench/harness/timeline.h"
 #include "fmt/format.h"
-#include "runtime/logging.h"
-#include "runtime/status_macros.h"
+#include "platform/logging.h"
+#include "platform/status_macros.h"
 #include "stream/sim_gpu/sim_gpu_options.h"
 
 namespace minitf::harness {
@@ -38,8 +38,8 @@ absl::Status MakeDir(const std::string& dir) {
   return absl::OkStatus();
 }
 
-GpuConfig InitialConfig(const JobSpec& spec) {
-  GpuConfig config;
+GPUConfig InitialConfig(const JobSpec& spec) {
+  GPUConfig config;
   config.perf_control = spec.perf_control;
   if (spec.memory_limit > 0) config.max_device_mem["GPU:0"] = spec.memory_limit;
   return config;
@@ -74,7 +74,7 @@ absl::StatusOr<double> RunSolo(const Scenario& scenario, JobSpec spec, const std
   solo.duration_s = seconds;
   JobRunner::Options options = RunnerOptions(solo, spec, dir, 0);
   MINITF_RETURN_IF_ERROR(WriteFileAtomically(options.config_file,
-                                             GpuConfigToJson(InitialConfig(spec))));
+                                             GPUConfigToJson(InitialConfig(spec))));
   MINITF_ASSIGN_OR_RETURN(std::unique_ptr<JobRunner> job, JobRunner::Create(options));
   job->Start(absl::Now());
   job->Join();
@@ -130,7 +130,7 @@ class Progress {
 
 }  // namespace
 
-absl::StatusOr<std::string> OverrideSimGpuOptions(absl::string_view base,
+absl::StatusOr<std::string> OverrideSimGPUOptions(absl::string_view base,
                                                   absl::string_view overrides) {
   auto key_of = [](absl::string_view item) {
     return absl::AsciiStrToLower(absl::StripAsciiWhitespace(item.substr(0, item.find('='))));
@@ -147,7 +147,7 @@ absl::StatusOr<std::string> OverrideSimGpuOptions(absl::string_view base,
     items.emplace_back(absl::StripAsciiWhitespace(item));
   }
   std::string merged = absl::StrJoin(items, ",");
-  MINITF_RETURN_IF_ERROR(se::ParseSimGpuOptions(merged).status());
+  MINITF_RETURN_IF_ERROR(se::ParseSimGPUOptions(merged).status());
   return merged;
 }
 
@@ -173,7 +173,7 @@ absl::StatusOr<ExperimentResult> RunExperiment(const Scenario& input,
   }
   if (!options.simgpu_overrides.empty()) {
     MINITF_ASSIGN_OR_RETURN(scenario.simgpu_options,
-                            OverrideSimGpuOptions(scenario.simgpu_options,
+                            OverrideSimGPUOptions(scenario.simgpu_options,
                                                   options.simgpu_overrides));
   }
   if (!options.stream_priority.empty()) {

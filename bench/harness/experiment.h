@@ -44,7 +44,7 @@ struct ExperimentOptions {
   // every job's ("default" for all: the device serves jobs in arrival order).
   std::string stream_priority;
   // SimGPU options ("preempt_us=0,tflops=30") that replace the scenario's
-  // values of those keys (OverrideSimGpuOptions).
+  // values of those keys (OverrideSimGPUOptions).
   std::string simgpu_overrides;
   // Spans kept per job for trace.json; 0: no trace.
   size_t max_trace_spans = 500000;
@@ -57,9 +57,9 @@ struct ExperimentOptions {
 };
 
 // `base` (a SimGPU option string) with the keys `overrides` gives replaced by
-// its values and the others kept; the result is checked (ParseSimGpuOptions):
+// its values and the others kept; the result is checked (ParseSimGPUOptions):
 // InvalidArgument naming the bad key or value otherwise.
-absl::StatusOr<std::string> OverrideSimGpuOptions(absl::string_view base,
+absl::StatusOr<std::string> OverrideSimGPUOptions(absl::string_view base,
                                                   absl::string_view overrides);
 
 // The GPU and every job at one instant of the experiment.

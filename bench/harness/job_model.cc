@@ -9,12 +9,12 @@
 #include "bench/models/cnn_model.h"
 #include "bench/models/mlp_model.h"
 #include "bench/models/transformer_model.h"
-#include "runtime/status_macros.h"
+#include "platform/status_macros.h"
 
 namespace minitf::harness {
 namespace {
 
-constexpr char kGpu[] = "/device:GPU:0";
+constexpr char kGPU[] = "/device:GPU:0";
 
 // The job's parameters over `defaults`; an unknown name is an error.
 absl::StatusOr<std::map<std::string, int64_t>> Params(const JobSpec& spec,
@@ -48,7 +48,7 @@ absl::StatusOr<JobModel> BuildJobModel(const JobSpec& spec) {
     config.features = static_cast<int>(p["features"]);
     config.hidden = static_cast<int>(p["hidden"]);
     config.classes = static_cast<int>(p["classes"]);
-    config.device = kGpu;
+    config.device = kGPU;
     absl::StatusOr<TrainingModel> model = BuildMlpModel(config);
     if (!model.ok()) return Named(spec, model.status());
     job.model = *std::move(model);
@@ -62,7 +62,7 @@ absl::StatusOr<JobModel> BuildJobModel(const JobSpec& spec) {
     config.image_size = static_cast<int>(p["image_size"]);
     config.channels = static_cast<int>(p["channels"]);
     config.classes = static_cast<int>(p["classes"]);
-    config.device = kGpu;
+    config.device = kGPU;
     if (config.classes > 3) {
       return absl::InvalidArgumentError(absl::StrCat(
           "job '", spec.name, "': cnn classes must be 2 or 3 (the synthetic images have 3 "
@@ -83,7 +83,7 @@ absl::StatusOr<JobModel> BuildJobModel(const JobSpec& spec) {
     config.heads = static_cast<int>(p["heads"]);
     config.hidden = static_cast<int>(p["hidden"]);
     config.classes = static_cast<int>(p["classes"]);
-    config.device = kGpu;
+    config.device = kGPU;
     absl::StatusOr<TrainingModel> model = BuildTransformerModel(config);
     if (!model.ok()) return Named(spec, model.status());
     job.model = *std::move(model);

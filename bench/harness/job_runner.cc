@@ -4,10 +4,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "device/gpu/gpu_device.h"
-#include "runtime/logging.h"
-#include "runtime/status_macros.h"
-#include "session/gpu_resource_management.h"
-#include "session/gpu_statistics.h"
+#include "platform/logging.h"
+#include "platform/status_macros.h"
+#include "session/antman/gpu_resource_management.h"
+#include "session/antman/gpu_statistics.h"
 
 namespace minitf::harness {
 namespace {
@@ -122,8 +122,8 @@ void JobRunner::Run() {
     r.step = steps;
     r.step_ms = absl::ToDoubleMilliseconds(now - last);
     last = now;
-    if (GpuStatisticsState* stats = GPUStatistics::StateOf(session_->action_states())) {
-      const std::vector<GpuMemorySample> samples = stats->LastSamples();
+    if (GPUStatisticsState* stats = GPUStatistics::StateOf(session_->action_states())) {
+      const std::vector<GPUMemorySample> samples = stats->LastSamples();
       if (!samples.empty()) {
         r.device_bytes = samples[0].device_peak_bytes;
         r.host_bytes = samples[0].host_peak_bytes;
@@ -150,9 +150,9 @@ absl::Status JobRunner::RunStep(const std::vector<std::pair<std::string, Tensor>
       session_->Run(run_options, feeds, {}, {model_.model.train}, &out, &metadata);
   const absl::Time end = absl::Now();
   BoundaryIdle idle;
-  if (const GpuResourceState* resources =
+  if (const GPUResourceState* resources =
           GPUResourceManagement::StateOf(session_->action_states())) {
-    const GpuResourceState::Status status = resources->GetStatus();
+    const GPUResourceState::Status status = resources->GetStatus();
     idle.sleep = status.last_sleep;
     idle.suspension = status.last_suspension;
   }
@@ -163,7 +163,7 @@ absl::Status JobRunner::RunStep(const std::vector<std::pair<std::string, Tensor>
 
 JobSample JobRunner::Sample() const {
   JobSample sample;
-  GpuAllocatorStack* stack = gpu_->allocator_stack();
+  GPUAllocatorStack* stack = gpu_->allocator_stack();
   const AllocatorStats device = stack->device_bfc()->GetStats().value_or(AllocatorStats());
   sample.device_bytes_in_use = device.bytes_in_use;
   sample.device_pool_bytes = device.bytes_reserved;

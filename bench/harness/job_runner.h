@@ -28,7 +28,7 @@
 #include "bench/harness/job_model.h"
 #include "bench/harness/job_trace.h"
 #include "bench/harness/scenario.h"
-#include "runtime/mutex.h"
+#include "platform/mutex.h"
 #include "session/direct_session.h"
 
 namespace minitf {

@@ -37,7 +37,7 @@ struct TraceSpan {
   int64_t dur_us = 0;
 };
 
-// What the step boundary idled: from GpuResourceState::Status.
+// What the step boundary idled: from GPUResourceState::Status.
 struct BoundaryIdle {
   absl::Duration sleep;
   absl::Duration suspension;

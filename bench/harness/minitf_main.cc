@@ -16,8 +16,7 @@
 #include "bench/harness/plots.h"
 #include "bench/harness/report.h"
 #include "bench/harness/scenario.h"
-#include "runtime/status_macros.h"
-#include "spdlog/spdlog.h"
+#include "platform/status_macros.h"
 
 namespace minitf::harness {
 namespace {
@@ -114,7 +113,7 @@ absl::StatusOr<std::optional<ColocateArgs>> ParseColocate(const std::vector<std:
       }
     } else if (a == "--simgpu") {
       MINITF_ASSIGN_OR_RETURN(out.options.simgpu_overrides, value());
-      MINITF_RETURN_IF_ERROR(OverrideSimGpuOptions("", out.options.simgpu_overrides).status());
+      MINITF_RETURN_IF_ERROR(OverrideSimGPUOptions("", out.options.simgpu_overrides).status());
     } else if (a == "--no-trace") {
       out.options.max_trace_spans = 0;
     } else if (a == "--no-plots") {
@@ -159,7 +158,7 @@ absl::Status Colocate(ColocateArgs args) {
 int Main(int argc, char** argv) {
   // The progress line says what the harness does; the jobs' own logs (each
   // config change, each limit in force) are for MINITF_LOG_LEVEL=info.
-  if (std::getenv("MINITF_LOG_LEVEL") == nullptr) spdlog::set_level(spdlog::level::warn);
+  logging::SetDefaultLogLevel("warn");
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty() || args[0] == "-h" || args[0] == "--help" ||
       (args[0] == "help" && args.size() == 1)) {

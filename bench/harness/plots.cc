@@ -12,7 +12,7 @@
 #include "absl/strings/str_replace.h"
 #include "bench/harness/timeline.h"
 #include "fmt/format.h"
-#include "runtime/status_macros.h"
+#include "platform/status_macros.h"
 
 extern char** environ;
 

@@ -10,7 +10,7 @@
 #include "bench/harness/timeline.h"
 #include "fmt/format.h"
 #include "nlohmann/json.hpp"
-#include "runtime/status_macros.h"
+#include "platform/status_macros.h"
 
 namespace minitf::harness {
 namespace {

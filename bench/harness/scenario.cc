@@ -13,7 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "nlohmann/json.hpp"
-#include "runtime/status_macros.h"
+#include "platform/status_macros.h"
 #include "stream/sim_gpu/sim_gpu_options.h"
 
 namespace minitf::harness {
@@ -247,7 +247,7 @@ absl::StatusOr<Scenario> ParseScenarioJson(absl::string_view content,
       return df.Error("platform", absl::StrCat("must be \"SimGPU\" or \"CUDA\", got \"",
                                                s.platform, "\""));
     }
-    absl::StatusOr<se::SimGpuOptions> options = se::ParseSimGpuOptions(s.simgpu_options);
+    absl::StatusOr<se::SimGPUOptions> options = se::ParseSimGPUOptions(s.simgpu_options);
     if (!options.ok()) return df.Error("simgpu", options.status().message());
   }
   if (!f.Has("jobs") || !root.at("jobs").is_array()) {

@@ -33,7 +33,7 @@ absl::Status WriteFileAtomically(const std::string& path, const std::string& con
 TimelineDriver::TimelineDriver(std::vector<TimelineAction> actions,
                                std::map<std::string, std::string> config_paths)
     : actions_(std::move(actions)), config_paths_(std::move(config_paths)) {
-  for (const auto& [job, path] : config_paths_) configs_[job] = GpuConfig();
+  for (const auto& [job, path] : config_paths_) configs_[job] = GPUConfig();
 }
 
 absl::Status TimelineDriver::Write(const std::string& job) {
@@ -42,16 +42,16 @@ absl::Status TimelineDriver::Write(const std::string& job) {
     return absl::NotFoundError(absl::StrCat("the timeline names job '", job,
                                             "', which has no config file"));
   }
-  return WriteFileAtomically(path->second, GpuConfigToJson(configs_[job]));
+  return WriteFileAtomically(path->second, GPUConfigToJson(configs_[job]));
 }
 
-absl::Status TimelineDriver::WriteInitial(const std::string& job, const GpuConfig& config) {
+absl::Status TimelineDriver::WriteInitial(const std::string& job, const GPUConfig& config) {
   configs_[job] = config;
   return Write(job);
 }
 
 absl::Status TimelineDriver::Apply(const TimelineAction& action) {
-  GpuConfig& config = configs_[action.job];
+  GPUConfig& config = configs_[action.job];
   if (action.max_device_mem) config.max_device_mem["GPU:0"] = *action.max_device_mem;
   if (action.perf_control) config.perf_control = *action.perf_control;
   return Write(action.job);

@@ -20,7 +20,7 @@
 
 #include "absl/status/status.h"
 #include "bench/harness/scenario.h"
-#include "session/gpu_config.h"
+#include "session/antman/gpu_config.h"
 
 namespace minitf::harness {
 
@@ -32,7 +32,7 @@ class TimelineDriver {
                  std::map<std::string, std::string> config_paths);
 
   // Writes `job`'s first config file, before the job starts.
-  absl::Status WriteInitial(const std::string& job, const GpuConfig& config);
+  absl::Status WriteInitial(const std::string& job, const GPUConfig& config);
 
   // Performs every action due by `elapsed_s` not performed yet, in order,
   // and returns them. A write that fails is returned as an error naming the
@@ -49,14 +49,14 @@ class TimelineDriver {
   double NextAt() const { return actions_[next_].at_s; }
 
   // What `job`'s file holds now.
-  const GpuConfig& config(const std::string& job) const { return configs_.at(job); }
+  const GPUConfig& config(const std::string& job) const { return configs_.at(job); }
 
  private:
   absl::Status Write(const std::string& job);
 
   const std::vector<TimelineAction> actions_;
   const std::map<std::string, std::string> config_paths_;
-  std::map<std::string, GpuConfig> configs_;
+  std::map<std::string, GPUConfig> configs_;
   size_t next_ = 0;
 };
 

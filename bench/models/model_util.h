@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "ops/cc/scope.h"
 #include "runtime/graph_def.h"
-#include "runtime/scope.h"
 #include "runtime/tensor.h"
 
 namespace minitf {

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/status_macros.h"
+#include "platform/status_macros.h"
 #include "session/session.h"
 
 namespace minitf {

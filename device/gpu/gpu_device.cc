@@ -8,7 +8,7 @@
 namespace minitf {
 namespace {
 
-DeviceAttributes GpuAttributes(int id, const se::DeviceDescription& desc, int64_t limit) {
+DeviceAttributes GPUAttributes(int id, const se::DeviceDescription& desc, int64_t limit) {
   DeviceAttributes attrs;
   attrs.name = FullDeviceName(DEVICE_GPU, id);
   attrs.device_type = DEVICE_GPU;
@@ -20,7 +20,7 @@ DeviceAttributes GpuAttributes(int id, const se::DeviceDescription& desc, int64_
 }
 
 // The pool every GPU device of the process shares in gpu_shared mode.
-ThreadPool* SharedGpuThreadPool() {
+ThreadPool* SharedGPUThreadPool() {
   static ThreadPool* const pool = new ThreadPool("gpu_shared", 2);
   return pool;
 }
@@ -29,15 +29,15 @@ ThreadPool* SharedGpuThreadPool() {
 
 absl::StatusOr<std::unique_ptr<GPUDevice>> GPUDevice::Create(
     int id, se::StreamExecutor* executor, const GPUOptions& options,
-    GpuAllocatorStack* shared_stack, std::unique_ptr<GpuAllocatorStack> owned_stack,
+    GPUAllocatorStack* shared_stack, std::unique_ptr<GPUAllocatorStack> owned_stack,
     int intra_op_threads) {
-  GpuAllocatorStack* stack = owned_stack != nullptr ? owned_stack.get() : shared_stack;
+  GPUAllocatorStack* stack = owned_stack != nullptr ? owned_stack.get() : shared_stack;
   if (stack == nullptr) {
     return absl::InvalidArgumentError(absl::StrCat("GPU:", id, " has no allocator stack"));
   }
   std::unique_ptr<GPUDevice> device(new GPUDevice(
       id,
-      GpuAttributes(id, executor->GetDeviceDescription(),
+      GPUAttributes(id, executor->GetDeviceDescription(),
                     static_cast<int64_t>(stack->device_bfc()->GetPoolStats().memory_limit)),
       executor, stack, std::move(owned_stack), intra_op_threads));
   const std::string where = absl::StrCat(" for ", device->name());
@@ -65,13 +65,13 @@ absl::StatusOr<std::unique_ptr<GPUDevice>> GPUDevice::Create(
         std::make_unique<ThreadPool>(absl::StrCat("gpu_private_", id), 2);
     device->device_pool_ = device->private_pool_.get();
   } else if (options.thread_mode == "gpu_shared") {
-    device->device_pool_ = SharedGpuThreadPool();
+    device->device_pool_ = SharedGPUThreadPool();
   }
   return device;
 }
 
 GPUDevice::GPUDevice(int id, DeviceAttributes attributes, se::StreamExecutor* executor,
-                     GpuAllocatorStack* stack, std::unique_ptr<GpuAllocatorStack> owned_stack,
+                     GPUAllocatorStack* stack, std::unique_ptr<GPUAllocatorStack> owned_stack,
                      int intra_op_threads)
     : Device(std::move(attributes), id),
       executor_(executor),

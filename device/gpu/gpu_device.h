@@ -41,14 +41,14 @@ class GPUDevice final : public Device {
   // have been through ApplyGPUEnvironment.
   static absl::StatusOr<std::unique_ptr<GPUDevice>> Create(
       int id, se::StreamExecutor* executor, const GPUOptions& options,
-      GpuAllocatorStack* shared_stack, std::unique_ptr<GpuAllocatorStack> owned_stack,
+      GPUAllocatorStack* shared_stack, std::unique_ptr<GPUAllocatorStack> owned_stack,
       int intra_op_threads);
   ~GPUDevice() override;
 
   Allocator* GetAllocator(AllocatorAttributes attrs) override;
   ThreadPool* intra_op_thread_pool() override { return &intra_op_pool_; }
   DeviceContext* device_context() override { return context_.get(); }
-  const GpuDeviceInfo* gpu_device_info() const override { return &info_; }
+  const GPUDeviceInfo* gpu_device_info() const override { return &info_; }
   // Every node gets the device's one context: its kernels share the compute
   // stream, so stream order is dataflow order.
   absl::Status FillContextMap(int num_node_ids,
@@ -59,7 +59,10 @@ class GPUDevice final : public Device {
   absl::Status Sync() override;
   // Paces this device's kernel launches when the session's job has a GPU
   // share below 100% (AntMan's perfControl); inactive otherwise.
-  GpuOpManager* gpu_op_manager() override { return op_manager_.get(); }
+  GpuOpQueue* gpu_op_queue() override { return op_manager_.get(); }
+  // The same queue, with the controls AntMan's control plane sets (active,
+  // policy, step budget). Not owned; lives as long as the device.
+  GpuOpManager* gpu_op_manager() { return op_manager_.get(); }
 
   // The physical device's PCI bus id ("0000:50:00.0" for SimGPU device 0).
   const std::string& pci_bus_id() const { return executor_->GetDeviceDescription().pci_bus_id; }
@@ -72,19 +75,19 @@ class GPUDevice final : public Device {
   GPUDeviceContext* gpu_device_context() const { return context_.get(); }
   // The allocator stack the device's tensors come from. Not owned by the
   // caller; lives as long as the device.
-  GpuAllocatorStack* allocator_stack() const { return stack_; }
+  GPUAllocatorStack* allocator_stack() const { return stack_; }
 
  private:
   GPUDevice(int id, DeviceAttributes attributes, se::StreamExecutor* executor,
-            GpuAllocatorStack* stack, std::unique_ptr<GpuAllocatorStack> owned_stack,
+            GPUAllocatorStack* stack, std::unique_ptr<GPUAllocatorStack> owned_stack,
             int intra_op_threads);
 
   se::StreamExecutor* const executor_;
   const std::string platform_name_;
   // Destroyed after the streams below, which may still reference its memory
   // until drained.
-  const std::unique_ptr<GpuAllocatorStack> owned_stack_;
-  GpuAllocatorStack* const stack_;
+  const std::unique_ptr<GPUAllocatorStack> owned_stack_;
+  GPUAllocatorStack* const stack_;
   ThreadPool intra_op_pool_;
   std::unique_ptr<se::Stream> compute_;
   std::unique_ptr<se::Stream> host_to_device_;
@@ -93,7 +96,7 @@ class GPUDevice final : public Device {
   std::unique_ptr<GPUDeviceContext> context_;
   // Destroyed before the streams: it launches what is still queued.
   std::unique_ptr<GpuOpManager> op_manager_;
-  GpuDeviceInfo info_;
+  GPUDeviceInfo info_;
   std::unique_ptr<ThreadPool> private_pool_;  // gpu_private mode.
   ThreadPool* device_pool_ = nullptr;         // Not owned when shared.
 };

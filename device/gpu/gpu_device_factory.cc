@@ -13,8 +13,8 @@
 #include "device/device_factory.h"
 #include "device/gpu/gpu_device.h"
 #include "device/gpu/gpu_process_state.h"
-#include "runtime/logging.h"
-#include "runtime/status_macros.h"
+#include "platform/logging.h"
+#include "platform/status_macros.h"
 #include "stream/platform_manager.h"
 #include "stream/sim_gpu/sim_gpu_platform.h"
 
@@ -25,12 +25,12 @@ absl::StatusOr<se::Platform*> ChoosePlatform(const GPUOptions& options) {
   if (options.platform.empty()) {
     absl::StatusOr<se::Platform*> cuda = se::PlatformManager::PlatformWithName("CUDA");
     if (cuda.ok() && (*cuda)->VisibleDeviceCount() > 0) return *cuda;
-    absl::StatusOr<se::SimGpuPlatform*> sim = se::GetSimGpuPlatform(options.simgpu_options);
+    absl::StatusOr<se::SimGPUPlatform*> sim = se::GetSimGPUPlatform(options.simgpu_options);
     if (!sim.ok()) return sim.status();
     return *sim;
   }
   if (absl::AsciiStrToLower(options.platform) == "simgpu") {
-    absl::StatusOr<se::SimGpuPlatform*> sim = se::GetSimGpuPlatform(options.simgpu_options);
+    absl::StatusOr<se::SimGPUPlatform*> sim = se::GetSimGPUPlatform(options.simgpu_options);
     if (!sim.ok()) return sim.status();
     return *sim;
   }
@@ -82,8 +82,8 @@ class GPUDeviceFactory : public DeviceFactory {
     for (size_t id = 0; id < ordinals.size(); ++id) {
       MINITF_ASSIGN_OR_RETURN(se::StreamExecutor * executor,
                               platform->ExecutorForDevice(ordinals[id]));
-      GpuAllocatorStack* shared = nullptr;
-      std::unique_ptr<GpuAllocatorStack> owned;
+      GPUAllocatorStack* shared = nullptr;
+      std::unique_ptr<GPUAllocatorStack> owned;
       if (options.private_allocators) {
         MINITF_ASSIGN_OR_RETURN(owned, GPUProcessState::CreateStack(executor, options));
       } else {

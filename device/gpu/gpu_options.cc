@@ -1,35 +1,31 @@
 #include "device/gpu/gpu_options.h"
 
-#include <cstdlib>
+#include <optional>
+#include <string>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "platform/env.h"
 
 namespace minitf {
 namespace {
 
-// The value of `name`, or nullptr when unset or empty.
-const char* Env(const char* name) {
-  const char* value = std::getenv(name);
-  return value != nullptr && *value != '\0' ? value : nullptr;
-}
-
-absl::Status BadEnv(const char* name, const char* value, const char* expected) {
+absl::Status BadEnv(const char* name, const std::string& value, const char* expected) {
   return absl::InvalidArgumentError(absl::StrCat("environment variable ", name, "='", value,
                                                  "' is invalid: expected ", expected));
 }
 
 absl::Status ReadBool(const char* name, bool* out) {
-  const char* value = Env(name);
-  if (value == nullptr) return absl::OkStatus();
-  const std::string v = absl::AsciiStrToLower(value);
+  std::optional<std::string> value = GetEnv(name);
+  if (!value.has_value()) return absl::OkStatus();
+  const std::string v = absl::AsciiStrToLower(*value);
   if (v == "true" || v == "1") {
     *out = true;
   } else if (v == "false" || v == "0") {
     *out = false;
   } else {
-    return BadEnv(name, value, "true, false, 1 or 0");
+    return BadEnv(name, *value, "true, false, 1 or 0");
   }
   return absl::OkStatus();
 }
@@ -41,16 +37,16 @@ absl::StatusOr<GPUOptions> ApplyGPUEnvironment(GPUOptions options) {
     return s;
   }
   if (absl::Status s = ReadBool("TF_GPU_VMEM", &options.vmem); !s.ok()) return s;
-  if (const char* value = Env("TF_CUDA_HOST_MEM_LIMIT_IN_MB"); value != nullptr) {
+  if (std::optional<std::string> value = GetEnv("TF_CUDA_HOST_MEM_LIMIT_IN_MB");
+      value.has_value()) {
     int64_t mb = 0;
-    if (!absl::SimpleAtoi(value, &mb) || mb <= 0) {
-      return BadEnv("TF_CUDA_HOST_MEM_LIMIT_IN_MB", value, "a positive number of MiB");
+    if (!absl::SimpleAtoi(*value, &mb) || mb <= 0) {
+      return BadEnv("TF_CUDA_HOST_MEM_LIMIT_IN_MB", *value, "a positive number of MiB");
     }
     options.host_memory_limit_mb = mb;
   }
   if (options.thread_mode.empty()) {
-    const char* value = Env("TF_GPU_THREAD_MODE");
-    options.thread_mode = value != nullptr ? value : "global";
+    options.thread_mode = GetEnvOr("TF_GPU_THREAD_MODE", "global");
   }
   if (options.thread_mode != "global" && options.thread_mode != "gpu_private" &&
       options.thread_mode != "gpu_shared") {

@@ -9,7 +9,7 @@
 
 namespace minitf {
 
-GpuAllocatorStack::GpuAllocatorStack(std::unique_ptr<BFCAllocator> device_bfc,
+GPUAllocatorStack::GPUAllocatorStack(std::unique_ptr<BFCAllocator> device_bfc,
                                      std::unique_ptr<BFCAllocator> host_bfc, bool vmem)
     : device_bfc_(std::move(device_bfc)),
       host_bfc_(std::move(host_bfc)),
@@ -17,9 +17,9 @@ GpuAllocatorStack::GpuAllocatorStack(std::unique_ptr<BFCAllocator> device_bfc,
                  : nullptr),
       initial_memory_limit_(static_cast<int64_t>(device_bfc_->GetPoolStats().memory_limit)) {}
 
-GpuAllocatorStack::~GpuAllocatorStack() = default;
+GPUAllocatorStack::~GPUAllocatorStack() = default;
 
-Allocator* GpuAllocatorStack::allocator() const {
+Allocator* GPUAllocatorStack::allocator() const {
   if (vmem_ != nullptr) return vmem_.get();
   return device_bfc_.get();
 }
@@ -52,10 +52,10 @@ absl::StatusOr<int64_t> GPUProcessState::MemoryLimit(const GPUOptions& options,
     return static_cast<int64_t>(options.per_process_gpu_memory_fraction *
                                 static_cast<double>(total_memory));
   }
-  return total_memory - std::min(kGpuMemoryReserveBytes, total_memory / 10);
+  return total_memory - std::min(kGPUMemoryReserveBytes, total_memory / 10);
 }
 
-absl::StatusOr<std::unique_ptr<GpuAllocatorStack>> GPUProcessState::CreateStack(
+absl::StatusOr<std::unique_ptr<GPUAllocatorStack>> GPUProcessState::CreateStack(
     se::StreamExecutor* executor, const GPUOptions& options) {
   const se::DeviceDescription& desc = executor->GetDeviceDescription();
   absl::StatusOr<int64_t> limit = MemoryLimit(options, desc.total_memory);
@@ -79,18 +79,18 @@ absl::StatusOr<std::unique_ptr<GpuAllocatorStack>> GPUProcessState::CreateStack(
   auto host_bfc = std::make_unique<BFCAllocator>(
       std::make_unique<PinnedHostSubAllocator>(executor),
       static_cast<size_t>(options.host_memory_limit_mb) << 20, host_options);
-  return std::make_unique<GpuAllocatorStack>(std::move(device_bfc), std::move(host_bfc),
+  return std::make_unique<GPUAllocatorStack>(std::move(device_bfc), std::move(host_bfc),
                                              options.vmem);
 }
 
-absl::StatusOr<GpuAllocatorStack*> GPUProcessState::GetGPUAllocatorStack(
+absl::StatusOr<GPUAllocatorStack*> GPUProcessState::GetGPUAllocatorStack(
     se::StreamExecutor* executor, const GPUOptions& options) {
   MutexLock lock(&mu_);
   auto it = stacks_.find(executor);
   if (it != stacks_.end()) return it->second.get();
-  absl::StatusOr<std::unique_ptr<GpuAllocatorStack>> stack = CreateStack(executor, options);
+  absl::StatusOr<std::unique_ptr<GPUAllocatorStack>> stack = CreateStack(executor, options);
   if (!stack.ok()) return stack.status();
-  GpuAllocatorStack* raw = stack->get();
+  GPUAllocatorStack* raw = stack->get();
   stacks_.emplace(executor, *std::move(stack));
   return raw;
 }

@@ -8,7 +8,7 @@
 //
 // The memory limit is GPUOptions::memory_limit_bytes when set, else
 // per_process_gpu_memory_fraction of the device's memory, else the device's
-// memory less a reserve (kGpuMemoryReserveBytes) for the runtime.
+// memory less a reserve (kGPUMemoryReserveBytes) for the runtime.
 //
 // Default() keeps one stack per physical GPU for the whole process (the
 // TensorFlow behaviour: every session on GPU 0 shares one pool); a session
@@ -29,22 +29,22 @@
 #include "allocator/bfc_allocator.h"
 #include "allocator/vmem_allocator.h"
 #include "device/gpu/gpu_options.h"
-#include "runtime/mutex.h"
+#include "platform/mutex.h"
 #include "stream/stream_executor.h"
 
 namespace minitf {
 
 // Device memory kept back from the default limit (as TensorFlow keeps some
 // for the CUDA context and libraries); never more than a tenth of the device.
-inline constexpr int64_t kGpuMemoryReserveBytes = int64_t{256} << 20;
+inline constexpr int64_t kGPUMemoryReserveBytes = int64_t{256} << 20;
 
 // The allocators of one GPU. Owns all of them; allocator() is what kernels
 // use. The pinned host BFC also backs host-side staging tensors.
-class GpuAllocatorStack {
+class GPUAllocatorStack {
  public:
-  GpuAllocatorStack(std::unique_ptr<BFCAllocator> device_bfc,
+  GPUAllocatorStack(std::unique_ptr<BFCAllocator> device_bfc,
                     std::unique_ptr<BFCAllocator> host_bfc, bool vmem);
-  ~GpuAllocatorStack();
+  ~GPUAllocatorStack();
 
   // The top of the stack: VMem when enabled, else the device BFC.
   Allocator* allocator() const;
@@ -77,11 +77,11 @@ class GPUProcessState {
 
   // The shared stack of `executor`'s device, built on first use with
   // `options` (later callers get the same stack whatever they pass).
-  absl::StatusOr<GpuAllocatorStack*> GetGPUAllocatorStack(se::StreamExecutor* executor,
+  absl::StatusOr<GPUAllocatorStack*> GetGPUAllocatorStack(se::StreamExecutor* executor,
                                                           const GPUOptions& options);
 
   // A new stack over `executor`'s device, owned by the caller.
-  static absl::StatusOr<std::unique_ptr<GpuAllocatorStack>> CreateStack(
+  static absl::StatusOr<std::unique_ptr<GPUAllocatorStack>> CreateStack(
       se::StreamExecutor* executor, const GPUOptions& options);
 
   // The device memory limit `options` gives a device of `total_memory` bytes.
@@ -91,7 +91,7 @@ class GPUProcessState {
   Mutex mu_;
   // One per device: executors live as long as the process, so their
   // addresses identify devices (two SimGPU instances both have a device 0).
-  std::map<const se::StreamExecutor*, std::unique_ptr<GpuAllocatorStack>> stacks_
+  std::map<const se::StreamExecutor*, std::unique_ptr<GPUAllocatorStack>> stacks_
       ABSL_GUARDED_BY(mu_);
 };
 

@@ -9,7 +9,7 @@
 
 #include <vector>
 
-#include "runtime/scope.h"
+#include "ops/cc/scope.h"
 
 namespace minitf::ops {
 

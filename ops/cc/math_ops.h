@@ -12,7 +12,7 @@
 #ifndef MINITF_OPS_CC_MATH_OPS_H_
 #define MINITF_OPS_CC_MATH_OPS_H_
 
-#include "runtime/scope.h"
+#include "ops/cc/scope.h"
 
 namespace minitf::ops {
 

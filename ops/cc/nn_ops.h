@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/scope.h"
+#include "ops/cc/scope.h"
 
 namespace minitf::ops {
 

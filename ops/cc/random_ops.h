@@ -11,7 +11,7 @@
 
 #include <cstdint>
 
-#include "runtime/scope.h"
+#include "ops/cc/scope.h"
 
 namespace minitf::ops {
 

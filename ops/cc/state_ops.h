@@ -14,7 +14,7 @@
 
 #include <string>
 
-#include "runtime/scope.h"
+#include "ops/cc/scope.h"
 
 namespace minitf::ops {
 

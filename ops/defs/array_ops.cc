@@ -3,10 +3,10 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "ops/kernels/transpose_perm.h"
+#include "ops/util/transpose_perm.h"
+#include "platform/status_macros.h"
 #include "runtime/op_registry.h"
 #include "runtime/shape_inference.h"
-#include "runtime/status_macros.h"
 
 namespace minitf {
 

@@ -3,9 +3,9 @@
 // Switch forwards `data` to output_true or output_false depending on `pred`;
 // the other output is dead, and deadness propagates to everything downstream
 // of it until a Merge, which forwards whichever input is alive.
+#include "platform/status_macros.h"
 #include "runtime/op_registry.h"
 #include "runtime/shape_inference.h"
-#include "runtime/status_macros.h"
 
 namespace minitf {
 

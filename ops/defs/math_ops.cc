@@ -4,10 +4,10 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "ops/kernels/reduction_axes.h"
+#include "ops/util/reduction_axes.h"
+#include "platform/status_macros.h"
 #include "runtime/op_registry.h"
 #include "runtime/shape_inference.h"
-#include "runtime/status_macros.h"
 
 namespace minitf {
 namespace {

@@ -3,10 +3,10 @@
 // SparseSoftmaxCrossEntropyWithLogits, and the NHWC image ops Conv2D,
 // Conv2DBackpropInput, Conv2DBackpropFilter, MaxPool and MaxPoolGrad.
 #include "absl/strings/str_cat.h"
-#include "ops/kernels/window_attrs.h"
+#include "ops/util/window_attrs.h"
+#include "platform/status_macros.h"
 #include "runtime/op_registry.h"
 #include "runtime/shape_inference.h"
-#include "runtime/status_macros.h"
 
 namespace minitf {
 namespace {

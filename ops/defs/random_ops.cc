@@ -3,9 +3,9 @@
 // Both are stateful: each run draws new values. A nonzero `seed` or `seed2`
 // makes the sequence a fresh kernel draws reproducible; both zero asks for a
 // nondeterministic seed.
+#include "platform/status_macros.h"
 #include "runtime/op_registry.h"
 #include "runtime/shape_inference.h"
-#include "runtime/status_macros.h"
 
 namespace minitf {
 namespace {

@@ -6,9 +6,9 @@
 // take that reference, change the tensor under the reference's mutex, and
 // output the same reference so later ops see the new value.
 #include "absl/strings/str_cat.h"
+#include "platform/status_macros.h"
 #include "runtime/op_registry.h"
 #include "runtime/shape_inference.h"
-#include "runtime/status_macros.h"
 
 namespace minitf {
 namespace {

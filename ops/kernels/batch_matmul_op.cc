@@ -10,7 +10,7 @@
 #include <cstdint>
 
 #include "Eigen/Core"
-#include "ops/kernels/batch_matmul_geometry.h"
+#include "ops/util/batch_matmul_geometry.h"
 #include "runtime/kernel_registry.h"
 #include "runtime/op_requires.h"
 

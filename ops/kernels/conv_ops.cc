@@ -3,8 +3,8 @@
 // calls the device-agnostic functors of conv_functors.h on the intra-op pool.
 #include "absl/strings/str_cat.h"
 #include "ops/kernels/conv_functors.h"
-#include "ops/kernels/window_attrs.h"
 #include "ops/kernels/window_geometry.h"
+#include "ops/util/window_attrs.h"
 #include "runtime/kernel_registry.h"
 #include "runtime/op_requires.h"
 

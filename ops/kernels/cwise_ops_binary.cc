@@ -7,7 +7,7 @@
 #include <type_traits>
 
 #include "absl/strings/str_cat.h"
-#include "ops/kernels/bcast.h"
+#include "ops/util/bcast.h"
 #include "runtime/kernel_registry.h"
 #include "runtime/node_def_util.h"
 #include "runtime/op_requires.h"

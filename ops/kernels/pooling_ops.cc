@@ -3,8 +3,8 @@
 // pooling_functors.h on the intra-op pool.
 #include "absl/strings/str_cat.h"
 #include "ops/kernels/pooling_functors.h"
-#include "ops/kernels/window_attrs.h"
 #include "ops/kernels/window_geometry.h"
+#include "ops/util/window_attrs.h"
 #include "runtime/kernel_registry.h"
 #include "runtime/op_requires.h"
 

@@ -12,8 +12,8 @@
 
 #include "absl/base/thread_annotations.h"
 #include "absl/strings/str_cat.h"
+#include "platform/mutex.h"
 #include "runtime/kernel_registry.h"
-#include "runtime/mutex.h"
 #include "runtime/op_requires.h"
 
 namespace minitf {

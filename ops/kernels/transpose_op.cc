@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "ops/kernels/transpose_perm.h"
+#include "ops/util/transpose_perm.h"
 #include "runtime/kernel_registry.h"
 #include "runtime/op_requires.h"
 

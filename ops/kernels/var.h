@@ -17,7 +17,7 @@
 
 #include "absl/base/thread_annotations.h"
 #include "absl/strings/str_cat.h"
-#include "runtime/mutex.h"
+#include "platform/mutex.h"
 #include "runtime/resource_mgr.h"
 #include "runtime/tensor.h"
 #include "runtime/types.h"

@@ -9,8 +9,8 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/strings/str_cat.h"
 #include "ops/kernels/var.h"
+#include "platform/mutex.h"
 #include "runtime/kernel_registry.h"
-#include "runtime/mutex.h"
 #include "runtime/op_requires.h"
 
 namespace minitf {

@@ -1,7 +1,7 @@
 #include "ops/kernels/window_geometry.h"
 
 #include "absl/strings/str_cat.h"
-#include "runtime/status_macros.h"
+#include "platform/status_macros.h"
 
 namespace minitf {
 namespace {

@@ -14,7 +14,7 @@
 #include "absl/status/statusor.h"
 #include "ops/kernels/conv_functors.h"
 #include "ops/kernels/pooling_functors.h"
-#include "ops/kernels/window_attrs.h"
+#include "ops/util/window_attrs.h"
 #include "runtime/tensor_shape.h"
 
 namespace minitf {

@@ -16,7 +16,7 @@
 
 #include "absl/base/thread_annotations.h"
 #include "absl/status/statusor.h"
-#include "runtime/mutex.h"
+#include "platform/mutex.h"
 #include "stream/blas.h"
 
 namespace minitf::se::cuda {

@@ -27,7 +27,7 @@
 
 #include "absl/base/thread_annotations.h"
 #include "absl/status/statusor.h"
-#include "runtime/mutex.h"
+#include "platform/mutex.h"
 #include "stream/dnn.h"
 
 namespace minitf::se::cuda {

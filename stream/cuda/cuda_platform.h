@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
-#include "runtime/mutex.h"
+#include "platform/mutex.h"
 #include "stream/platform.h"
 
 namespace minitf::se::cuda {

@@ -30,7 +30,7 @@
 
 #include "absl/base/thread_annotations.h"
 #include "absl/status/statusor.h"
-#include "runtime/mutex.h"
+#include "platform/mutex.h"
 #include "stream/cuda/host_callback_worker.h"
 #include "stream/stream.h"
 #include "stream/stream_priority.h"

@@ -18,7 +18,7 @@
 #include <thread>
 
 #include "absl/base/thread_annotations.h"
-#include "runtime/mutex.h"
+#include "platform/mutex.h"
 
 namespace minitf::se::cuda {
 

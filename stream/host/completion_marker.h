@@ -12,7 +12,7 @@
 #define MINITF_STREAM_HOST_COMPLETION_MARKER_H_
 
 #include "absl/status/status.h"
-#include "runtime/mutex.h"
+#include "platform/mutex.h"
 
 namespace minitf::se {
 

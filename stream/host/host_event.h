@@ -13,7 +13,7 @@
 #include <memory>
 
 #include "absl/status/status.h"
-#include "runtime/mutex.h"
+#include "platform/mutex.h"
 #include "stream/event.h"
 #include "stream/host/completion_marker.h"
 

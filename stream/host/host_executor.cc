@@ -5,7 +5,7 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
-#include "spdlog/spdlog.h"
+#include "platform/logging.h"
 #include "stream/host/aligned_host_memory.h"
 #include "stream/host/checked_copy.h"
 #include "stream/host/host_event.h"
@@ -34,7 +34,7 @@ HostExecutor::HostExecutor(Platform* platform)
 HostExecutor::~HostExecutor() {
   MutexLock lock(&mu_);
   if (!allocations_.empty()) {
-    spdlog::warn("Host executor destroyed with {} allocations ({} bytes) still live",
+    LOG(WARNING, "Host executor destroyed with {} allocations ({} bytes) still live",
                  allocations_.size(), bytes_in_use_);
   }
 }
@@ -54,7 +54,7 @@ void HostExecutor::Deallocate(DeviceMemoryBase* mem) {
     MutexLock lock(&mu_);
     auto it = allocations_.find(reinterpret_cast<uintptr_t>(mem->opaque()));
     if (it == allocations_.end()) {
-      spdlog::error("Host executor: Deallocate of {} which it did not allocate", mem->opaque());
+      LOG(ERROR, "Host executor: Deallocate of {} which it did not allocate", mem->opaque());
       return;
     }
     bytes_in_use_ -= static_cast<int64_t>(it->second);

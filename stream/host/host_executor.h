@@ -15,7 +15,7 @@
 #include <memory>
 
 #include "absl/container/btree_map.h"
-#include "runtime/mutex.h"
+#include "platform/mutex.h"
 #include "stream/host/stream_set.h"
 #include "stream/stream_executor.h"
 

@@ -5,7 +5,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "spdlog/spdlog.h"
+#include "platform/logging.h"
 #include "stream/host/host_event.h"
 #include "stream/host/sleep_until.h"
 #include "stream/host/stream_set.h"
@@ -57,7 +57,7 @@ void HostStream::WorkLoop() {
       if (!status.ok()) {
         MutexLock lock(&mu_);
         if (status_.ok()) {
-          spdlog::warn("{} enters its error state: {}", name_, status.ToString());
+          LOG(WARNING, "{} enters its error state: {}", name_, status.ToString());
           status_ = std::move(status);
         }
       }

@@ -37,7 +37,7 @@
 
 #include "absl/status/status.h"
 #include "absl/time/time.h"
-#include "runtime/mutex.h"
+#include "platform/mutex.h"
 #include "stream/host/completion_marker.h"
 #include "stream/stream.h"
 

@@ -10,7 +10,7 @@
 #define MINITF_STREAM_HOST_STREAM_SET_H_
 
 #include "absl/container/flat_hash_set.h"
-#include "runtime/mutex.h"
+#include "platform/mutex.h"
 
 namespace minitf::se {
 

@@ -34,7 +34,7 @@ absl::Status CheckMatrix(absl::string_view name, uint64_t rows, uint64_t cols, i
 
 }  // namespace
 
-absl::Status SimGpuBlas::DoBlasGemm(Stream* stream, blas::Transpose transa,
+absl::Status SimGPUBlas::DoBlasGemm(Stream* stream, blas::Transpose transa,
                                     blas::Transpose transb, uint64_t m, uint64_t n, uint64_t k,
                                     float alpha, const DeviceMemory<float>& a, int lda,
                                     const DeviceMemory<float>& b, int ldb, float beta,

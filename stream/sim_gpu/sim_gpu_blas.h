@@ -1,4 +1,4 @@
-// SimGpuBlas: the BLAS plugin of a SimGPU executor. DoBlasGemm launches a
+// SimGPUBlas: the BLAS plugin of a SimGPU executor. DoBlasGemm launches a
 // host kernel on the stream that computes the product with Eigen over the
 // device memory (column-major, as blas.h says), with the cost
 // flops = 2mnk, device_bytes = 4 (mk + kn + 2mn) (A and B read, C read and
@@ -8,7 +8,7 @@
 //   blas->DoBlasGemm(stream, Transpose::kNoTranspose, Transpose::kTranspose,
 //                    m, n, k, 1.0f, a, m, b, n, 0.0f, &c, m);
 //
-// Thread-safe (stateless). Owned by its SimGpuExecutor.
+// Thread-safe (stateless). Owned by its SimGPUExecutor.
 #ifndef MINITF_STREAM_SIM_GPU_SIM_GPU_BLAS_H_
 #define MINITF_STREAM_SIM_GPU_SIM_GPU_BLAS_H_
 
@@ -20,10 +20,10 @@ namespace minitf::se {
 
 class StreamExecutor;
 
-class SimGpuBlas : public BlasSupport {
+class SimGPUBlas : public BlasSupport {
  public:
   // `executor` is the owner (not owned); gemms must be enqueued on its streams.
-  explicit SimGpuBlas(StreamExecutor* executor) : executor_(executor) {}
+  explicit SimGPUBlas(StreamExecutor* executor) : executor_(executor) {}
 
   // With beta == 0, C is not read (it may hold anything). InvalidArgument
   // when a leading dimension is too small for its matrix, a buffer is too

@@ -10,13 +10,13 @@ absl::Duration AtRate(double amount, double giga_per_second) {
 
 }  // namespace
 
-absl::Duration ModeledKernelTime(const SimGpuOptions& options, const KernelCost& cost) {
+absl::Duration ModeledKernelTime(const SimGPUOptions& options, const KernelCost& cost) {
   return absl::Nanoseconds(options.launch_latency_us * 1e3) +
          AtRate(cost.flops, options.tflops * 1e3) + AtRate(cost.device_bytes, options.hbm_gbps) +
          AtRate(cost.host_bytes, options.pcie_gbps);
 }
 
-absl::Duration ModeledTransferTime(const SimGpuOptions& options, uint64_t bytes,
+absl::Duration ModeledTransferTime(const SimGPUOptions& options, uint64_t bytes,
                                    bool crosses_pcie) {
   return AtRate(static_cast<double>(bytes), crosses_pcie ? options.pcie_gbps : options.hbm_gbps);
 }

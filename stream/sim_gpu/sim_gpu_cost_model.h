@@ -1,5 +1,5 @@
 // The SimGPU cost model: how long a kernel or a copy takes on a simulated
-// device with the throughput figures of SimGpuOptions.
+// device with the throughput figures of SimGPUOptions.
 //
 //   kernel time   = launch_latency
 //                 + flops        / (tflops    * 10^12 flop/s)
@@ -26,10 +26,10 @@
 
 namespace minitf::se {
 
-absl::Duration ModeledKernelTime(const SimGpuOptions& options, const KernelCost& cost);
+absl::Duration ModeledKernelTime(const SimGPUOptions& options, const KernelCost& cost);
 
 // A copy (or memset) of `bytes`; `crosses_pcie` for host <-> device copies.
-absl::Duration ModeledTransferTime(const SimGpuOptions& options, uint64_t bytes,
+absl::Duration ModeledTransferTime(const SimGPUOptions& options, uint64_t bytes,
                                    bool crosses_pcie);
 
 }  // namespace minitf::se

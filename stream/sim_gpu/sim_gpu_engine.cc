@@ -4,7 +4,7 @@
 
 namespace minitf::se {
 
-absl::Status SimGpuEngine::Execute(const HostKernel& kernel, absl::Duration modeled,
+absl::Status SimGPUEngine::Execute(const HostKernel& kernel, absl::Duration modeled,
                                    StreamPriority priority, absl::Duration* charged) {
   MutexLock lock(&mu_);
   const WaitKey key{-static_cast<int>(priority), next_ticket_++};
@@ -12,7 +12,7 @@ absl::Status SimGpuEngine::Execute(const HostKernel& kernel, absl::Duration mode
   absl::Status status;
   const absl::Time start = absl::Now();
   switch (mode_) {
-    case SimGpuOptions::Mode::kCompute:
+    case SimGPUOptions::Mode::kCompute:
       status = RunBody(kernel);
       if (status.ok()) {
         const absl::Duration body = absl::Now() - start;
@@ -22,7 +22,7 @@ absl::Status SimGpuEngine::Execute(const HostKernel& kernel, absl::Duration mode
         *charged = absl::Now() - start;
       }
       break;
-    case SimGpuOptions::Mode::kTiming:
+    case SimGPUOptions::Mode::kTiming:
       *charged = modeled;
       if (kernel.run_in_timing_mode) {
         status = RunBody(kernel);
@@ -33,7 +33,7 @@ absl::Status SimGpuEngine::Execute(const HostKernel& kernel, absl::Duration mode
         Hold(key, modeled);
       }
       break;
-    case SimGpuOptions::Mode::kFunctional:
+    case SimGPUOptions::Mode::kFunctional:
       status = RunBody(kernel);
       *charged = absl::Now() - start;
       break;
@@ -44,7 +44,7 @@ absl::Status SimGpuEngine::Execute(const HostKernel& kernel, absl::Duration mode
   return status;
 }
 
-absl::Status SimGpuEngine::RunBody(const HostKernel& kernel) {
+absl::Status SimGPUEngine::RunBody(const HostKernel& kernel) {
   if (!kernel.body) return absl::OkStatus();
   // Without the lock: other kernels queue meanwhile.
   mu_.Unlock();
@@ -53,7 +53,7 @@ absl::Status SimGpuEngine::RunBody(const HostKernel& kernel) {
   return status;
 }
 
-void SimGpuEngine::Acquire(WaitKey key) {
+void SimGPUEngine::Acquire(WaitKey key) {
   waiting_.insert(key);
   if (taken_ && key.first < running_.first) preempt_cv_.Signal();
   while (taken_ || *waiting_.begin() != key) turn_cv_.Wait(&mu_);
@@ -62,16 +62,16 @@ void SimGpuEngine::Acquire(WaitKey key) {
   running_ = key;
 }
 
-void SimGpuEngine::Release() {
+void SimGPUEngine::Release() {
   taken_ = false;
   turn_cv_.SignalAll();
 }
 
-bool SimGpuEngine::OutrankedBy(WaitKey key) const {
+bool SimGPUEngine::OutrankedBy(WaitKey key) const {
   return !waiting_.empty() && waiting_.begin()->first < key.first;
 }
 
-void SimGpuEngine::Hold(WaitKey key, absl::Duration hold) {
+void SimGPUEngine::Hold(WaitKey key, absl::Duration hold) {
   absl::Duration left = hold;
   while (left > absl::ZeroDuration()) {
     const absl::Time begin = absl::Now();
@@ -97,22 +97,22 @@ void SimGpuEngine::Hold(WaitKey key, absl::Duration hold) {
   }
 }
 
-absl::Duration SimGpuEngine::BusyTime() const {
+absl::Duration SimGPUEngine::BusyTime() const {
   MutexLock lock(&mu_);
   return busy_;
 }
 
-int64_t SimGpuEngine::KernelCount() const {
+int64_t SimGPUEngine::KernelCount() const {
   MutexLock lock(&mu_);
   return kernel_count_;
 }
 
-int64_t SimGpuEngine::PreemptionCount() const {
+int64_t SimGPUEngine::PreemptionCount() const {
   MutexLock lock(&mu_);
   return preemptions_;
 }
 
-int SimGpuEngine::QueuedKernels() const {
+int SimGPUEngine::QueuedKernels() const {
   MutexLock lock(&mu_);
   return static_cast<int>(waiting_.size());
 }

@@ -1,9 +1,9 @@
-// SimGpuEngine: the single compute engine of a SimGPU device. Every kernel
+// SimGPUEngine: the single compute engine of a SimGPU device. Every kernel
 // launched on any stream of the device, by any session of the process, goes
 // through Execute, which runs one kernel at a time, so co-located jobs
 // contend for the device as on a real GPU.
 //
-//   SimGpuEngine engine(SimGpuOptions::Mode::kCompute, absl::Microseconds(100));
+//   SimGPUEngine engine(SimGPUOptions::Mode::kCompute, absl::Microseconds(100));
 //   absl::Duration charged;
 //   absl::Status s = engine.Execute(kernel, ModeledKernelTime(options, kernel.cost),
 //                                   StreamPriority::kDefault, &charged);
@@ -38,16 +38,16 @@
 
 #include "absl/status/status.h"
 #include "absl/time/time.h"
-#include "runtime/mutex.h"
+#include "platform/mutex.h"
 #include "stream/kernel.h"
 #include "stream/sim_gpu/sim_gpu_options.h"
 #include "stream/stream_priority.h"
 
 namespace minitf::se {
 
-class SimGpuEngine {
+class SimGPUEngine {
  public:
-  SimGpuEngine(SimGpuOptions::Mode mode, absl::Duration preempt)
+  SimGPUEngine(SimGPUOptions::Mode mode, absl::Duration preempt)
       : mode_(mode), preempt_(preempt) {}
 
   // Runs `kernel` in its turn (see above). Returns the body's status and
@@ -81,7 +81,7 @@ class SimGpuEngine {
   // Whether a kernel of a higher priority than `key`'s waits.
   bool OutrankedBy(WaitKey key) const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
-  const SimGpuOptions::Mode mode_;
+  const SimGPUOptions::Mode mode_;
   const absl::Duration preempt_;
 
   mutable Mutex mu_;

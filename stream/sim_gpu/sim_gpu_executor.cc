@@ -18,9 +18,9 @@ namespace {
 
 constexpr int kFirstPciBus = 0x50;
 
-DeviceDescription SimGpuDescription(const Platform* platform, int ordinal,
-                                    const SimGpuOptions& options) {
-  const SimGpuOptions v100;
+DeviceDescription SimGPUDescription(const Platform* platform, int ordinal,
+                                    const SimGPUOptions& options) {
+  const SimGPUOptions v100;
   DeviceDescription d;
   d.platform = platform->Name();
   d.ordinal = ordinal;
@@ -41,47 +41,47 @@ DeviceDescription SimGpuDescription(const Platform* platform, int ordinal,
 
 }  // namespace
 
-SimGpuExecutor::SimGpuExecutor(Platform* platform, int ordinal, const SimGpuOptions& options)
+SimGPUExecutor::SimGPUExecutor(Platform* platform, int ordinal, const SimGPUOptions& options)
     : platform_(platform),
       ordinal_(ordinal),
       options_(options),
-      description_(SimGpuDescription(platform, ordinal, options)),
+      description_(SimGPUDescription(platform, ordinal, options)),
       memory_(options.memory_bytes, absl::StrCat(platform->Name(), ":", ordinal)),
       engine_(options.mode, absl::Microseconds(options.preempt_us)),
-      blas_(std::make_unique<SimGpuBlas>(this)) {}
+      blas_(std::make_unique<SimGPUBlas>(this)) {}
 
-SimGpuExecutor::~SimGpuExecutor() = default;
+SimGPUExecutor::~SimGPUExecutor() = default;
 
-DeviceMemoryBase SimGpuExecutor::Allocate(uint64_t size) {
+DeviceMemoryBase SimGPUExecutor::Allocate(uint64_t size) {
   void* ptr = memory_.Allocate(size);
   if (ptr == nullptr) return DeviceMemoryBase();
   return DeviceMemoryBase(ptr, size);
 }
 
-void SimGpuExecutor::Deallocate(DeviceMemoryBase* mem) {
+void SimGPUExecutor::Deallocate(DeviceMemoryBase* mem) {
   if (mem == nullptr || mem->is_null()) return;
   memory_.Deallocate(mem->opaque());
   *mem = DeviceMemoryBase();
 }
 
-int64_t SimGpuExecutor::DeviceMemoryInUse() const { return memory_.BytesInUse(); }
+int64_t SimGPUExecutor::DeviceMemoryInUse() const { return memory_.BytesInUse(); }
 
-bool SimGpuExecutor::IsDeviceMemory(const void* ptr) const { return memory_.Contains(ptr); }
+bool SimGPUExecutor::IsDeviceMemory(const void* ptr) const { return memory_.Contains(ptr); }
 
-void* SimGpuExecutor::HostMemoryAllocate(uint64_t size) {
+void* SimGPUExecutor::HostMemoryAllocate(uint64_t size) {
   return AlignedHostAllocate(size, kHostMemoryAlignment);
 }
 
-void SimGpuExecutor::HostMemoryDeallocate(void* ptr, uint64_t size) {
+void SimGPUExecutor::HostMemoryDeallocate(void* ptr, uint64_t size) {
   AlignedHostFree(ptr, kHostMemoryAlignment);
 }
 
-void SimGpuExecutor::HoldForCopy(absl::Time start, uint64_t bytes, bool crosses_pcie) const {
-  if (options_.mode == SimGpuOptions::Mode::kFunctional) return;
+void SimGPUExecutor::HoldForCopy(absl::Time start, uint64_t bytes, bool crosses_pcie) const {
+  if (options_.mode == SimGPUOptions::Mode::kFunctional) return;
   SleepUntil(start + ModeledTransferTime(options_, bytes, crosses_pcie));
 }
 
-absl::Status SimGpuExecutor::SynchronousMemcpyH2D(const void* host_src, uint64_t size,
+absl::Status SimGPUExecutor::SynchronousMemcpyH2D(const void* host_src, uint64_t size,
                                                   DeviceMemoryBase* gpu_dst) {
   if (gpu_dst == nullptr) {
     return absl::InvalidArgumentError(
@@ -94,7 +94,7 @@ absl::Status SimGpuExecutor::SynchronousMemcpyH2D(const void* host_src, uint64_t
   return status;
 }
 
-absl::Status SimGpuExecutor::SynchronousMemcpyD2H(const DeviceMemoryBase& gpu_src, uint64_t size,
+absl::Status SimGPUExecutor::SynchronousMemcpyD2H(const DeviceMemoryBase& gpu_src, uint64_t size,
                                                   void* host_dst) {
   const absl::Time start = absl::Now();
   absl::Status status = CheckedCopy(absl::StrCat("SimGPU:", ordinal_, " device-to-host copy"),
@@ -103,7 +103,7 @@ absl::Status SimGpuExecutor::SynchronousMemcpyD2H(const DeviceMemoryBase& gpu_sr
   return status;
 }
 
-absl::Status SimGpuExecutor::SynchronousMemcpyD2D(const DeviceMemoryBase& gpu_src, uint64_t size,
+absl::Status SimGPUExecutor::SynchronousMemcpyD2D(const DeviceMemoryBase& gpu_src, uint64_t size,
                                                   DeviceMemoryBase* gpu_dst) {
   if (gpu_dst == nullptr) {
     return absl::InvalidArgumentError(
@@ -117,24 +117,24 @@ absl::Status SimGpuExecutor::SynchronousMemcpyD2D(const DeviceMemoryBase& gpu_sr
   return status;
 }
 
-absl::StatusOr<std::unique_ptr<Stream>> SimGpuExecutor::CreateStream() {
+absl::StatusOr<std::unique_ptr<Stream>> SimGPUExecutor::CreateStream() {
   return CreateStreamWithPriority(StreamPriority::kDefault);
 }
 
-absl::StatusOr<std::unique_ptr<Stream>> SimGpuExecutor::CreateStreamWithPriority(
+absl::StatusOr<std::unique_ptr<Stream>> SimGPUExecutor::CreateStreamWithPriority(
     StreamPriority priority) {
-  return std::make_unique<SimGpuStream>(this, &streams_, &engine_, options_, priority);
+  return std::make_unique<SimGPUStream>(this, &streams_, &engine_, options_, priority);
 }
 
-absl::StatusOr<std::unique_ptr<Event>> SimGpuExecutor::CreateEvent() {
+absl::StatusOr<std::unique_ptr<Event>> SimGPUExecutor::CreateEvent() {
   return std::make_unique<HostEvent>();
 }
 
-absl::Status SimGpuExecutor::SynchronizeAllActivity() {
+absl::Status SimGPUExecutor::SynchronizeAllActivity() {
   streams_.SynchronizeAll();
   return absl::OkStatus();
 }
 
-BlasSupport* SimGpuExecutor::AsBlas() { return blas_.get(); }
+BlasSupport* SimGPUExecutor::AsBlas() { return blas_.get(); }
 
 }  // namespace minitf::se

@@ -1,13 +1,13 @@
-// SimGpuExecutor: the StreamExecutor of one SimGPU device. It owns the
-// device's memory (SimGpuMemory: one lazily made reservation of
+// SimGPUExecutor: the StreamExecutor of one SimGPU device. It owns the
+// device's memory (SimGPUMemory: one lazily made reservation of
 // options.memory_bytes, capacity strictly enforced), its compute engine
-// (SimGpuEngine: one kernel at a time, shared by every stream and every user
-// of the device in the process) and its BLAS plugin (SimGpuBlas). Streams are
-// SimGpuStreams, events HostEvents; pinned host memory is plain aligned host
+// (SimGPUEngine: one kernel at a time, shared by every stream and every user
+// of the device in the process) and its BLAS plugin (SimGPUBlas). Streams are
+// SimGPUStreams, events HostEvents; pinned host memory is plain aligned host
 // memory; synchronous copies copy at once and, in compute and timing modes,
 // hold the calling thread for their modeled time.
 //
-//   SimGpuPlatform* sim = *GetSimGpuPlatform("memory=64MiB");
+//   SimGPUPlatform* sim = *GetSimGPUPlatform("memory=64MiB");
 //   StreamExecutor* gpu0 = *sim->ExecutorForDevice(0);
 //   DeviceMemoryBase buf = gpu0->Allocate(1 << 20);   // null past capacity
 //   gpu0->GetDeviceDescription().pci_bus_id;          // "0000:50:00.0"
@@ -16,7 +16,7 @@
 // figures (else "SimGPU (<tflops> TFLOP/s, <hbm_gbps> GB/s HBM)"), PCI bus id
 // "0000:%02x:00.0" with bus 0x50 + ordinal.
 //
-// Thread-safe. Owned by its SimGpuPlatform; streams and events it makes must
+// Thread-safe. Owned by its SimGPUPlatform; streams and events it makes must
 // be destroyed before it.
 #ifndef MINITF_STREAM_SIM_GPU_SIM_GPU_EXECUTOR_H_
 #define MINITF_STREAM_SIM_GPU_SIM_GPU_EXECUTOR_H_
@@ -33,15 +33,15 @@
 
 namespace minitf::se {
 
-class SimGpuBlas;
+class SimGPUBlas;
 
-class SimGpuExecutor : public StreamExecutor {
+class SimGPUExecutor : public StreamExecutor {
  public:
   static constexpr uint64_t kHostMemoryAlignment = 4096;  // Page-aligned, as pinned memory is.
 
   // `platform` is not owned and outlives the executor.
-  SimGpuExecutor(Platform* platform, int ordinal, const SimGpuOptions& options);
-  ~SimGpuExecutor() override;
+  SimGPUExecutor(Platform* platform, int ordinal, const SimGPUOptions& options);
+  ~SimGPUExecutor() override;
 
   Platform* platform() const override { return platform_; }
   int device_ordinal() const override { return ordinal_; }
@@ -73,7 +73,7 @@ class SimGpuExecutor : public StreamExecutor {
   absl::Duration DeviceBusyTime() const override { return engine_.BusyTime(); }
   BlasSupport* AsBlas() override;
 
-  const SimGpuOptions& options() const { return options_; }
+  const SimGPUOptions& options() const { return options_; }
   // Kernels run on this device so far.
   int64_t KernelCount() const { return engine_.KernelCount(); }
   // Times a running kernel yielded the engine to a higher-priority stream's.
@@ -87,14 +87,14 @@ class SimGpuExecutor : public StreamExecutor {
   // Constant after construction.
   Platform* const platform_;
   const int ordinal_;
-  const SimGpuOptions options_;
+  const SimGPUOptions options_;
   const DeviceDescription description_;
 
   // Thread-safe members.
-  SimGpuMemory memory_;
-  SimGpuEngine engine_;
+  SimGPUMemory memory_;
+  SimGPUEngine engine_;
   StreamSet streams_;
-  const std::unique_ptr<SimGpuBlas> blas_;
+  const std::unique_ptr<SimGPUBlas> blas_;
 };
 
 }  // namespace minitf::se

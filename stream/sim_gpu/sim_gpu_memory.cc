@@ -9,7 +9,7 @@
 #include <iterator>
 #include <utility>
 
-#include "spdlog/spdlog.h"
+#include "platform/logging.h"
 
 namespace minitf::se {
 namespace {
@@ -24,28 +24,28 @@ uint64_t PageSize() {
 
 }  // namespace
 
-SimGpuMemory::SimGpuMemory(int64_t capacity, std::string device_name)
+SimGPUMemory::SimGPUMemory(int64_t capacity, std::string device_name)
     : capacity_(RoundDown(capacity > 0 ? static_cast<uint64_t>(capacity) : 0, kAlignment)),
       mapping_size_(RoundUp(capacity_, PageSize())),
       page_size_(PageSize()),
       device_name_(std::move(device_name)) {}
 
-SimGpuMemory::~SimGpuMemory() {
+SimGPUMemory::~SimGPUMemory() {
   MutexLock lock(&mu_);
   if (!allocated_.empty()) {
-    spdlog::warn("{}: device memory destroyed with {} allocations ({} bytes) still live",
+    LOG(WARNING, "{}: device memory destroyed with {} allocations ({} bytes) still live",
                  device_name_, allocated_.size(), bytes_in_use_);
   }
   if (base_ != nullptr) munmap(base_, mapping_size_);
 }
 
-bool SimGpuMemory::EnsureReserved() {
+bool SimGPUMemory::EnsureReserved() {
   if (base_ != nullptr) return true;
   if (reservation_failed_ || capacity_ == 0) return false;
   void* base = mmap(nullptr, mapping_size_, PROT_READ | PROT_WRITE,
                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (base == MAP_FAILED) {
-    spdlog::warn("{}: cannot reserve {} bytes of device memory: {}", device_name_, mapping_size_,
+    LOG(WARNING, "{}: cannot reserve {} bytes of device memory: {}", device_name_, mapping_size_,
                  std::strerror(errno));
     reservation_failed_ = true;
     return false;
@@ -55,7 +55,7 @@ bool SimGpuMemory::EnsureReserved() {
   return true;
 }
 
-void* SimGpuMemory::Allocate(uint64_t size) {
+void* SimGPUMemory::Allocate(uint64_t size) {
   if (size == 0 || size > capacity_) return nullptr;
   const uint64_t rounded = RoundUp(size, kAlignment);
   MutexLock lock(&mu_);
@@ -72,14 +72,14 @@ void* SimGpuMemory::Allocate(uint64_t size) {
   return nullptr;
 }
 
-void SimGpuMemory::Deallocate(void* ptr) {
+void SimGPUMemory::Deallocate(void* ptr) {
   if (ptr == nullptr) return;
   MutexLock lock(&mu_);
   const char* p = static_cast<const char*>(ptr);
   auto found = base_ == nullptr || p < base_ ? allocated_.end()
                                              : allocated_.find(static_cast<uint64_t>(p - base_));
   if (found == allocated_.end()) {
-    spdlog::error("{}: Deallocate of {}, which is not a live allocation of this device",
+    LOG(ERROR, "{}: Deallocate of {}, which is not a live allocation of this device",
                   device_name_, ptr);
     return;
   }
@@ -110,22 +110,22 @@ void SimGpuMemory::Deallocate(void* ptr) {
                std::min(end, RoundUp(offset + size, page_size_)));
 }
 
-void SimGpuMemory::ReleasePages(uint64_t begin, uint64_t end) {
+void SimGPUMemory::ReleasePages(uint64_t begin, uint64_t end) {
   begin = RoundUp(begin, page_size_);
   end = RoundDown(end, page_size_);
   if (begin >= end) return;
   if (madvise(base_ + begin, end - begin, MADV_DONTNEED) != 0) {
-    spdlog::warn("{}: madvise(MADV_DONTNEED) of {} bytes failed: {}", device_name_, end - begin,
+    LOG(WARNING, "{}: madvise(MADV_DONTNEED) of {} bytes failed: {}", device_name_, end - begin,
                  std::strerror(errno));
   }
 }
 
-int64_t SimGpuMemory::BytesInUse() const {
+int64_t SimGPUMemory::BytesInUse() const {
   MutexLock lock(&mu_);
   return static_cast<int64_t>(bytes_in_use_);
 }
 
-bool SimGpuMemory::Contains(const void* ptr) const {
+bool SimGPUMemory::Contains(const void* ptr) const {
   MutexLock lock(&mu_);
   if (base_ == nullptr) return false;
   const char* p = static_cast<const char*>(ptr);

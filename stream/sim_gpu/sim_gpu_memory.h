@@ -1,4 +1,4 @@
-// SimGpuMemory: the device memory of one SimGPU device.
+// SimGPUMemory: the device memory of one SimGPU device.
 //
 // The model. The device's memory is ONE reservation of `capacity` bytes of
 // address space, made on the first allocation with
@@ -13,7 +13,7 @@
 // reservation. Deallocate gives the whole pages of the freed range back to
 // the OS (madvise MADV_DONTNEED), so RAM use follows what is allocated.
 //
-//   SimGpuMemory memory(64 << 20, "SimGPU:0");
+//   SimGPUMemory memory(64 << 20, "SimGPU:0");
 //   void* p = memory.Allocate(1000);     // 1024 bytes of capacity used
 //   memory.Deallocate(p);
 //
@@ -26,20 +26,20 @@
 
 #include "absl/container/btree_map.h"
 #include "absl/container/flat_hash_map.h"
-#include "runtime/mutex.h"
+#include "platform/mutex.h"
 
 namespace minitf::se {
 
-class SimGpuMemory {
+class SimGPUMemory {
  public:
   static constexpr uint64_t kAlignment = 256;
 
   // `capacity` is rounded down to kAlignment. `device_name` names the device
   // in logs.
-  SimGpuMemory(int64_t capacity, std::string device_name);
-  ~SimGpuMemory();
-  SimGpuMemory(const SimGpuMemory&) = delete;
-  SimGpuMemory& operator=(const SimGpuMemory&) = delete;
+  SimGPUMemory(int64_t capacity, std::string device_name);
+  ~SimGPUMemory();
+  SimGPUMemory(const SimGPUMemory&) = delete;
+  SimGPUMemory& operator=(const SimGPUMemory&) = delete;
 
   // `size` bytes (rounded up to kAlignment), 256-byte aligned; nullptr when
   // no free range can hold them, for size 0, or when the reservation failed.

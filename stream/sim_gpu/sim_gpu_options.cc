@@ -81,27 +81,27 @@ bool ParseByteSize(absl::string_view text, int64_t* bytes) {
   return true;
 }
 
-absl::string_view SimGpuModeName(SimGpuOptions::Mode mode) {
+absl::string_view SimGPUModeName(SimGPUOptions::Mode mode) {
   switch (mode) {
-    case SimGpuOptions::Mode::kCompute:
+    case SimGPUOptions::Mode::kCompute:
       return "compute";
-    case SimGpuOptions::Mode::kTiming:
+    case SimGPUOptions::Mode::kTiming:
       return "timing";
-    case SimGpuOptions::Mode::kFunctional:
+    case SimGPUOptions::Mode::kFunctional:
       return "functional";
   }
   return "unknown";
 }
 
-std::string SimGpuOptions::ToString() const {
+std::string SimGPUOptions::ToString() const {
   return absl::StrCat("count=", count, ",memory=", MemoryString(memory_bytes),
                       ",tflops=", ShortestDouble(tflops), ",hbm_gbps=", ShortestDouble(hbm_gbps),
                       ",pcie_gbps=", ShortestDouble(pcie_gbps),
                       ",launch_us=", ShortestDouble(launch_latency_us),
-                      ",preempt_us=", ShortestDouble(preempt_us), ",mode=", SimGpuModeName(mode));
+                      ",preempt_us=", ShortestDouble(preempt_us), ",mode=", SimGPUModeName(mode));
 }
 
-absl::Status ValidateSimGpuOptions(const SimGpuOptions& o) {
+absl::Status ValidateSimGPUOptions(const SimGPUOptions& o) {
   auto bad = [](absl::string_view field, auto value, absl::string_view want) {
     return absl::InvalidArgumentError(
         absl::StrCat("SimGPU option ", field, "=", value, " is out of range: want ", want));
@@ -121,8 +121,8 @@ absl::Status ValidateSimGpuOptions(const SimGpuOptions& o) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<SimGpuOptions> ParseSimGpuOptions(absl::string_view options) {
-  SimGpuOptions result;
+absl::StatusOr<SimGPUOptions> ParseSimGPUOptions(absl::string_view options) {
+  SimGPUOptions result;
   absl::flat_hash_set<std::string> seen;
   for (absl::string_view item : absl::StrSplit(options, ',', absl::SkipWhitespace())) {
     item = absl::StripAsciiWhitespace(item);
@@ -170,11 +170,11 @@ absl::StatusOr<SimGpuOptions> ParseSimGpuOptions(absl::string_view options) {
     } else if (key == "mode") {
       const std::string mode = absl::AsciiStrToLower(value);
       if (mode == "compute") {
-        result.mode = SimGpuOptions::Mode::kCompute;
+        result.mode = SimGPUOptions::Mode::kCompute;
       } else if (mode == "timing") {
-        result.mode = SimGpuOptions::Mode::kTiming;
+        result.mode = SimGPUOptions::Mode::kTiming;
       } else if (mode == "functional") {
-        result.mode = SimGpuOptions::Mode::kFunctional;
+        result.mode = SimGPUOptions::Mode::kFunctional;
       } else {
         return BadValue(key, value, "is not a mode (compute, timing or functional)", options);
       }
@@ -186,7 +186,7 @@ absl::StatusOr<SimGpuOptions> ParseSimGpuOptions(absl::string_view options) {
     }
     if (!status.ok()) return status;
   }
-  if (absl::Status valid = ValidateSimGpuOptions(result); !valid.ok()) {
+  if (absl::Status valid = ValidateSimGPUOptions(result); !valid.ok()) {
     return absl::InvalidArgumentError(
         absl::StrCat(valid.message(), " (in option string \"", options, "\")"));
   }

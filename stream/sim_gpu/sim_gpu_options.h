@@ -1,9 +1,9 @@
-// SimGpuOptions: the configuration of a SimGPU platform (how many devices,
+// SimGPUOptions: the configuration of a SimGPU platform (how many devices,
 // how much memory each has, the throughput figures of the cost model and the
 // execution mode), and the option string that spells it.
 //
-//   absl::StatusOr<SimGpuOptions> o =
-//       ParseSimGpuOptions("count=2,memory=64MiB,mode=functional");
+//   absl::StatusOr<SimGPUOptions> o =
+//       ParseSimGPUOptions("count=2,memory=64MiB,mode=functional");
 //   o->ToString();  // "count=2,memory=64MiB,tflops=15.7,...,mode=functional"
 //
 // The option string is a comma-separated list of key=value pairs, any subset
@@ -46,7 +46,7 @@
 
 namespace minitf::se {
 
-struct SimGpuOptions {
+struct SimGPUOptions {
   enum class Mode { kCompute, kTiming, kFunctional };
 
   int count = 1;
@@ -64,20 +64,20 @@ struct SimGpuOptions {
   // strings naming the same configuration have the same ToString.
   std::string ToString() const;
 
-  bool operator==(const SimGpuOptions&) const = default;
+  bool operator==(const SimGPUOptions&) const = default;
 };
 
 // Parses an option string (see above). "" gives the defaults. InvalidArgument
 // naming the bad key or value and quoting `options` otherwise.
-absl::StatusOr<SimGpuOptions> ParseSimGpuOptions(absl::string_view options);
+absl::StatusOr<SimGPUOptions> ParseSimGPUOptions(absl::string_view options);
 
 // Ok when every field is in range (count 0..64, memory >= 256 bytes, positive
 // finite throughputs, a finite non-negative latency); InvalidArgument naming
 // the field otherwise.
-absl::Status ValidateSimGpuOptions(const SimGpuOptions& options);
+absl::Status ValidateSimGPUOptions(const SimGPUOptions& options);
 
 // "compute", "timing", "functional".
-absl::string_view SimGpuModeName(SimGpuOptions::Mode mode);
+absl::string_view SimGPUModeName(SimGPUOptions::Mode mode);
 
 // A size as the option string spells it: plain bytes, or a number (integer
 // or decimal) with B, KiB, MiB, GiB, TiB, KB, MB, GB or TB

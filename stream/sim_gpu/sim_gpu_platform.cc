@@ -1,11 +1,12 @@
 #include "stream/sim_gpu/sim_gpu_platform.h"
 
-#include <cstdlib>
+#include <optional>
 #include <string>
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
+#include "platform/env.h"
 
 namespace minitf::se {
 namespace {
@@ -13,10 +14,10 @@ namespace {
 constexpr char kEnvVar[] = "MINITF_SIMGPU";
 
 // The options of the default instance: MINITF_SIMGPU, or the defaults.
-absl::StatusOr<SimGpuOptions> DefaultOptions() {
-  const char* env = std::getenv(kEnvVar);
-  if (env == nullptr) return SimGpuOptions();
-  absl::StatusOr<SimGpuOptions> parsed = ParseSimGpuOptions(env);
+absl::StatusOr<SimGPUOptions> DefaultOptions() {
+  std::optional<std::string> env = GetEnv(kEnvVar);
+  if (!env.has_value()) return SimGPUOptions();
+  absl::StatusOr<SimGPUOptions> parsed = ParseSimGPUOptions(*env);
   if (!parsed.ok()) {
     return absl::InvalidArgumentError(
         absl::StrCat("environment variable ", kEnvVar, " is malformed: ",
@@ -33,15 +34,15 @@ class Instances {
     return *instances;
   }
 
-  absl::StatusOr<SimGpuPlatform*> Find(absl::string_view option_string) {
-    absl::StatusOr<SimGpuOptions> options =
-        option_string.empty() ? DefaultOptions() : ParseSimGpuOptions(option_string);
+  absl::StatusOr<SimGPUPlatform*> Find(absl::string_view option_string) {
+    absl::StatusOr<SimGPUOptions> options =
+        option_string.empty() ? DefaultOptions() : ParseSimGPUOptions(option_string);
     if (!options.ok()) return options.status();
     const std::string key = options->ToString();
     MutexLock lock(&mu_);
-    std::unique_ptr<SimGpuPlatform>& slot = by_options_[key];
+    std::unique_ptr<SimGPUPlatform>& slot = by_options_[key];
     if (slot == nullptr) {
-      absl::StatusOr<std::unique_ptr<SimGpuPlatform>> created = SimGpuPlatform::Create(*options);
+      absl::StatusOr<std::unique_ptr<SimGPUPlatform>> created = SimGPUPlatform::Create(*options);
       if (!created.ok()) {
         by_options_.erase(key);
         return created.status();
@@ -53,44 +54,44 @@ class Instances {
 
  private:
   Mutex mu_;
-  absl::flat_hash_map<std::string, std::unique_ptr<SimGpuPlatform>> by_options_
+  absl::flat_hash_map<std::string, std::unique_ptr<SimGPUPlatform>> by_options_
       ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace
 
-absl::StatusOr<std::unique_ptr<SimGpuPlatform>> SimGpuPlatform::Create(SimGpuOptions options) {
-  if (absl::Status valid = ValidateSimGpuOptions(options); !valid.ok()) return valid;
-  return std::unique_ptr<SimGpuPlatform>(new SimGpuPlatform(std::move(options)));
+absl::StatusOr<std::unique_ptr<SimGPUPlatform>> SimGPUPlatform::Create(SimGPUOptions options) {
+  if (absl::Status valid = ValidateSimGPUOptions(options); !valid.ok()) return valid;
+  return std::unique_ptr<SimGPUPlatform>(new SimGPUPlatform(std::move(options)));
 }
 
-SimGpuPlatform::SimGpuPlatform(SimGpuOptions options)
+SimGPUPlatform::SimGPUPlatform(SimGPUOptions options)
     : options_(std::move(options)), executors_(options_.count) {}
 
-PlatformId SimGpuPlatform::Id() {
+PlatformId SimGPUPlatform::Id() {
   static const char kId = 0;
   return &kId;
 }
 
-absl::StatusOr<SimGpuExecutor*> SimGpuPlatform::SimGpuExecutorForDevice(int ordinal) {
+absl::StatusOr<SimGPUExecutor*> SimGPUPlatform::SimGPUExecutorForDevice(int ordinal) {
   if (ordinal < 0 || ordinal >= options_.count) {
     return absl::InvalidArgumentError(absl::StrCat("SimGPU has ", options_.count,
                                                    " device(s); no device with ordinal ",
                                                    ordinal));
   }
   MutexLock lock(&mu_);
-  std::unique_ptr<SimGpuExecutor>& executor = executors_[ordinal];
-  if (executor == nullptr) executor = std::make_unique<SimGpuExecutor>(this, ordinal, options_);
+  std::unique_ptr<SimGPUExecutor>& executor = executors_[ordinal];
+  if (executor == nullptr) executor = std::make_unique<SimGPUExecutor>(this, ordinal, options_);
   return executor.get();
 }
 
-absl::StatusOr<StreamExecutor*> SimGpuPlatform::ExecutorForDevice(int ordinal) {
-  absl::StatusOr<SimGpuExecutor*> executor = SimGpuExecutorForDevice(ordinal);
+absl::StatusOr<StreamExecutor*> SimGPUPlatform::ExecutorForDevice(int ordinal) {
+  absl::StatusOr<SimGPUExecutor*> executor = SimGPUExecutorForDevice(ordinal);
   if (!executor.ok()) return executor.status();
   return *executor;
 }
 
-absl::StatusOr<SimGpuPlatform*> GetSimGpuPlatform(absl::string_view options) {
+absl::StatusOr<SimGPUPlatform*> GetSimGPUPlatform(absl::string_view options) {
   return Instances::Get().Find(options);
 }
 

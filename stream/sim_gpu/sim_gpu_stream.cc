@@ -9,12 +9,12 @@
 
 namespace minitf::se {
 
-SimGpuStream::SimGpuStream(StreamExecutor* parent, StreamSet* streams, SimGpuEngine* engine,
-                           const SimGpuOptions& options, StreamPriority priority)
+SimGPUStream::SimGPUStream(StreamExecutor* parent, StreamSet* streams, SimGPUEngine* engine,
+                           const SimGPUOptions& options, StreamPriority priority)
     : HostStream(parent, streams), engine_(engine), options_(options), priority_(priority) {}
 
-absl::Status SimGpuStream::LaunchHostKernel(HostKernel kernel) {
-  if (!kernel.body && options_.mode != SimGpuOptions::Mode::kTiming) {
+absl::Status SimGPUStream::LaunchHostKernel(HostKernel kernel) {
+  if (!kernel.body && options_.mode != SimGPUOptions::Mode::kTiming) {
     return absl::InvalidArgumentError(
         absl::StrCat(name(), ": kernel ", kernel.name, " has no body"));
   }
@@ -29,8 +29,8 @@ absl::Status SimGpuStream::LaunchHostKernel(HostKernel kernel) {
                        });
 }
 
-absl::Duration SimGpuStream::ModeledTransferTime(TransferKind kind, uint64_t bytes) const {
-  if (options_.mode == SimGpuOptions::Mode::kFunctional) return absl::ZeroDuration();
+absl::Duration SimGPUStream::ModeledTransferTime(TransferKind kind, uint64_t bytes) const {
+  if (options_.mode == SimGPUOptions::Mode::kFunctional) return absl::ZeroDuration();
   const bool crosses_pcie =
       kind == TransferKind::kHostToDevice || kind == TransferKind::kDeviceToHost;
   return se::ModeledTransferTime(options_, bytes, crosses_pcie);

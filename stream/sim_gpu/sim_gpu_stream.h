@@ -1,5 +1,5 @@
-// SimGpuStream: a stream of a SimGPU device. A HostStream (one FIFO worker
-// thread) whose kernels go through the device's SimGpuEngine, and whose
+// SimGPUStream: a stream of a SimGPU device. A HostStream (one FIFO worker
+// thread) whose kernels go through the device's SimGPUEngine, and whose
 // copies and memsets take their modeled time (sim_gpu_cost_model.h) on the
 // stream in compute and timing modes. Copies do not take the compute engine
 // (real GPUs have copy engines), and they copy the bytes in every mode.
@@ -10,7 +10,7 @@
 //                                             // stream's priority
 //   s->BusyTime();                             // engine time of this stream
 //
-// Thread-safe. Made by SimGpuExecutor::CreateStream(WithPriority).
+// Thread-safe. Made by SimGPUExecutor::CreateStream(WithPriority).
 #ifndef MINITF_STREAM_SIM_GPU_SIM_GPU_STREAM_H_
 #define MINITF_STREAM_SIM_GPU_SIM_GPU_STREAM_H_
 
@@ -20,13 +20,13 @@
 
 namespace minitf::se {
 
-class SimGpuEngine;
+class SimGPUEngine;
 
-class SimGpuStream : public HostStream {
+class SimGPUStream : public HostStream {
  public:
   // `engine` is the device's (not owned; outlives the stream).
-  SimGpuStream(StreamExecutor* parent, StreamSet* streams, SimGpuEngine* engine,
-               const SimGpuOptions& options, StreamPriority priority);
+  SimGPUStream(StreamExecutor* parent, StreamSet* streams, SimGPUEngine* engine,
+               const SimGPUOptions& options, StreamPriority priority);
 
   StreamPriority priority() const { return priority_; }
 
@@ -38,8 +38,8 @@ class SimGpuStream : public HostStream {
   absl::Duration ModeledTransferTime(TransferKind kind, uint64_t bytes) const override;
 
  private:
-  SimGpuEngine* const engine_;
-  const SimGpuOptions options_;
+  SimGPUEngine* const engine_;
+  const SimGPUOptions options_;
   const StreamPriority priority_;
 };
 

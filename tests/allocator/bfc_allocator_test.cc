@@ -9,7 +9,6 @@
 
 #include "gtest/gtest.h"
 #include "sanitizer/asan_interface.h"
-#include "spdlog/spdlog.h"
 #include "tests/testlib/capped_sub_allocator.h"
 
 namespace minitf {

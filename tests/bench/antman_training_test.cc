@@ -11,9 +11,9 @@
 #include "device/gpu/gpu_device.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
+#include "session/antman/gpu_resource_management.h"
+#include "session/antman/gpu_statistics.h"
 #include "session/direct_session.h"
-#include "session/gpu_resource_management.h"
-#include "session/gpu_statistics.h"
 #include "tests/testlib/test_files.h"
 
 namespace minitf {
@@ -82,7 +82,7 @@ class AntManTrainingTest : public ::testing::Test {
     std::vector<StepRecord> records;
     for (int step = 0; step < kSteps; ++step) {
       if (managed && (step == kShrinkAt || step == kGrowAt)) {
-        GpuResourceState* state = GPUResourceManagement::StateOf(s->action_states());
+        GPUResourceState* state = GPUResourceManagement::StateOf(s->action_states());
         EXPECT_NE(state, nullptr);
         const auto before = state->GetStatus();
         test::WriteFileAtomically(config_file,
@@ -94,9 +94,9 @@ class AntManTrainingTest : public ::testing::Test {
       EXPECT_TRUE(s->Run(batch_.Feeds(model_), {model_.loss}, {model_.train}, &out).ok());
       StepRecord r;
       r.loss = out.empty() ? 0 : out[0].scalar<float>()();
-      GpuStatisticsState* stats = GPUStatistics::StateOf(s->action_states());
+      GPUStatisticsState* stats = GPUStatistics::StateOf(s->action_states());
       EXPECT_NE(stats, nullptr);
-      const std::vector<GpuMemorySample> samples = stats->LastSamples();
+      const std::vector<GPUMemorySample> samples = stats->LastSamples();
       EXPECT_EQ(samples.size(), 1u);
       if (samples.size() == 1) {
         r.device_peak = samples[0].device_peak_bytes;

@@ -17,7 +17,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
-#include "session/gpu_config.h"
+#include "session/antman/gpu_config.h"
 #include "tests/testlib/test_files.h"
 
 namespace minitf::harness {
@@ -128,7 +128,7 @@ TEST(ExperimentTest, ATwoJobRunLeavesConsistentFiles) {
   EXPECT_EQ(actions[2]["job"], "opportunistic");
   EXPECT_EQ(actions[2]["perfControl"], 100);
   EXPECT_GE(actions[2]["time_s"].get<double>(), actions[1]["time_s"].get<double>());
-  absl::StatusOr<GpuConfig> last = ParseGpuConfig(
+  absl::StatusOr<GPUConfig> last = ParseGPUConfig(
       test::ReadFileOrDie(dir + "/jobs/opportunistic.config.json"), "opportunistic.config.json");
   ASSERT_TRUE(last.ok()) << last.status();
   EXPECT_EQ(last->perf_control, 100);
@@ -228,18 +228,18 @@ TEST(ScaleScenarioTest, ScalesStartsDurationsAndTheTimeline) {
   EXPECT_EQ(ScaleScenario(s, 0).duration_s, 3);  // 0: unchanged
 }
 
-TEST(OverrideSimGpuOptionsTest, ReplacesTheKeysGivenAndKeepsTheRest) {
+TEST(OverrideSimGPUOptionsTest, ReplacesTheKeysGivenAndKeepsTheRest) {
   absl::StatusOr<std::string> merged =
-      OverrideSimGpuOptions("memory=16GiB, mode=timing,preempt_us=100", "preempt_us=0,tflops=30");
+      OverrideSimGPUOptions("memory=16GiB, mode=timing,preempt_us=100", "preempt_us=0,tflops=30");
   ASSERT_TRUE(merged.ok()) << merged.status();
   EXPECT_EQ(*merged, "memory=16GiB,mode=timing,preempt_us=0,tflops=30");
-  EXPECT_EQ(*OverrideSimGpuOptions("", "mode=functional"), "mode=functional");
-  EXPECT_EQ(*OverrideSimGpuOptions("mode=timing", ""), "mode=timing");
-  absl::StatusOr<std::string> bad = OverrideSimGpuOptions("mode=timing", "preempt_us=-1");
+  EXPECT_EQ(*OverrideSimGPUOptions("", "mode=functional"), "mode=functional");
+  EXPECT_EQ(*OverrideSimGPUOptions("mode=timing", ""), "mode=timing");
+  absl::StatusOr<std::string> bad = OverrideSimGPUOptions("mode=timing", "preempt_us=-1");
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(std::string(bad.status().message()), ::testing::HasSubstr("preempt_us"));
-  EXPECT_FALSE(OverrideSimGpuOptions("", "warp=9").ok());
+  EXPECT_FALSE(OverrideSimGPUOptions("", "warp=9").ok());
 }
 
 TEST(MetricsTest, ThroughputSkipsTheFirstStepAndCountsStepsInAWindow) {

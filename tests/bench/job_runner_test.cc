@@ -16,7 +16,7 @@ namespace {
 
 constexpr int64_t kMiB = int64_t{1} << 20;
 // Sessions naming the same option string share one simulated device.
-constexpr char kSimGpu[] = "memory=96MiB,mode=functional";
+constexpr char kSimGPU[] = "memory=96MiB,mode=functional";
 
 JobRunner::Options Options(const std::string& dir, const std::string& name, int64_t steps,
                            int64_t limit) {
@@ -27,7 +27,7 @@ JobRunner::Options Options(const std::string& dir, const std::string& name, int6
   o.spec.batch_size = 64;
   o.spec.steps = steps;
   o.spec.memory_limit = limit;
-  o.simgpu_options = kSimGpu;
+  o.simgpu_options = kSimGPU;
   o.config_file = dir + "/" + name + ".config.json";
   o.status_file = dir + "/" + name + ".status.json";
   o.experiment_duration_s = 120;

@@ -8,7 +8,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "session/gpu_config.h"
+#include "session/antman/gpu_config.h"
 #include "tests/testlib/test_files.h"
 
 namespace minitf::harness {
@@ -16,10 +16,10 @@ namespace {
 
 using ::testing::HasSubstr;
 
-GpuConfig ReadConfig(const std::string& path) {
-  absl::StatusOr<GpuConfig> config = ParseGpuConfig(test::ReadFileOrDie(path), path);
+GPUConfig ReadConfig(const std::string& path) {
+  absl::StatusOr<GPUConfig> config = ParseGPUConfig(test::ReadFileOrDie(path), path);
   EXPECT_TRUE(config.ok()) << config.status();
-  return config.ok() ? *config : GpuConfig();
+  return config.ok() ? *config : GPUConfig();
 }
 
 TimelineAction Action(double at, const std::string& job, std::optional<int64_t> mem,
@@ -40,7 +40,7 @@ TEST(TimelineDriverTest, PerformsDueActionsInOrderWithMergedSettings) {
                          Action(2, "b", std::nullopt, 10), Action(3, "a", std::nullopt, 0),
                          Action(5, "a", std::nullopt, 50)},
                         {{"a", a_file}, {"b", b_file}});
-  GpuConfig initial;
+  GPUConfig initial;
   initial.max_device_mem["GPU:0"] = int64_t{4} << 30;
   initial.perf_control = 100;
   ASSERT_TRUE(driver.WriteInitial("a", initial).ok());
@@ -58,10 +58,10 @@ TEST(TimelineDriverTest, PerformsDueActionsInOrderWithMergedSettings) {
   ASSERT_EQ(done->size(), 3u);
   EXPECT_EQ((*done)[0].at_s, 1);
   EXPECT_EQ((*done)[2].at_s, 3);
-  GpuConfig a = ReadConfig(a_file);
+  GPUConfig a = ReadConfig(a_file);
   EXPECT_EQ(a.max_device_mem.at("GPU:0"), int64_t{1} << 30);  // from t=1
   EXPECT_EQ(a.perf_control, 0);                               // from t=3
-  GpuConfig b = ReadConfig(b_file);
+  GPUConfig b = ReadConfig(b_file);
   EXPECT_EQ(b.max_device_mem.at("GPU:0"), int64_t{4} << 30);  // untouched
   EXPECT_EQ(b.perf_control, 10);
   EXPECT_FALSE(driver.done());
@@ -82,12 +82,12 @@ TEST(TimelineDriverTest, ApplyWritesAtOnceAndLeavesTheTimelineAlone) {
   const std::string dir = test::MakeTempDir("timeline");
   const std::string file = dir + "/a.json";
   TimelineDriver driver({Action(5, "a", std::nullopt, 0)}, {{"a", file}});
-  GpuConfig initial;
+  GPUConfig initial;
   initial.max_device_mem["GPU:0"] = int64_t{2} << 30;
   initial.perf_control = 0;
   ASSERT_TRUE(driver.WriteInitial("a", initial).ok());
   ASSERT_TRUE(driver.Apply(Action(0, "a", std::nullopt, 100)).ok());
-  const GpuConfig a = ReadConfig(file);
+  const GPUConfig a = ReadConfig(file);
   EXPECT_EQ(a.perf_control, 100);
   EXPECT_EQ(a.max_device_mem.at("GPU:0"), int64_t{2} << 30);  // merged, not replaced
   EXPECT_FALSE(driver.done());

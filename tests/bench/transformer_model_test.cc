@@ -31,7 +31,7 @@ SessionOptions CpuOptions() {
   return options;
 }
 
-SessionOptions SimGpuOptions() {
+SessionOptions SimGPUOptions() {
   SessionOptions options;
   options.config.intra_op_parallelism_threads = 2;
   options.config.inter_op_parallelism_threads = 2;
@@ -233,7 +233,7 @@ TEST(TransformerModelTest, SimGpuTrainingGivesTheCpuLosses) {
   ASSERT_TRUE(gpu_model.ok()) << gpu_model.status();
 
   std::unique_ptr<Session> cpu = CreateSession(CpuOptions(), cpu_model->graph);
-  std::unique_ptr<Session> gpu = CreateSession(SimGpuOptions(), gpu_model->graph);
+  std::unique_ptr<Session> gpu = CreateSession(SimGPUOptions(), gpu_model->graph);
   ASSERT_NE(cpu, nullptr);
   ASSERT_NE(gpu, nullptr);
   const std::vector<float> cpu_losses = Train(cpu.get(), *cpu_model, batch, 8);

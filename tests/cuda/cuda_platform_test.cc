@@ -8,7 +8,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "runtime/mutex.h"
+#include "platform/mutex.h"
 #include "stream/blas.h"
 #include "stream/event.h"
 #include "stream/platform_manager.h"

@@ -21,9 +21,9 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
+#include "platform/mutex.h"
 #include "runtime/device_base.h"
 #include "runtime/kernel_registry.h"
-#include "runtime/mutex.h"
 #include "runtime/node_def_util.h"
 #include "runtime/op_kernel.h"
 #include "runtime/op_registry.h"
@@ -91,7 +91,7 @@ class CudaTestDevice : public DeviceBase {
   }
   ResourceMgr* resource_manager() override { return nullptr; }
   ThreadPool* intra_op_thread_pool() override { return &pool_; }
-  const GpuDeviceInfo* gpu_device_info() const override { return &info_; }
+  const GPUDeviceInfo* gpu_device_info() const override { return &info_; }
   const std::string& platform_name() const override { return platform_; }
 
   se::StreamExecutor* executor() const { return info_.executor; }
@@ -110,7 +110,7 @@ class CudaTestDevice : public DeviceBase {
   std::unique_ptr<se::Stream> stream_;
   CudaTestAllocator allocator_;
   ThreadPool pool_{"cuda_test", 1};
-  GpuDeviceInfo info_;
+  GPUDeviceInfo info_;
 };
 
 // Uniform values in [lo, hi).

@@ -1,8 +1,8 @@
-#include "gmock/gmock.h"
-#include "gtest/gtest.h"
 #include "device/cpu_device.h"
 #include "device/device_factory.h"
 #include "device/device_mgr.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
 
 namespace minitf {
 namespace {

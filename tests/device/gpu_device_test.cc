@@ -32,8 +32,8 @@ using ::testing::HasSubstr;
 using ::testing::SizeIs;
 
 // Small untimed devices; each string is its own process-wide SimGPU instance.
-constexpr char kOneGpu[] = "memory=64MiB,mode=functional";
-constexpr char kTwoGpus[] = "count=2,memory=64MiB,mode=functional";
+constexpr char kOneGPU[] = "memory=64MiB,mode=functional";
+constexpr char kTwoGPUs[] = "count=2,memory=64MiB,mode=functional";
 
 // Sets (or, for nullptr, unsets) an environment variable for one scope.
 class ScopedEnv {
@@ -68,7 +68,7 @@ DeviceOptions Options(const std::string& simgpu) {
   return options;
 }
 
-std::vector<GPUDevice*> GpusOf(const std::vector<std::unique_ptr<Device>>& devices) {
+std::vector<GPUDevice*> GPUsOf(const std::vector<std::unique_ptr<Device>>& devices) {
   std::vector<GPUDevice*> gpus;
   for (const std::unique_ptr<Device>& d : devices) {
     if (auto* gpu = dynamic_cast<GPUDevice*>(d.get())) gpus.push_back(gpu);
@@ -81,7 +81,7 @@ std::string BusId(int bus) { return "pci bus id: 0000:" + std::to_string(bus) + 
 
 // Each test gets its own default GPUProcessState, so the shared allocator
 // stacks it builds (and the memory they reserve) go away with the test.
-class GpuDeviceTest : public ::testing::Test {
+class GPUDeviceTest : public ::testing::Test {
  protected:
   void SetUp() override { previous_ = GPUProcessState::SetDefault(&state_); }
   void TearDown() override { GPUProcessState::SetDefault(previous_); }
@@ -102,7 +102,7 @@ class GpuDeviceTest : public ::testing::Test {
   GPUProcessState* previous_ = nullptr;
 };
 
-TEST_F(GpuDeviceTest, DefaultOptionsCreateOneSimGpuDeviceAfterTheCpu) {
+TEST_F(GPUDeviceTest, DefaultOptionsCreateOneSimGpuDeviceAfterTheCpu) {
   if (absl::StatusOr<se::Platform*> cuda = se::PlatformManager::PlatformWithName("CUDA");
       cuda.ok() && (*cuda)->VisibleDeviceCount() > 0) {
     GTEST_SKIP() << "a CUDA device is the default here";
@@ -113,7 +113,7 @@ TEST_F(GpuDeviceTest, DefaultOptionsCreateOneSimGpuDeviceAfterTheCpu) {
   std::vector<std::unique_ptr<Device>> devices = Devices(options);
   ASSERT_THAT(devices, SizeIs(2));
   EXPECT_EQ(devices[0]->device_type(), DEVICE_CPU);
-  std::vector<GPUDevice*> gpus = GpusOf(devices);
+  std::vector<GPUDevice*> gpus = GPUsOf(devices);
   ASSERT_THAT(gpus, SizeIs(1));
   GPUDevice* gpu = gpus[0];
   EXPECT_EQ(gpu->name(), "/job:localhost/replica:0/task:0/device:GPU:0");
@@ -122,15 +122,15 @@ TEST_F(GpuDeviceTest, DefaultOptionsCreateOneSimGpuDeviceAfterTheCpu) {
   EXPECT_THAT(gpu->attributes().physical_device_desc, HasSubstr(BusId(50)));
   EXPECT_THAT(gpu->attributes().physical_device_desc, HasSubstr("platform: SimGPU"));
   // The default device (16 GiB) less the 256 MiB reserve.
-  EXPECT_EQ(gpu->attributes().memory_limit, (int64_t{16} << 30) - kGpuMemoryReserveBytes);
+  EXPECT_EQ(gpu->attributes().memory_limit, (int64_t{16} << 30) - kGPUMemoryReserveBytes);
 }
 
-TEST_F(GpuDeviceTest, DeviceExposesItsStreamExecutorAndContextThroughGpuDeviceInfo) {
-  std::vector<std::unique_ptr<Device>> devices = Devices(Options(kOneGpu));
-  std::vector<GPUDevice*> gpus = GpusOf(devices);
+TEST_F(GPUDeviceTest, DeviceExposesItsStreamExecutorAndContextThroughGpuDeviceInfo) {
+  std::vector<std::unique_ptr<Device>> devices = Devices(Options(kOneGPU));
+  std::vector<GPUDevice*> gpus = GPUsOf(devices);
   ASSERT_THAT(gpus, SizeIs(1));
   GPUDevice* gpu = gpus[0];
-  const GpuDeviceInfo* info = gpu->gpu_device_info();
+  const GPUDeviceInfo* info = gpu->gpu_device_info();
   ASSERT_NE(info, nullptr);
   ASSERT_NE(info->stream, nullptr);
   ASSERT_NE(info->executor, nullptr);
@@ -145,31 +145,31 @@ TEST_F(GpuDeviceTest, DeviceExposesItsStreamExecutorAndContextThroughGpuDeviceIn
   EXPECT_TRUE(gpu->Sync().ok());
 }
 
-TEST_F(GpuDeviceTest, StreamPriorityOptionGivesEveryStreamOfTheDeviceThatPriority) {
+TEST_F(GPUDeviceTest, StreamPriorityOptionGivesEveryStreamOfTheDeviceThatPriority) {
   for (se::StreamPriority priority :
        {se::StreamPriority::kLowest, se::StreamPriority::kDefault, se::StreamPriority::kHighest}) {
     SCOPED_TRACE(se::StreamPriorityName(priority));
-    DeviceOptions options = Options(kOneGpu);
+    DeviceOptions options = Options(kOneGPU);
     options.gpu_options.stream_priority = priority;
     std::vector<std::unique_ptr<Device>> devices = Devices(options);
-    std::vector<GPUDevice*> gpus = GpusOf(devices);
+    std::vector<GPUDevice*> gpus = GPUsOf(devices);
     ASSERT_THAT(gpus, SizeIs(1));
     const GPUDeviceContext* context = gpus[0]->gpu_device_context();
     for (se::Stream* stream : {context->stream(), context->host_to_device_stream(),
                                context->device_to_host_stream(),
                                context->device_to_device_stream()}) {
-      auto* sim = dynamic_cast<se::SimGpuStream*>(stream);
+      auto* sim = dynamic_cast<se::SimGPUStream*>(stream);
       ASSERT_NE(sim, nullptr);
       EXPECT_EQ(sim->priority(), priority);
     }
   }
 }
 
-TEST_F(GpuDeviceTest, DeviceCountZeroCreatesNoGpuAndNegativeIsAnError) {
-  DeviceOptions options = Options(kOneGpu);
+TEST_F(GPUDeviceTest, DeviceCountZeroCreatesNoGpuAndNegativeIsAnError) {
+  DeviceOptions options = Options(kOneGPU);
   options.device_count["GPU"] = 0;
   std::vector<std::unique_ptr<Device>> devices = Devices(options);
-  EXPECT_THAT(GpusOf(devices), SizeIs(0));
+  EXPECT_THAT(GPUsOf(devices), SizeIs(0));
   EXPECT_THAT(devices, SizeIs(1));  // The CPU.
 
   options.device_count["GPU"] = -1;
@@ -178,9 +178,9 @@ TEST_F(GpuDeviceTest, DeviceCountZeroCreatesNoGpuAndNegativeIsAnError) {
   EXPECT_THAT(std::string(s.message()), HasSubstr("device_count"));
 }
 
-TEST_F(GpuDeviceTest, CountTwoGivesGpu0AndGpu1OnConsecutiveBuses) {
-  std::vector<std::unique_ptr<Device>> devices = Devices(Options(kTwoGpus));
-  std::vector<GPUDevice*> gpus = GpusOf(devices);
+TEST_F(GPUDeviceTest, CountTwoGivesGpu0AndGpu1OnConsecutiveBuses) {
+  std::vector<std::unique_ptr<Device>> devices = Devices(Options(kTwoGPUs));
+  std::vector<GPUDevice*> gpus = GPUsOf(devices);
   ASSERT_THAT(gpus, SizeIs(2));
   EXPECT_EQ(gpus[0]->name(), "/job:localhost/replica:0/task:0/device:GPU:0");
   EXPECT_EQ(gpus[1]->name(), "/job:localhost/replica:0/task:0/device:GPU:1");
@@ -190,19 +190,19 @@ TEST_F(GpuDeviceTest, CountTwoGivesGpu0AndGpu1OnConsecutiveBuses) {
   EXPECT_NE(gpus[0]->allocator_stack(), gpus[1]->allocator_stack());
   EXPECT_EQ(gpus[1]->gpu_device_info()->gpu_id, 1);
 
-  DeviceOptions one = Options(kTwoGpus);
+  DeviceOptions one = Options(kTwoGPUs);
   one.device_count["GPU"] = 1;
   devices = Devices(one);
-  gpus = GpusOf(devices);
+  gpus = GPUsOf(devices);
   ASSERT_THAT(gpus, SizeIs(1));
   EXPECT_THAT(gpus[0]->attributes().physical_device_desc, HasSubstr(BusId(50)));
 }
 
-TEST_F(GpuDeviceTest, VisibleDeviceListSelectsAndReordersPlatformDevices) {
-  DeviceOptions options = Options(kTwoGpus);
+TEST_F(GPUDeviceTest, VisibleDeviceListSelectsAndReordersPlatformDevices) {
+  DeviceOptions options = Options(kTwoGPUs);
   options.gpu_options.visible_device_list = "1,0";
   std::vector<std::unique_ptr<Device>> devices = Devices(options);
-  std::vector<GPUDevice*> gpus = GpusOf(devices);
+  std::vector<GPUDevice*> gpus = GPUsOf(devices);
   ASSERT_THAT(gpus, SizeIs(2));
   EXPECT_EQ(gpus[0]->name(), "/job:localhost/replica:0/task:0/device:GPU:0");
   EXPECT_EQ(gpus[0]->executor()->device_ordinal(), 1);
@@ -212,16 +212,16 @@ TEST_F(GpuDeviceTest, VisibleDeviceListSelectsAndReordersPlatformDevices) {
 
   options.gpu_options.visible_device_list = "1";
   devices = Devices(options);
-  gpus = GpusOf(devices);
+  gpus = GPUsOf(devices);
   ASSERT_THAT(gpus, SizeIs(1));
   EXPECT_EQ(gpus[0]->name(), "/job:localhost/replica:0/task:0/device:GPU:0");
   EXPECT_THAT(gpus[0]->attributes().physical_device_desc, HasSubstr(BusId(51)));
 }
 
-TEST_F(GpuDeviceTest, VisibleDeviceListRejectsEntriesThatAreNotDistinctOrdinals) {
+TEST_F(GPUDeviceTest, VisibleDeviceListRejectsEntriesThatAreNotDistinctOrdinals) {
   for (const char* list : {"2", "0,0", "x", "-1", "0,", "1,,0"}) {
     SCOPED_TRACE(list);
-    DeviceOptions options = Options(kTwoGpus);
+    DeviceOptions options = Options(kTwoGPUs);
     options.gpu_options.visible_device_list = list;
     const absl::Status s = CreateStatus(options);
     EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
@@ -229,8 +229,8 @@ TEST_F(GpuDeviceTest, VisibleDeviceListRejectsEntriesThatAreNotDistinctOrdinals)
   }
 }
 
-TEST_F(GpuDeviceTest, MemoryLimitAboveTheDeviceFailsNamingTheDevice) {
-  DeviceOptions options = Options(kOneGpu);
+TEST_F(GPUDeviceTest, MemoryLimitAboveTheDeviceFailsNamingTheDevice) {
+  DeviceOptions options = Options(kOneGPU);
   options.gpu_options.memory_limit_bytes = int64_t{65} << 20;
   const absl::Status s = CreateStatus(options);
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
@@ -241,61 +241,61 @@ TEST_F(GpuDeviceTest, MemoryLimitAboveTheDeviceFailsNamingTheDevice) {
 // ---------------------------------------------------------------------------
 // Allocators, thread pools.
 
-TEST_F(GpuDeviceTest, OnHostAllocatorIsThePinnedHostBfcAndTheDefaultIsTheStackTop) {
-  std::vector<std::unique_ptr<Device>> devices = Devices(Options(kOneGpu));
-  GPUDevice* gpu = GpusOf(devices).at(0);
-  GpuAllocatorStack* stack = gpu->allocator_stack();
+TEST_F(GPUDeviceTest, OnHostAllocatorIsThePinnedHostBfcAndTheDefaultIsTheStackTop) {
+  std::vector<std::unique_ptr<Device>> devices = Devices(Options(kOneGPU));
+  GPUDevice* gpu = GPUsOf(devices).at(0);
+  GPUAllocatorStack* stack = gpu->allocator_stack();
   ASSERT_NE(stack, nullptr);
   EXPECT_EQ(gpu->GetAllocator({.on_host = true}), stack->host_bfc());
   EXPECT_EQ(gpu->GetAllocator({}), stack->allocator());
   EXPECT_EQ(gpu->GetAllocator({}), stack->vmem());  // VMem is on by default.
 
-  DeviceOptions no_vmem = Options(kTwoGpus);
+  DeviceOptions no_vmem = Options(kTwoGPUs);
   no_vmem.gpu_options.vmem = false;
   devices = Devices(no_vmem);
-  gpu = GpusOf(devices).at(0);
+  gpu = GPUsOf(devices).at(0);
   EXPECT_EQ(gpu->allocator_stack()->vmem(), nullptr);
   EXPECT_EQ(gpu->GetAllocator({}), gpu->allocator_stack()->device_bfc());
   EXPECT_EQ(gpu->GetAllocator({.on_host = true}), gpu->allocator_stack()->host_bfc());
 }
 
-TEST_F(GpuDeviceTest, DeviceSetsShareTheDefaultStackUnlessAllocatorsArePrivate) {
-  std::vector<std::unique_ptr<Device>> first = Devices(Options(kOneGpu));
-  std::vector<std::unique_ptr<Device>> second = Devices(Options(kOneGpu));
-  GPUDevice* a = GpusOf(first).at(0);
-  GPUDevice* b = GpusOf(second).at(0);
+TEST_F(GPUDeviceTest, DeviceSetsShareTheDefaultStackUnlessAllocatorsArePrivate) {
+  std::vector<std::unique_ptr<Device>> first = Devices(Options(kOneGPU));
+  std::vector<std::unique_ptr<Device>> second = Devices(Options(kOneGPU));
+  GPUDevice* a = GPUsOf(first).at(0);
+  GPUDevice* b = GPUsOf(second).at(0);
   EXPECT_EQ(a->executor(), b->executor());
   EXPECT_EQ(a->allocator_stack(), b->allocator_stack());
-  absl::StatusOr<GpuAllocatorStack*> shared = state_.GetGPUAllocatorStack(a->executor(), {});
+  absl::StatusOr<GPUAllocatorStack*> shared = state_.GetGPUAllocatorStack(a->executor(), {});
   ASSERT_TRUE(shared.ok()) << shared.status();
   EXPECT_EQ(a->allocator_stack(), *shared);
 
-  DeviceOptions private_options = Options(kOneGpu);
+  DeviceOptions private_options = Options(kOneGPU);
   private_options.gpu_options.private_allocators = true;
   std::vector<std::unique_ptr<Device>> third = Devices(private_options);
   std::vector<std::unique_ptr<Device>> fourth = Devices(private_options);
-  GPUDevice* c = GpusOf(third).at(0);
-  GPUDevice* d = GpusOf(fourth).at(0);
+  GPUDevice* c = GPUsOf(third).at(0);
+  GPUDevice* d = GPUsOf(fourth).at(0);
   EXPECT_EQ(c->executor(), a->executor());
   EXPECT_NE(c->allocator_stack(), a->allocator_stack());
   EXPECT_NE(c->allocator_stack(), d->allocator_stack());
 }
 
-TEST_F(GpuDeviceTest, ThreadModeChoosesTheDevicePool) {
-  DeviceOptions options = Options(kTwoGpus);
+TEST_F(GPUDeviceTest, ThreadModeChoosesTheDevicePool) {
+  DeviceOptions options = Options(kTwoGPUs);
   std::vector<std::unique_ptr<Device>> devices = Devices(options);
-  for (GPUDevice* gpu : GpusOf(devices)) EXPECT_EQ(gpu->tensorflow_device_thread_pool(), nullptr);
+  for (GPUDevice* gpu : GPUsOf(devices)) EXPECT_EQ(gpu->tensorflow_device_thread_pool(), nullptr);
 
   options.gpu_options.thread_mode = "gpu_private";
   devices = Devices(options);
-  std::vector<GPUDevice*> gpus = GpusOf(devices);
+  std::vector<GPUDevice*> gpus = GPUsOf(devices);
   ASSERT_THAT(gpus, SizeIs(2));
   ASSERT_NE(gpus[0]->tensorflow_device_thread_pool(), nullptr);
   EXPECT_NE(gpus[0]->tensorflow_device_thread_pool(), gpus[1]->tensorflow_device_thread_pool());
 
   options.gpu_options.thread_mode = "gpu_shared";
   devices = Devices(options);
-  gpus = GpusOf(devices);
+  gpus = GPUsOf(devices);
   ASSERT_THAT(gpus, SizeIs(2));
   ASSERT_NE(gpus[0]->tensorflow_device_thread_pool(), nullptr);
   EXPECT_EQ(gpus[0]->tensorflow_device_thread_pool(), gpus[1]->tensorflow_device_thread_pool());
@@ -347,16 +347,16 @@ bool SameBytes(const Tensor& a, const Tensor& b) {
          (a.TotalBytes() == 0 || std::memcmp(a.raw_data(), b.raw_data(), a.TotalBytes()) == 0);
 }
 
-class GpuDeviceContextTest : public GpuDeviceTest {
+class GPUDeviceContextTest : public GPUDeviceTest {
  protected:
   void SetUp() override {
-    GpuDeviceTest::SetUp();
-    devices_ = Devices(Options(kOneGpu));
-    gpu_ = GpusOf(devices_).at(0);
+    GPUDeviceTest::SetUp();
+    devices_ = Devices(Options(kOneGPU));
+    gpu_ = GPUsOf(devices_).at(0);
   }
   void TearDown() override {
     devices_.clear();
-    GpuDeviceTest::TearDown();
+    GPUDeviceTest::TearDown();
   }
   Tensor OnDevice(DataType dtype, const TensorShape& shape) {
     return Tensor(gpu_->GetAllocator({}), dtype, shape);
@@ -366,7 +366,7 @@ class GpuDeviceContextTest : public GpuDeviceTest {
   GPUDevice* gpu_ = nullptr;
 };
 
-TEST_F(GpuDeviceContextTest, HostToDeviceToHostKeepsEveryByte) {
+TEST_F(GPUDeviceContextTest, HostToDeviceToHostKeepsEveryByte) {
   for (DataType dtype : {DT_FLOAT, DT_DOUBLE, DT_INT32, DT_INT64, DT_BOOL}) {
     for (const TensorShape& shape :
          {TensorShape(), TensorShape({3, 5}), TensorShape({0, 3}), TensorShape({64, 1024})}) {
@@ -385,7 +385,7 @@ TEST_F(GpuDeviceContextTest, HostToDeviceToHostKeepsEveryByte) {
   EXPECT_TRUE(gpu_->Sync().ok());
 }
 
-TEST_F(GpuDeviceContextTest, CopyInSameDeviceKeepsEveryByte) {
+TEST_F(GPUDeviceContextTest, CopyInSameDeviceKeepsEveryByte) {
   for (DataType dtype : {DT_FLOAT, DT_INT64, DT_BOOL}) {
     SCOPED_TRACE(DataTypeString(dtype));
     const Tensor host = Patterned(dtype, {7, 9});
@@ -404,7 +404,7 @@ TEST_F(GpuDeviceContextTest, CopyInSameDeviceKeepsEveryByte) {
   EXPECT_TRUE(gpu_->Sync().ok());
 }
 
-TEST_F(GpuDeviceContextTest, CopiesBetweenTensorsOfDifferentSizeOrTypeAreInvalidArgument) {
+TEST_F(GPUDeviceContextTest, CopiesBetweenTensorsOfDifferentSizeOrTypeAreInvalidArgument) {
   const Tensor host = Patterned(DT_FLOAT, {4});
   Tensor bigger = OnDevice(DT_FLOAT, {5});
   Tensor other_type = OnDevice(DT_INT32, {4});
@@ -427,7 +427,7 @@ TEST_F(GpuDeviceContextTest, CopiesBetweenTensorsOfDifferentSizeOrTypeAreInvalid
 // ---------------------------------------------------------------------------
 // Environment variables.
 
-TEST_F(GpuDeviceTest, MalformedEnvironmentVariablesFailDeviceCreationNamingTheVariable) {
+TEST_F(GPUDeviceTest, MalformedEnvironmentVariablesFailDeviceCreationNamingTheVariable) {
   const std::vector<std::pair<const char*, const char*>> bad = {
       {"TF_GPU_THREAD_MODE", "bogus"},        {"TF_FORCE_GPU_ALLOW_GROWTH", "maybe"},
       {"TF_CUDA_HOST_MEM_LIMIT_IN_MB", "-3"}, {"TF_CUDA_HOST_MEM_LIMIT_IN_MB", "lots"},
@@ -439,14 +439,14 @@ TEST_F(GpuDeviceTest, MalformedEnvironmentVariablesFailDeviceCreationNamingTheVa
     absl::StatusOr<GPUOptions> applied = ApplyGPUEnvironment(GPUOptions());
     EXPECT_EQ(applied.status().code(), absl::StatusCode::kInvalidArgument);
     EXPECT_THAT(std::string(applied.status().message()), HasSubstr(name));
-    const absl::Status s = CreateStatus(Options(kOneGpu));
+    const absl::Status s = CreateStatus(Options(kOneGPU));
     EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
     EXPECT_THAT(std::string(s.message()), HasSubstr(name));
   }
-  EXPECT_TRUE(CreateStatus(Options(kOneGpu)).ok()) << "a variable was not restored";
+  EXPECT_TRUE(CreateStatus(Options(kOneGPU)).ok()) << "a variable was not restored";
 }
 
-TEST_F(GpuDeviceTest, EnvironmentVariablesOverrideTheOptions) {
+TEST_F(GPUDeviceTest, EnvironmentVariablesOverrideTheOptions) {
   ScopedEnv growth("TF_FORCE_GPU_ALLOW_GROWTH", "true");
   ScopedEnv vmem("TF_GPU_VMEM", "false");
   ScopedEnv host_limit("TF_CUDA_HOST_MEM_LIMIT_IN_MB", "100");
@@ -458,10 +458,10 @@ TEST_F(GpuDeviceTest, EnvironmentVariablesOverrideTheOptions) {
   EXPECT_EQ(applied->host_memory_limit_mb, 100);
   EXPECT_EQ(applied->thread_mode, "gpu_private");
 
-  DeviceOptions options = Options(kOneGpu);
+  DeviceOptions options = Options(kOneGPU);
   options.gpu_options.private_allocators = true;  // A stack built now, with the variables.
   std::vector<std::unique_ptr<Device>> devices = Devices(options);
-  GPUDevice* gpu = GpusOf(devices).at(0);
+  GPUDevice* gpu = GPUsOf(devices).at(0);
   EXPECT_EQ(gpu->allocator_stack()->vmem(), nullptr);
   EXPECT_EQ(gpu->allocator_stack()->host_bfc()->GetPoolStats().memory_limit, size_t{100} << 20);
   EXPECT_NE(gpu->tensorflow_device_thread_pool(), nullptr);
@@ -474,7 +474,7 @@ TEST_F(GpuDeviceTest, EnvironmentVariablesOverrideTheOptions) {
   allocator->DeallocateRaw(p);
 }
 
-TEST_F(GpuDeviceTest, ThreadModeInTheOptionsWinsOverTheEnvironment) {
+TEST_F(GPUDeviceTest, ThreadModeInTheOptionsWinsOverTheEnvironment) {
   ScopedEnv thread_mode("TF_GPU_THREAD_MODE", "bogus");
   GPUOptions options;
   options.thread_mode = "gpu_shared";
@@ -483,7 +483,7 @@ TEST_F(GpuDeviceTest, ThreadModeInTheOptionsWinsOverTheEnvironment) {
   EXPECT_EQ(applied->thread_mode, "gpu_shared");
 }
 
-TEST_F(GpuDeviceTest, MalformedMinitfSimgpuFailsOnlyTheDefaultPlatform) {
+TEST_F(GPUDeviceTest, MalformedMinitfSimgpuFailsOnlyTheDefaultPlatform) {
   ScopedEnv env("MINITF_SIMGPU", "count=two");
   // The environment is not GPUOptions' business...
   EXPECT_TRUE(ApplyGPUEnvironment(GPUOptions()).ok());
@@ -494,7 +494,7 @@ TEST_F(GpuDeviceTest, MalformedMinitfSimgpuFailsOnlyTheDefaultPlatform) {
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
   EXPECT_THAT(std::string(s.message()), HasSubstr("MINITF_SIMGPU"));
   // A session naming its SimGPU options does not use it.
-  EXPECT_TRUE(CreateStatus(Options(kOneGpu)).ok());
+  EXPECT_TRUE(CreateStatus(Options(kOneGPU)).ok());
 }
 
 }  // namespace

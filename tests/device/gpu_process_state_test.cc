@@ -23,16 +23,16 @@ constexpr int64_t kGiB = int64_t{1} << 30;
 // A failing allocation returns at once instead of waiting for frees.
 constexpr AllocationAttributes kNoRetry = {.no_retry_on_failure = true};
 
-std::unique_ptr<se::SimGpuPlatform> MakePlatform(const std::string& options) {
-  absl::StatusOr<se::SimGpuOptions> parsed = se::ParseSimGpuOptions(options);
+std::unique_ptr<se::SimGPUPlatform> MakePlatform(const std::string& options) {
+  absl::StatusOr<se::SimGPUOptions> parsed = se::ParseSimGPUOptions(options);
   EXPECT_TRUE(parsed.ok()) << parsed.status();
-  absl::StatusOr<std::unique_ptr<se::SimGpuPlatform>> platform =
-      se::SimGpuPlatform::Create(*parsed);
+  absl::StatusOr<std::unique_ptr<se::SimGPUPlatform>> platform =
+      se::SimGPUPlatform::Create(*parsed);
   EXPECT_TRUE(platform.ok()) << platform.status();
   return *std::move(platform);
 }
 
-se::StreamExecutor* ExecutorOf(se::SimGpuPlatform* platform, int ordinal) {
+se::StreamExecutor* ExecutorOf(se::SimGPUPlatform* platform, int ordinal) {
   absl::StatusOr<se::StreamExecutor*> executor = platform->ExecutorForDevice(ordinal);
   EXPECT_TRUE(executor.ok()) << executor.status();
   return *executor;
@@ -48,7 +48,7 @@ GPUOptions Limit(int64_t bytes) {
 // ---------------------------------------------------------------------------
 // MemoryLimit.
 
-TEST(GpuProcessStateTest, ExplicitLimitWinsOverTheFraction) {
+TEST(GPUProcessStateTest, ExplicitLimitWinsOverTheFraction) {
   GPUOptions options;
   options.memory_limit_bytes = 100 * kMiB;
   options.per_process_gpu_memory_fraction = 0.5;
@@ -57,7 +57,7 @@ TEST(GpuProcessStateTest, ExplicitLimitWinsOverTheFraction) {
   EXPECT_EQ(*limit, 100 * kMiB);
 }
 
-TEST(GpuProcessStateTest, FractionIsTakenOfTheDeviceMemory) {
+TEST(GPUProcessStateTest, FractionIsTakenOfTheDeviceMemory) {
   GPUOptions options;
   options.per_process_gpu_memory_fraction = 0.25;
   EXPECT_EQ(*GPUProcessState::MemoryLimit(options, kGiB), 256 * kMiB);
@@ -65,7 +65,7 @@ TEST(GpuProcessStateTest, FractionIsTakenOfTheDeviceMemory) {
   EXPECT_EQ(*GPUProcessState::MemoryLimit(options, kGiB), kGiB);
 }
 
-TEST(GpuProcessStateTest, DefaultLimitKeepsBackTheSmallerOf256MiBAndATenth) {
+TEST(GPUProcessStateTest, DefaultLimitKeepsBackTheSmallerOf256MiBAndATenth) {
   const GPUOptions defaults;
   EXPECT_EQ(*GPUProcessState::MemoryLimit(defaults, 16 * kGiB), 16 * kGiB - 256 * kMiB);
   EXPECT_EQ(*GPUProcessState::MemoryLimit(defaults, 4 * kGiB), 4 * kGiB - 256 * kMiB);
@@ -73,7 +73,7 @@ TEST(GpuProcessStateTest, DefaultLimitKeepsBackTheSmallerOf256MiBAndATenth) {
   EXPECT_EQ(*GPUProcessState::MemoryLimit(defaults, 64 * kMiB), 64 * kMiB - 64 * kMiB / 10);
 }
 
-TEST(GpuProcessStateTest, ExplicitLimitAboveTheDeviceIsAnErrorNamingBothSizes) {
+TEST(GPUProcessStateTest, ExplicitLimitAboveTheDeviceIsAnErrorNamingBothSizes) {
   EXPECT_EQ(*GPUProcessState::MemoryLimit(Limit(kGiB), kGiB), kGiB);  // Equal is fine.
   absl::StatusOr<int64_t> limit = GPUProcessState::MemoryLimit(Limit(kGiB + 1), kGiB);
   ASSERT_EQ(limit.status().code(), absl::StatusCode::kInvalidArgument) << limit.status();
@@ -82,7 +82,7 @@ TEST(GpuProcessStateTest, ExplicitLimitAboveTheDeviceIsAnErrorNamingBothSizes) {
 
   // Building a stack names the device too.
   auto platform = MakePlatform("memory=64MiB,mode=functional");
-  absl::StatusOr<std::unique_ptr<GpuAllocatorStack>> stack =
+  absl::StatusOr<std::unique_ptr<GPUAllocatorStack>> stack =
       GPUProcessState::CreateStack(ExecutorOf(platform.get(), 0), Limit(65 * kMiB));
   ASSERT_EQ(stack.status().code(), absl::StatusCode::kInvalidArgument) << stack.status();
   EXPECT_THAT(std::string(stack.status().message()), HasSubstr("SimGPU device 0"));
@@ -92,11 +92,11 @@ TEST(GpuProcessStateTest, ExplicitLimitAboveTheDeviceIsAnErrorNamingBothSizes) {
 // ---------------------------------------------------------------------------
 // Stacks.
 
-TEST(GpuProcessStateTest, StackIsBuiltWithTheLimitsOfItsOptions) {
+TEST(GPUProcessStateTest, StackIsBuiltWithTheLimitsOfItsOptions) {
   auto platform = MakePlatform("memory=64MiB,mode=functional");
   GPUOptions options = Limit(48 * kMiB);
   options.host_memory_limit_mb = 100;
-  absl::StatusOr<std::unique_ptr<GpuAllocatorStack>> stack =
+  absl::StatusOr<std::unique_ptr<GPUAllocatorStack>> stack =
       GPUProcessState::CreateStack(ExecutorOf(platform.get(), 0), options);
   ASSERT_TRUE(stack.ok()) << stack.status();
   EXPECT_EQ((*stack)->initial_memory_limit(), 48 * kMiB);
@@ -104,31 +104,31 @@ TEST(GpuProcessStateTest, StackIsBuiltWithTheLimitsOfItsOptions) {
   EXPECT_EQ((*stack)->host_bfc()->GetPoolStats().memory_limit, size_t{100} << 20);
 }
 
-TEST(GpuProcessStateTest, SharedStackIsOneObjectPerDeviceWhateverLaterCallersPass) {
+TEST(GPUProcessStateTest, SharedStackIsOneObjectPerDeviceWhateverLaterCallersPass) {
   auto platform = MakePlatform("count=2,memory=64MiB,mode=functional");
   GPUProcessState state;
   se::StreamExecutor* gpu0 = ExecutorOf(platform.get(), 0);
-  absl::StatusOr<GpuAllocatorStack*> first = state.GetGPUAllocatorStack(gpu0, Limit(32 * kMiB));
+  absl::StatusOr<GPUAllocatorStack*> first = state.GetGPUAllocatorStack(gpu0, Limit(32 * kMiB));
   ASSERT_TRUE(first.ok()) << first.status();
-  absl::StatusOr<GpuAllocatorStack*> again = state.GetGPUAllocatorStack(gpu0, Limit(16 * kMiB));
+  absl::StatusOr<GPUAllocatorStack*> again = state.GetGPUAllocatorStack(gpu0, Limit(16 * kMiB));
   ASSERT_TRUE(again.ok()) << again.status();
   EXPECT_EQ(*first, *again);
   EXPECT_EQ((*again)->initial_memory_limit(), 32 * kMiB);
 
-  absl::StatusOr<GpuAllocatorStack*> other =
+  absl::StatusOr<GPUAllocatorStack*> other =
       state.GetGPUAllocatorStack(ExecutorOf(platform.get(), 1), Limit(32 * kMiB));
   ASSERT_TRUE(other.ok()) << other.status();
   EXPECT_NE(*other, *first);
 
   // Another GPUProcessState keeps stacks of its own.
   GPUProcessState second_state;
-  absl::StatusOr<GpuAllocatorStack*> theirs =
+  absl::StatusOr<GPUAllocatorStack*> theirs =
       second_state.GetGPUAllocatorStack(gpu0, Limit(32 * kMiB));
   ASSERT_TRUE(theirs.ok()) << theirs.status();
   EXPECT_NE(*theirs, *first);
 }
 
-TEST(GpuProcessStateTest, PrivateStacksKeepTheirOwnLimitsOverOneDeviceCapacity) {
+TEST(GPUProcessStateTest, PrivateStacksKeepTheirOwnLimitsOverOneDeviceCapacity) {
   // Stacks limited to 40 MiB each on a 64 MiB device, growing as needed (a
   // 30 MiB request reserves a 32 MiB region), without VMem.
   auto platform = MakePlatform("memory=64MiB,mode=functional");
@@ -169,7 +169,7 @@ TEST(GpuProcessStateTest, PrivateStacksKeepTheirOwnLimitsOverOneDeviceCapacity) 
   alloc_b->DeallocateRaw(b1);
 }
 
-TEST(GpuProcessStateTest, WithoutVMemTheDeviceBfcIsTheTopAndAnOversizedRequestFails) {
+TEST(GPUProcessStateTest, WithoutVMemTheDeviceBfcIsTheTopAndAnOversizedRequestFails) {
   auto platform = MakePlatform("memory=64MiB,mode=functional");
   GPUOptions options = Limit(16 * kMiB);
   options.vmem = false;
@@ -180,7 +180,7 @@ TEST(GpuProcessStateTest, WithoutVMemTheDeviceBfcIsTheTopAndAnOversizedRequestFa
   EXPECT_EQ((*stack)->allocator()->AllocateRaw(256, 20 * kMiB, kNoRetry), nullptr);
 }
 
-TEST(GpuProcessStateTest, WithVMemAllocationsPastTheDeviceLimitLandOnTheHostAndAreCounted) {
+TEST(GPUProcessStateTest, WithVMemAllocationsPastTheDeviceLimitLandOnTheHostAndAreCounted) {
   auto platform = MakePlatform("memory=64MiB,mode=functional");
   se::StreamExecutor* executor = ExecutorOf(platform.get(), 0);
   auto stack = GPUProcessState::CreateStack(executor, Limit(16 * kMiB));
@@ -220,7 +220,7 @@ TEST(GpuProcessStateTest, WithVMemAllocationsPastTheDeviceLimitLandOnTheHostAndA
 // ---------------------------------------------------------------------------
 // The process default.
 
-TEST(GpuProcessStateTest, SetDefaultReplacesAndRestoresTheDefault) {
+TEST(GPUProcessStateTest, SetDefaultReplacesAndRestoresTheDefault) {
   GPUProcessState* built_in = GPUProcessState::Default();
   ASSERT_NE(built_in, nullptr);
   EXPECT_EQ(GPUProcessState::Default(), built_in);  // Construct-on-first-use, once.

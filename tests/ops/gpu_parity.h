@@ -8,7 +8,7 @@
 //                   [](const Scope& s, const std::vector<Output>& in) {
 //                     return std::vector<Output>{ops::Add(s.WithOpName("op"), in[0], in[1])};
 //                   }};
-//   ExpectGpuMatchesCpu(c);
+//   ExpectGPUMatchesCpu(c);
 //
 // Tolerance: the SimGPU kernels run the CPU kernels' Eigen code on device
 // memory with an intra-op pool of the same size, so results are expected to
@@ -38,19 +38,19 @@
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "ops/cc/scope.h"
 #include "ops/standard_ops.h"
 #include "runtime/kernel_registry.h"
-#include "runtime/scope.h"
 #include "session/session.h"
 #include "tests/testlib/kernel_runner.h"
 
 namespace minitf::gpu_parity {
 
-inline constexpr char kGpu[] = "/device:GPU:0";
-inline constexpr char kFullGpu[] = "/job:localhost/replica:0/task:0/device:GPU:0";
+inline constexpr char kGPU[] = "/device:GPU:0";
+inline constexpr char kFullGPU[] = "/job:localhost/replica:0/task:0/device:GPU:0";
 inline constexpr char kFullCpu[] = "/job:localhost/replica:0/task:0/device:CPU:0";
 // Small and untimed: parity runs need neither capacity nor the cost model.
-inline constexpr char kSimGpuOptions[] = "memory=256MiB,mode=functional";
+inline constexpr char kSimGPUOptions[] = "memory=256MiB,mode=functional";
 
 // The ops each parity file covers (see the header comment).
 // clang-format off
@@ -157,7 +157,7 @@ inline SessionOptions ParitySessionOptions(bool gpu) {
   SessionOptions options;
   options.config.intra_op_parallelism_threads = 2;
   options.config.inter_op_parallelism_threads = 2;
-  options.config.gpu_options.simgpu_options = kSimGpuOptions;
+  options.config.gpu_options.simgpu_options = kSimGPUOptions;
   if (!gpu) options.config.device_count["GPU"] = 0;
   return options;
 }
@@ -180,7 +180,7 @@ inline absl::Status BuildGraph(const ParityCase& c, bool gpu, GraphDef* def, Fee
     in.push_back(ops::Placeholder(root.WithOpName(name), c.inputs[i].dtype()));
     feeds->emplace_back(name, c.inputs[i]);
   }
-  for (const Output& out : c.build(gpu ? root.WithDevice(kGpu) : root, in)) {
+  for (const Output& out : c.build(gpu ? root.WithDevice(kGPU) : root, in)) {
     fetches->push_back(out.name());
   }
   return root.ToGraphDef(def);
@@ -234,13 +234,13 @@ inline void ExpectSameValues(const Tensor& gpu, const Tensor& cpu) {
 
 // Node "op" of `c` runs on the GPU in one session and on the CPU in a
 // CPU-only one, and every fetched output agrees.
-inline void ExpectGpuMatchesCpu(const ParityCase& c) {
+inline void ExpectGPUMatchesCpu(const ParityCase& c) {
   const Outcome gpu = RunCase(c, /*gpu=*/true);
   const Outcome cpu = RunCase(c, /*gpu=*/false);
   ASSERT_TRUE(gpu.status.ok()) << gpu.status;
   ASSERT_TRUE(cpu.status.ok()) << cpu.status;
   ASSERT_TRUE(gpu.device_of_node.count("op")) << "node 'op' is not in the trace";
-  EXPECT_EQ(gpu.device_of_node.at("op"), kFullGpu);
+  EXPECT_EQ(gpu.device_of_node.at("op"), kFullGPU);
   EXPECT_EQ(cpu.device_of_node.at("op"), kFullCpu);
   ASSERT_EQ(gpu.outputs.size(), cpu.outputs.size());
   for (size_t i = 0; i < cpu.outputs.size(); ++i) {
@@ -252,7 +252,7 @@ inline void ExpectGpuMatchesCpu(const ParityCase& c) {
 // `c` fails on the GPU and on the CPU with the same status code and the same
 // message (the SimGPU kernel reports its CPU kernel's error), which names
 // node "op".
-inline void ExpectSameErrorOnGpuAndCpu(const ParityCase& c) {
+inline void ExpectSameErrorOnGPUAndCpu(const ParityCase& c) {
   const Outcome gpu = RunCase(c, /*gpu=*/true);
   const Outcome cpu = RunCase(c, /*gpu=*/false);
   ASSERT_FALSE(gpu.status.ok()) << "the GPU run should fail";
@@ -264,7 +264,7 @@ inline void ExpectSameErrorOnGpuAndCpu(const ParityCase& c) {
 }
 
 // The GraphDef of `c` with its nodes pinned to the GPU (for coverage).
-inline GraphDef GpuGraphOf(const ParityCase& c) {
+inline GraphDef GPUGraphOf(const ParityCase& c) {
   GraphDef def;
   Feeds feeds;
   std::vector<std::string> fetches;
@@ -273,7 +273,7 @@ inline GraphDef GpuGraphOf(const ParityCase& c) {
   return def;
 }
 
-inline std::vector<const KernelRegistration*> SimGpuKernelsOf(const std::string& op) {
+inline std::vector<const KernelRegistration*> SimGPUKernelsOf(const std::string& op) {
   std::vector<const KernelRegistration*> out;
   for (const KernelRegistration* reg : KernelRegistry::Global()->KernelsForOp(op)) {
     if (reg->def.device_type == DEVICE_GPU && reg->def.platform == "SimGPU") out.push_back(reg);
@@ -282,9 +282,9 @@ inline std::vector<const KernelRegistration*> SimGpuKernelsOf(const std::string&
 }
 
 // Every op with a SimGPU kernel is owned by exactly one parity file.
-inline void ExpectEverySimGpuOpIsOwnedByAParityFile() {
+inline void ExpectEverySimGPUOpIsOwnedByAParityFile() {
   for (const std::string& op : KernelRegistry::Global()->Ops()) {
-    if (SimGpuKernelsOf(op).empty()) continue;
+    if (SimGPUKernelsOf(op).empty()) continue;
     EXPECT_EQ(kMathFileOps.count(op) + kNnFileOps.count(op), 1u)
         << op << " has a SimGPU kernel: give it parity cases in gpu_parity_math_test.cc or "
         << "gpu_parity_nn_test.cc and list it in that file's set in gpu_parity.h";
@@ -293,12 +293,12 @@ inline void ExpectEverySimGpuOpIsOwnedByAParityFile() {
 
 // Every SimGPU kernel registration of `ops` is the one some GPU-pinned node
 // of `graphs` runs with.
-inline void ExpectSimGpuKernelsExercised(const std::set<std::string>& ops,
+inline void ExpectSimGPUKernelsExercised(const std::set<std::string>& ops,
                                          const std::vector<GraphDef>& graphs) {
   std::set<const KernelRegistration*> used;
   for (const GraphDef& graph : graphs) {
     for (const NodeDef& node : graph.node) {
-      if (node.device != kGpu) continue;
+      if (node.device != kGPU) continue;
       absl::StatusOr<const KernelRegistration*> reg =
           KernelRegistry::Global()->FindKernel(DEVICE_GPU, node, "SimGPU");
       EXPECT_TRUE(reg.ok()) << reg.status();
@@ -306,7 +306,7 @@ inline void ExpectSimGpuKernelsExercised(const std::set<std::string>& ops,
     }
   }
   for (const std::string& op : ops) {
-    const std::vector<const KernelRegistration*> kernels = SimGpuKernelsOf(op);
+    const std::vector<const KernelRegistration*> kernels = SimGPUKernelsOf(op);
     EXPECT_FALSE(kernels.empty()) << op << " is listed but has no SimGPU kernel";
     for (const KernelRegistration* reg : kernels) {
       EXPECT_TRUE(used.count(reg))

@@ -18,10 +18,10 @@ using BinaryFn = Output (*)(const Scope&, Input, Input);
 using UnaryFn = Output (*)(const Scope&, Input);
 using ReduceFn = Output (*)(const Scope&, Input, Input, const ops::ReductionAttrs&);
 
-class GpuParityMathTest : public ::testing::TestWithParam<ParityCase> {};
+class GPUParityMathTest : public ::testing::TestWithParam<ParityCase> {};
 
-TEST_P(GpuParityMathTest, GpuKernelRunsOnTheGpuAndMatchesTheCpuKernel) {
-  ExpectGpuMatchesCpu(GetParam());
+TEST_P(GPUParityMathTest, GpuKernelRunsOnTheGpuAndMatchesTheCpuKernel) {
+  ExpectGPUMatchesCpu(GetParam());
 }
 
 // Broadcasting: equal shapes, scalar with matrix (both ways), column with
@@ -199,13 +199,13 @@ std::vector<ParityCase> TransposeCases() {
   return cases;
 }
 
-INSTANTIATE_TEST_SUITE_P(Binary, GpuParityMathTest, ::testing::ValuesIn(BinaryCases()), CaseName);
-INSTANTIATE_TEST_SUITE_P(Unary, GpuParityMathTest, ::testing::ValuesIn(UnaryCases()), CaseName);
-INSTANTIATE_TEST_SUITE_P(Cast, GpuParityMathTest, ::testing::ValuesIn(CastCases()), CaseName);
-INSTANTIATE_TEST_SUITE_P(Reduction, GpuParityMathTest, ::testing::ValuesIn(ReductionCases()),
+INSTANTIATE_TEST_SUITE_P(Binary, GPUParityMathTest, ::testing::ValuesIn(BinaryCases()), CaseName);
+INSTANTIATE_TEST_SUITE_P(Unary, GPUParityMathTest, ::testing::ValuesIn(UnaryCases()), CaseName);
+INSTANTIATE_TEST_SUITE_P(Cast, GPUParityMathTest, ::testing::ValuesIn(CastCases()), CaseName);
+INSTANTIATE_TEST_SUITE_P(Reduction, GPUParityMathTest, ::testing::ValuesIn(ReductionCases()),
                          CaseName);
-INSTANTIATE_TEST_SUITE_P(Array, GpuParityMathTest, ::testing::ValuesIn(ArrayCases()), CaseName);
-INSTANTIATE_TEST_SUITE_P(Transpose, GpuParityMathTest, ::testing::ValuesIn(TransposeCases()),
+INSTANTIATE_TEST_SUITE_P(Array, GPUParityMathTest, ::testing::ValuesIn(ArrayCases()), CaseName);
+INSTANTIATE_TEST_SUITE_P(Transpose, GPUParityMathTest, ::testing::ValuesIn(TransposeCases()),
                          CaseName);
 
 // ---------------------------------------------------------------------------
@@ -255,16 +255,16 @@ void ExpectRandomValuesInRange(const Tensor& t, bool uniform) {
 
 // Node "op" of `c`.
 NodeDef NodeUnderTest(const ParityCase& c) {
-  for (const NodeDef& node : GpuGraphOf(c).node) {
+  for (const NodeDef& node : GPUGraphOf(c).node) {
     if (node.name == "op") return node;
   }
   ADD_FAILURE() << c.name << " has no node 'op'";
   return NodeDef();
 }
 
-class GpuRandomOpTest : public ::testing::TestWithParam<ParityCase> {};
+class GPURandomOpTest : public ::testing::TestWithParam<ParityCase> {};
 
-TEST_P(GpuRandomOpTest, RunsOnTheGpuWithTheCpuKernelsDtypeShapeAndRange) {
+TEST_P(GPURandomOpTest, RunsOnTheGpuWithTheCpuKernelsDtypeShapeAndRange) {
   const ParityCase& c = GetParam();
   const NodeDef node = NodeUnderTest(c);
   ASSERT_TRUE(node.attr.count("dtype"));
@@ -274,7 +274,7 @@ TEST_P(GpuRandomOpTest, RunsOnTheGpuWithTheCpuKernelsDtypeShapeAndRange) {
     SCOPED_TRACE(gpu ? "GPU" : "CPU");
     const Outcome outcome = RunCase(c, gpu);
     ASSERT_TRUE(outcome.status.ok()) << outcome.status;
-    EXPECT_EQ(outcome.device_of_node.at("op"), gpu ? kFullGpu : kFullCpu);
+    EXPECT_EQ(outcome.device_of_node.at("op"), gpu ? kFullGPU : kFullCpu);
     ASSERT_EQ(outcome.outputs.size(), 1u);
     const Tensor& out = outcome.outputs[0];
     ASSERT_EQ(out.dtype(), expected_type);
@@ -284,7 +284,7 @@ TEST_P(GpuRandomOpTest, RunsOnTheGpuWithTheCpuKernelsDtypeShapeAndRange) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Random, GpuRandomOpTest, ::testing::ValuesIn(RandomCases()), CaseName);
+INSTANTIATE_TEST_SUITE_P(Random, GPURandomOpTest, ::testing::ValuesIn(RandomCases()), CaseName);
 
 // ---------------------------------------------------------------------------
 // Errors: inputs of the wrong shape (or an integer division by zero) fail
@@ -330,30 +330,30 @@ std::vector<ParityCase> ErrorCases() {
   };
 }
 
-class GpuErrorParityMathTest : public ::testing::TestWithParam<ParityCase> {};
+class GPUErrorParityMathTest : public ::testing::TestWithParam<ParityCase> {};
 
-TEST_P(GpuErrorParityMathTest, FailsWithTheCpuStatusCodeNamingTheNode) {
-  ExpectSameErrorOnGpuAndCpu(GetParam());
+TEST_P(GPUErrorParityMathTest, FailsWithTheCpuStatusCodeNamingTheNode) {
+  ExpectSameErrorOnGPUAndCpu(GetParam());
 }
 
-INSTANTIATE_TEST_SUITE_P(Error, GpuErrorParityMathTest, ::testing::ValuesIn(ErrorCases()),
+INSTANTIATE_TEST_SUITE_P(Error, GPUErrorParityMathTest, ::testing::ValuesIn(ErrorCases()),
                          CaseName);
 
 // ---------------------------------------------------------------------------
 // Coverage.
 
-TEST(GpuParityMathCoverageTest, EveryOpWithASimGpuKernelHasAParityFile) {
-  ExpectEverySimGpuOpIsOwnedByAParityFile();
+TEST(GPUParityMathCoverageTest, EveryOpWithASimGpuKernelHasAParityFile) {
+  ExpectEverySimGPUOpIsOwnedByAParityFile();
 }
 
-TEST(GpuParityMathCoverageTest, EverySimGpuKernelOfTheMathOpsRunsInACase) {
+TEST(GPUParityMathCoverageTest, EverySimGpuKernelOfTheMathOpsRunsInACase) {
   std::vector<GraphDef> graphs;
   for (const auto& cases :
        {BinaryCases(), UnaryCases(), CastCases(), ReductionCases(), ArrayCases(), TransposeCases(),
         RandomCases()}) {
-    for (const ParityCase& c : cases) graphs.push_back(GpuGraphOf(c));
+    for (const ParityCase& c : cases) graphs.push_back(GPUGraphOf(c));
   }
-  ExpectSimGpuKernelsExercised(kMathFileOps, graphs);
+  ExpectSimGPUKernelsExercised(kMathFileOps, graphs);
 }
 
 }  // namespace

@@ -17,10 +17,10 @@ namespace {
 
 using UnaryFn = Output (*)(const Scope&, Input);
 
-class GpuParityNnTest : public ::testing::TestWithParam<ParityCase> {};
+class GPUParityNnTest : public ::testing::TestWithParam<ParityCase> {};
 
-TEST_P(GpuParityNnTest, GpuKernelRunsOnTheGpuAndMatchesTheCpuKernel) {
-  ExpectGpuMatchesCpu(GetParam());
+TEST_P(GPUParityNnTest, GpuKernelRunsOnTheGpuAndMatchesTheCpuKernel) {
+  ExpectGPUMatchesCpu(GetParam());
 }
 
 std::vector<ParityCase> MatMulCases() {
@@ -211,13 +211,13 @@ std::vector<ParityCase> PoolCases() {
   return cases;
 }
 
-INSTANTIATE_TEST_SUITE_P(MatMul, GpuParityNnTest, ::testing::ValuesIn(MatMulCases()), CaseName);
-INSTANTIATE_TEST_SUITE_P(BatchMatMul, GpuParityNnTest, ::testing::ValuesIn(BatchMatMulCases()),
+INSTANTIATE_TEST_SUITE_P(MatMul, GPUParityNnTest, ::testing::ValuesIn(MatMulCases()), CaseName);
+INSTANTIATE_TEST_SUITE_P(BatchMatMul, GPUParityNnTest, ::testing::ValuesIn(BatchMatMulCases()),
                          CaseName);
-INSTANTIATE_TEST_SUITE_P(Activation, GpuParityNnTest, ::testing::ValuesIn(ActivationCases()),
+INSTANTIATE_TEST_SUITE_P(Activation, GPUParityNnTest, ::testing::ValuesIn(ActivationCases()),
                          CaseName);
-INSTANTIATE_TEST_SUITE_P(Conv, GpuParityNnTest, ::testing::ValuesIn(ConvCases()), CaseName);
-INSTANTIATE_TEST_SUITE_P(Pool, GpuParityNnTest, ::testing::ValuesIn(PoolCases()), CaseName);
+INSTANTIATE_TEST_SUITE_P(Conv, GPUParityNnTest, ::testing::ValuesIn(ConvCases()), CaseName);
+INSTANTIATE_TEST_SUITE_P(Pool, GPUParityNnTest, ::testing::ValuesIn(PoolCases()), CaseName);
 
 // ---------------------------------------------------------------------------
 // State ops: a [3, 4] variable, initialised by Assign, then AssignAdd once
@@ -233,7 +233,7 @@ GraphDef StateGraph(DataType t, bool gpu) {
   auto delta = ops::Placeholder(root.WithOpName("delta"), t);
   auto alpha = ops::Placeholder(root.WithOpName("alpha"), t);
   auto grad = ops::Placeholder(root.WithOpName("grad"), t);
-  Scope s = gpu ? root.WithDevice(kGpu) : root;
+  Scope s = gpu ? root.WithDevice(kGPU) : root;
   auto v = ops::Variable(s.WithOpName("v"), PartialTensorShape({3, 4}), t);
   ops::Assign(s.WithOpName("init"), v, init_value);
   if (HasAssignAdd(t)) ops::AssignAdd(s.WithOpName("add"), v, delta);
@@ -279,9 +279,9 @@ Outcome RunStateSteps(DataType t, const std::vector<std::pair<std::string, Feeds
   return outcome;
 }
 
-class GpuStateOpsTest : public ::testing::TestWithParam<DataType> {};
+class GPUStateOpsTest : public ::testing::TestWithParam<DataType> {};
 
-TEST_P(GpuStateOpsTest, VariableUpdatedOnTheGpuEndsWithTheCpuValue) {
+TEST_P(GPUStateOpsTest, VariableUpdatedOnTheGpuEndsWithTheCpuValue) {
   const DataType t = GetParam();
   const std::vector<std::pair<std::string, Feeds>> steps = StateSteps(t);
   const Outcome gpu = RunStateSteps(t, steps, /*gpu=*/true);
@@ -290,16 +290,16 @@ TEST_P(GpuStateOpsTest, VariableUpdatedOnTheGpuEndsWithTheCpuValue) {
   ASSERT_TRUE(cpu.status.ok()) << cpu.status;
   for (const auto& [target, feeds] : steps) {
     ASSERT_TRUE(gpu.device_of_node.count(target)) << target << " is not in the trace";
-    EXPECT_EQ(gpu.device_of_node.at(target), kFullGpu) << target;
+    EXPECT_EQ(gpu.device_of_node.at(target), kFullGPU) << target;
     EXPECT_EQ(cpu.device_of_node.at(target), kFullCpu) << target;
   }
-  EXPECT_EQ(gpu.device_of_node.at("read"), kFullGpu);
+  EXPECT_EQ(gpu.device_of_node.at("read"), kFullGPU);
   ASSERT_EQ(gpu.outputs.size(), 1u);
   ASSERT_EQ(cpu.outputs.size(), 1u);
   ExpectSameValues(gpu.outputs[0], cpu.outputs[0]);
 }
 
-INSTANTIATE_TEST_SUITE_P(State, GpuStateOpsTest, ::testing::ValuesIn(kAllTypes),
+INSTANTIATE_TEST_SUITE_P(State, GPUStateOpsTest, ::testing::ValuesIn(kAllTypes),
                          [](const ::testing::TestParamInfo<DataType>& info) {
                            return TypeName(info.param);
                          });
@@ -368,29 +368,29 @@ std::vector<ParityCase> ErrorCases() {
   };
 }
 
-class GpuErrorParityNnTest : public ::testing::TestWithParam<ParityCase> {};
+class GPUErrorParityNnTest : public ::testing::TestWithParam<ParityCase> {};
 
-TEST_P(GpuErrorParityNnTest, FailsWithTheCpuStatusCodeNamingTheNode) {
-  ExpectSameErrorOnGpuAndCpu(GetParam());
+TEST_P(GPUErrorParityNnTest, FailsWithTheCpuStatusCodeNamingTheNode) {
+  ExpectSameErrorOnGPUAndCpu(GetParam());
 }
 
-INSTANTIATE_TEST_SUITE_P(Error, GpuErrorParityNnTest, ::testing::ValuesIn(ErrorCases()), CaseName);
+INSTANTIATE_TEST_SUITE_P(Error, GPUErrorParityNnTest, ::testing::ValuesIn(ErrorCases()), CaseName);
 
 // ---------------------------------------------------------------------------
 // Coverage.
 
-TEST(GpuParityNnCoverageTest, EveryOpWithASimGpuKernelHasAParityFile) {
-  ExpectEverySimGpuOpIsOwnedByAParityFile();
+TEST(GPUParityNnCoverageTest, EveryOpWithASimGpuKernelHasAParityFile) {
+  ExpectEverySimGPUOpIsOwnedByAParityFile();
 }
 
-TEST(GpuParityNnCoverageTest, EverySimGpuKernelOfTheNnOpsRunsInACase) {
+TEST(GPUParityNnCoverageTest, EverySimGpuKernelOfTheNnOpsRunsInACase) {
   std::vector<GraphDef> graphs;
   for (const auto& cases :
        {MatMulCases(), BatchMatMulCases(), ActivationCases(), ConvCases(), PoolCases()}) {
-    for (const ParityCase& c : cases) graphs.push_back(GpuGraphOf(c));
+    for (const ParityCase& c : cases) graphs.push_back(GPUGraphOf(c));
   }
   for (DataType t : kAllTypes) graphs.push_back(StateGraph(t, /*gpu=*/true));
-  ExpectSimGpuKernelsExercised(kNnFileOps, graphs);
+  ExpectSimGPUKernelsExercised(kNnFileOps, graphs);
 }
 
 }  // namespace

@@ -24,7 +24,7 @@ const std::set<std::string>& ShippedOps() {
 }
 
 // Shipped ops whose one GPU kernel serves every platform.
-const std::set<std::string>& AnyGpuPlatformOps() {
+const std::set<std::string>& AnyGPUPlatformOps() {
   static const auto* ops = new std::set<std::string>{"_Send", "_Recv", "NoOp", "Placeholder"};
   return *ops;
 }
@@ -63,13 +63,13 @@ TEST(RegistrationTest, EveryRegisteredOpIsShippedOrATestOp) {
 
 TEST(RegistrationTest, EveryCpuKernelOfAShippedOpHasASimGpuTwin) {
   for (const std::string& op : ShippedOps()) {
-    if (CpuOnlyOps().count(op) || AnyGpuPlatformOps().count(op)) continue;
+    if (CpuOnlyOps().count(op) || AnyGPUPlatformOps().count(op)) continue;
     int cpu = 0, sim_gpu = 0;
     for (const KernelRegistration* reg : KernelRegistry::Global()->KernelsForOp(op)) {
       if (reg->def.device_type == DEVICE_CPU) ++cpu;
       if (reg->def.device_type == DEVICE_GPU && reg->def.platform == "SimGPU") {
         ++sim_gpu;
-        EXPECT_THAT(reg->class_name, ::testing::StartsWith("SimGpuOpKernel(")) << op;
+        EXPECT_THAT(reg->class_name, ::testing::StartsWith("SimGPUOpKernel(")) << op;
       }
     }
     EXPECT_GT(cpu, 0) << op;
@@ -78,7 +78,7 @@ TEST(RegistrationTest, EveryCpuKernelOfAShippedOpHasASimGpuTwin) {
 }
 
 TEST(RegistrationTest, SomeOpsRunOnEveryGpuPlatformAndCpuOnlyOpsHaveNoGpuKernel) {
-  for (const std::string& op : AnyGpuPlatformOps()) {
+  for (const std::string& op : AnyGPUPlatformOps()) {
     bool any_platform_gpu = false;
     for (const KernelRegistration* reg : KernelRegistry::Global()->KernelsForOp(op)) {
       any_platform_gpu |= reg->def.device_type == DEVICE_GPU && reg->def.platform.empty();

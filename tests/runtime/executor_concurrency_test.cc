@@ -7,9 +7,9 @@
 #include "absl/strings/str_cat.h"
 #include "device/cpu_device.h"
 #include "gtest/gtest.h"
+#include "ops/cc/scope.h"
 #include "ops/standard_ops.h"
 #include "runtime/executor.h"
-#include "runtime/scope.h"
 
 namespace minitf {
 namespace {

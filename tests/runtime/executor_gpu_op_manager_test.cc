@@ -5,13 +5,13 @@
 #include "absl/strings/str_cat.h"
 #include "device/cpu_device.h"
 #include "gtest/gtest.h"
+#include "ops/cc/scope.h"
 #include "ops/standard_ops.h"
 #include "runtime/executor.h"
 #include "runtime/gpu_op_manager.h"
 #include "runtime/graph.h"
-#include "runtime/scope.h"
-#include "tests/testlib/kernel_runner.h"
 #include "tests/testlib/executor_util.h"
+#include "tests/testlib/kernel_runner.h"
 
 namespace minitf {
 namespace {
@@ -21,7 +21,7 @@ namespace {
 class PacedDevice : public ThreadPoolDevice {
  public:
   PacedDevice() : ThreadPoolDevice(0, 2, cpu_allocator()), manager_(name()) {}
-  GpuOpManager* gpu_op_manager() override { return &manager_; }
+  GpuOpQueue* gpu_op_queue() override { return &manager_; }
   GpuOpManager& manager() { return manager_; }
 
  private:

@@ -5,11 +5,11 @@
 #include "absl/strings/str_cat.h"
 #include "device/cpu_device.h"
 #include "gtest/gtest.h"
+#include "ops/cc/scope.h"
 #include "ops/standard_ops.h"
 #include "runtime/graph.h"
-#include "runtime/scope.h"
-#include "tests/testlib/kernel_runner.h"
 #include "tests/testlib/executor_util.h"
+#include "tests/testlib/kernel_runner.h"
 
 namespace minitf {
 namespace {

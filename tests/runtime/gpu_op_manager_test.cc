@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "runtime/mutex.h"
+#include "platform/mutex.h"
 
 namespace minitf {
 namespace {

@@ -6,21 +6,21 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "ops/cc/scope.h"
 #include "ops/standard_ops.h"
-#include "runtime/scope.h"
 #include "session/session.h"
 
 namespace minitf {
 namespace {
 
-constexpr char kGpu[] = "/device:GPU:0";
+constexpr char kGPU[] = "/device:GPU:0";
 
 // y = sum((x * 2 + 1)^2) over a [4] vector, on the GPU; x arrives from the
 // host and y returns to it, so every step crosses devices twice.
 GraphDef SquareSumGraph() {
   Scope root = Scope::NewRootScope();
   auto x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
-  Scope gpu = root.WithDevice(kGpu);
+  Scope gpu = root.WithDevice(kGPU);
   auto z = ops::Add(gpu, ops::Mul(gpu, x, Tensor::Scalar<float>(2)), Tensor::Scalar<float>(1));
   ops::Sum(gpu.WithOpName("y"), ops::Square(gpu, z), {0});
   GraphDef def;
@@ -58,7 +58,7 @@ SessionOptions Options(bool private_allocators) {
   return options;
 }
 
-TEST(GpuSessionConcurrencyTest, ConcurrentStepsOfOneSessionOnOneGpuGiveTheirOwnResults) {
+TEST(GPUSessionConcurrencyTest, ConcurrentStepsOfOneSessionOnOneGpuGiveTheirOwnResults) {
   auto session = NewSession(Options(false));
   ASSERT_TRUE(session.ok()) << session.status();
   ASSERT_TRUE((*session)->Create(SquareSumGraph()).ok());
@@ -72,7 +72,7 @@ TEST(GpuSessionConcurrencyTest, ConcurrentStepsOfOneSessionOnOneGpuGiveTheirOwnR
   for (int t = 0; t < kThreads; ++t) EXPECT_EQ(failures[t], 0) << "thread " << t;
 }
 
-TEST(GpuSessionConcurrencyTest, TwoSessionsShareOneDeviceConcurrently) {
+TEST(GPUSessionConcurrencyTest, TwoSessionsShareOneDeviceConcurrently) {
   auto first = NewSession(Options(true));
   auto second = NewSession(Options(true));
   ASSERT_TRUE(first.ok() && second.ok());
@@ -91,7 +91,7 @@ TEST(GpuSessionConcurrencyTest, TwoSessionsShareOneDeviceConcurrently) {
 // session's inter-op pool handing over the step's last node when the step
 // completes and Run returns; destroying the session right then must wait
 // for it instead of freeing the pool under it.
-TEST(GpuSessionConcurrencyTest, DestroyingASessionRightAfterACrossDeviceStepIsSafe) {
+TEST(GPUSessionConcurrencyTest, DestroyingASessionRightAfterACrossDeviceStepIsSafe) {
   for (int i = 0; i < 100; ++i) {
     auto session = NewSession(Options(/*private_allocators=*/true));
     ASSERT_TRUE(session.ok()) << session.status();

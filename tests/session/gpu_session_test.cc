@@ -11,8 +11,8 @@
 #include "device/gpu/gpu_device.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "ops/cc/scope.h"
 #include "ops/standard_ops.h"
-#include "runtime/scope.h"
 #include "session/session.h"
 #include "tests/testlib/kernel_runner.h"
 
@@ -22,9 +22,9 @@ namespace {
 using ::testing::HasSubstr;
 using test::ExpectTensorNear;
 
-constexpr char kGpu[] = "/device:GPU:0";
+constexpr char kGPU[] = "/device:GPU:0";
 constexpr char kCpu[] = "/device:CPU:0";
-constexpr char kFullGpu[] = "/job:localhost/replica:0/task:0/device:GPU:0";
+constexpr char kFullGPU[] = "/job:localhost/replica:0/task:0/device:GPU:0";
 
 using Feeds = std::vector<std::pair<std::string, Tensor>>;
 
@@ -57,7 +57,7 @@ absl::Status RunStep(Session* session, const Feeds& feeds, const std::vector<std
   return session->Run(options, feeds, fetches, {}, out, metadata);
 }
 
-GPUDevice* GpuOf(Session* session) {
+GPUDevice* GPUOf(Session* session) {
   for (Device* d : session->ListDevices()) {
     if (auto* gpu = dynamic_cast<GPUDevice*>(d)) return gpu;
   }
@@ -79,21 +79,21 @@ Tensor RandomMatrix(int rows, int cols, float offset) {
   return t;
 }
 
-TEST(GpuSessionTest, ANewSessionHasASimGpuDeviceByDefault) {
+TEST(GPUSessionTest, ANewSessionHasASimGpuDeviceByDefault) {
   auto session = NewSession(Options());
   ASSERT_TRUE(session.ok()) << session.status();
-  GPUDevice* gpu = GpuOf(session->get());
+  GPUDevice* gpu = GPUOf(session->get());
   ASSERT_NE(gpu, nullptr);
-  EXPECT_EQ(gpu->name(), kFullGpu);
+  EXPECT_EQ(gpu->name(), kFullGPU);
   EXPECT_EQ(gpu->platform_name(), "SimGPU");
   EXPECT_THAT(gpu->attributes().physical_device_desc, HasSubstr("0000:50:00.0"));
   EXPECT_GT(gpu->attributes().memory_limit, 0);
 }
 
-TEST(GpuSessionTest, EveryNodeOnAGpuGetsTheDevicesContext) {
+TEST(GPUSessionTest, EveryNodeOnAGpuGetsTheDevicesContext) {
   auto session = NewSession(Options());
   ASSERT_TRUE(session.ok()) << session.status();
-  GPUDevice* gpu = GpuOf(session->get());
+  GPUDevice* gpu = GPUOf(session->get());
   ASSERT_NE(gpu, nullptr);
   std::vector<DeviceContext*> map;
   ASSERT_TRUE(gpu->FillContextMap(5, &map).ok());
@@ -107,7 +107,7 @@ TEST(GpuSessionTest, EveryNodeOnAGpuGetsTheDevicesContext) {
   EXPECT_TRUE(cpu_map.empty());
 }
 
-TEST(GpuSessionTest, UnpinnedGraphRunsOnTheGpuAndMatchesTheCpu) {
+TEST(GPUSessionTest, UnpinnedGraphRunsOnTheGpuAndMatchesTheCpu) {
   Scope root = Scope::NewRootScope();
   auto a = ops::Placeholder(root.WithOpName("a"), DT_FLOAT);
   auto b = ops::Placeholder(root.WithOpName("b"), DT_FLOAT);
@@ -117,8 +117,8 @@ TEST(GpuSessionTest, UnpinnedGraphRunsOnTheGpuAndMatchesTheCpu) {
   std::vector<Tensor> out;
   RunMetadata metadata;
   ASSERT_TRUE(RunStep(session.get(), {{"a", ta}, {"b", tb}}, {"y"}, &out, &metadata).ok());
-  EXPECT_EQ(DeviceOfNode(metadata)["mm"], kFullGpu);
-  EXPECT_EQ(DeviceOfNode(metadata)["y"], kFullGpu);
+  EXPECT_EQ(DeviceOfNode(metadata)["mm"], kFullGPU);
+  EXPECT_EQ(DeviceOfNode(metadata)["y"], kFullGPU);
   // GPU kernels complete on a stream (async); the feeds' Placeholders,
   // replaced by the call frame's _Arg on the host, do not.
   for (const DeviceStepStats& dev : metadata.step_stats.dev_stats) {
@@ -140,13 +140,13 @@ TEST(GpuSessionTest, UnpinnedGraphRunsOnTheGpuAndMatchesTheCpu) {
   ExpectTensorNear(out[0], expected[0], 1e-6, 1e-6);
 }
 
-TEST(GpuSessionTest, GraphSplitAcrossCpuAndGpuGivesTheCpuOnlyAnswer) {
+TEST(GPUSessionTest, GraphSplitAcrossCpuAndGpuGivesTheCpuOnlyAnswer) {
   Scope root = Scope::NewRootScope();
   auto x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
   auto w = ops::Const(root.WithOpName("w").WithDevice(kCpu), RandomMatrix(4, 4, 0.1f));
-  auto h1 = ops::MatMul(root.WithOpName("h1").WithDevice(kGpu), x, w);
+  auto h1 = ops::MatMul(root.WithOpName("h1").WithDevice(kGPU), x, w);
   auto h2 = ops::Tanh(root.WithOpName("h2").WithDevice(kCpu), h1);
-  auto h3 = ops::Add(root.WithOpName("h3").WithDevice(kGpu), h2, h1);
+  auto h3 = ops::Add(root.WithOpName("h3").WithDevice(kGPU), h2, h1);
   auto s = ops::Sum(root.WithOpName("s").WithDevice(kCpu), h3, {1});
   auto session = MakeSession(Options(), root);
   const Tensor tx = RandomMatrix(3, 4, 0.25f);
@@ -154,8 +154,8 @@ TEST(GpuSessionTest, GraphSplitAcrossCpuAndGpuGivesTheCpuOnlyAnswer) {
   RunMetadata metadata;
   ASSERT_TRUE(RunStep(session.get(), {{"x", tx}}, {"s", "h3"}, &out, &metadata).ok());
   std::map<std::string, std::string> where = DeviceOfNode(metadata);
-  EXPECT_EQ(where["h1"], kFullGpu);
-  EXPECT_EQ(where["h3"], kFullGpu);
+  EXPECT_EQ(where["h1"], kFullGPU);
+  EXPECT_EQ(where["h3"], kFullGPU);
   int sends = 0, recvs = 0;
   for (const DeviceStepStats& dev : metadata.step_stats.dev_stats) {
     for (const NodeExecStats& n : dev.node_stats) {
@@ -176,7 +176,7 @@ TEST(GpuSessionTest, GraphSplitAcrossCpuAndGpuGivesTheCpuOnlyAnswer) {
   ExpectTensorNear(out[1], expected[1], 1e-6, 1e-6);
 }
 
-TEST(GpuSessionTest, VariablesLiveOnTheGpuAndKeepTheirValueAcrossSteps) {
+TEST(GPUSessionTest, VariablesLiveOnTheGpuAndKeepTheirValueAcrossSteps) {
   Scope root = Scope::NewRootScope();
   auto v = ops::Variable(root.WithOpName("v"), PartialTensorShape({2}), DT_FLOAT);
   auto init = ops::Assign(root.WithOpName("init"), v, Tensor::FromVector<float>({1, 2}));
@@ -189,7 +189,7 @@ TEST(GpuSessionTest, VariablesLiveOnTheGpuAndKeepTheirValueAcrossSteps) {
   ASSERT_TRUE(session->Run({}, {}, {"add"}, nullptr).ok());
   ASSERT_TRUE(session->Run({}, {}, {"add"}, nullptr).ok());
   ASSERT_TRUE(RunStep(session.get(), {}, {"read"}, &out, &metadata).ok());
-  EXPECT_EQ(DeviceOfNode(metadata)["read"], kFullGpu);
+  EXPECT_EQ(DeviceOfNode(metadata)["read"], kFullGPU);
   test::ExpectTensorEqual(out[0], Tensor::FromVector<float>({2, 3}));
 }
 
@@ -198,7 +198,7 @@ TEST(GpuSessionTest, VariablesLiveOnTheGpuAndKeepTheirValueAcrossSteps) {
 // the total, so 20 MiB are alive at once whatever order the executor picks:
 // VMem places what does not fit in host memory.
 Scope BigChain(std::vector<std::string>* fetches) {
-  Scope root = Scope::NewRootScope().WithDevice(kGpu);
+  Scope root = Scope::NewRootScope().WithDevice(kGPU);
   auto dims = ops::Const(root, Tensor::FromVector<int32_t>({1024, 1024}));
   Output prev = ops::Fill(root.WithOpName("t0"), dims, Tensor::Scalar<float>(1.0f));
   std::vector<Output> all = {prev};
@@ -214,7 +214,7 @@ Scope BigChain(std::vector<std::string>* fetches) {
   return root;
 }
 
-TEST(GpuSessionTest, VMemRunsAGraphLargerThanTheDeviceAndReportsHostBytes) {
+TEST(GPUSessionTest, VMemRunsAGraphLargerThanTheDeviceAndReportsHostBytes) {
   std::vector<std::string> fetches;
   Scope root = BigChain(&fetches);
   SessionOptions options = Options("memory=12MiB,mode=functional", true);
@@ -225,7 +225,7 @@ TEST(GpuSessionTest, VMemRunsAGraphLargerThanTheDeviceAndReportsHostBytes) {
   ASSERT_TRUE(s.ok()) << s;
   // Elements: 1 + 2 + 3 + 4 + 5 = 15 per position.
   EXPECT_FLOAT_EQ(out[0].scalar<float>()(), 15.0f * 1024 * 1024);
-  GPUDevice* gpu = GpuOf(session.get());
+  GPUDevice* gpu = GPUOf(session.get());
   ASSERT_NE(gpu, nullptr);
   ASSERT_NE(gpu->allocator_stack()->vmem(), nullptr);
   const VMemStats stats = gpu->allocator_stack()->vmem()->GetVMemStats();
@@ -233,7 +233,7 @@ TEST(GpuSessionTest, VMemRunsAGraphLargerThanTheDeviceAndReportsHostBytes) {
   EXPECT_GT(stats.num_host_allocs, 0);
 }
 
-TEST(GpuSessionTest, WithoutVMemAGraphLargerThanTheDeviceFailsNamingTheNode) {
+TEST(GPUSessionTest, WithoutVMemAGraphLargerThanTheDeviceFailsNamingTheNode) {
   std::vector<std::string> fetches;
   Scope root = BigChain(&fetches);
   SessionOptions options = Options("memory=12MiB,mode=functional", true);
@@ -245,7 +245,7 @@ TEST(GpuSessionTest, WithoutVMemAGraphLargerThanTheDeviceFailsNamingTheNode) {
   EXPECT_EQ(s.code(), absl::StatusCode::kResourceExhausted) << s;
   EXPECT_THAT(std::string(s.message()), HasSubstr("'t"));
   // The session stays usable for a graph that fits.
-  Scope small = Scope::NewRootScope().WithDevice(kGpu);
+  Scope small = Scope::NewRootScope().WithDevice(kGPU);
   ops::Add(small.WithOpName("z"), Tensor::FromVector<float>({1}), Tensor::FromVector<float>({2}));
   GraphDef def;
   ASSERT_TRUE(small.ToGraphDef(&def).ok());
@@ -254,7 +254,7 @@ TEST(GpuSessionTest, WithoutVMemAGraphLargerThanTheDeviceFailsNamingTheNode) {
   EXPECT_FLOAT_EQ(out[0].flat<float>()(0), 3.0f);
 }
 
-TEST(GpuSessionTest, TwoSessionsShareTheDeviceCapacity) {
+TEST(GPUSessionTest, TwoSessionsShareTheDeviceCapacity) {
   // Each session may use 30 MiB of a 40 MiB device. Initialising a 12 MiB
   // variable needs 24 MiB (the filled value and the variable's copy), and
   // the pool keeps what it grew to: one session fits, two do not.
@@ -263,7 +263,7 @@ TEST(GpuSessionTest, TwoSessionsShareTheDeviceCapacity) {
   options.config.gpu_options.vmem = false;
   options.config.gpu_options.memory_limit_bytes = 30 << 20;
   auto make = [&] {
-    Scope root = Scope::NewRootScope().WithDevice(kGpu);
+    Scope root = Scope::NewRootScope().WithDevice(kGPU);
     auto v = ops::Variable(root.WithOpName("v"), PartialTensorShape({3 << 20}), DT_FLOAT);
     auto dims = ops::Const(root, Tensor::FromVector<int32_t>({3 << 20}));
     ops::Assign(root.WithOpName("init"), v, ops::Fill(root, dims, Tensor::Scalar<float>(1)));
@@ -282,14 +282,14 @@ TEST(GpuSessionTest, TwoSessionsShareTheDeviceCapacity) {
   EXPECT_TRUE(s.ok()) << s;
 }
 
-TEST(GpuSessionTest, GpuPrivateThreadModeGivesTheSameAnswer) {
+TEST(GPUSessionTest, GpuPrivateThreadModeGivesTheSameAnswer) {
   Scope root = Scope::NewRootScope();
   auto a = ops::Placeholder(root.WithOpName("a"), DT_FLOAT);
   auto y = ops::Sum(root.WithOpName("y"), ops::Square(root, ops::MatMul(root, a, a)), {0, 1});
   SessionOptions options = Options();
   options.config.gpu_options.thread_mode = "gpu_private";
   auto session = MakeSession(options, root);
-  GPUDevice* gpu = GpuOf(session.get());
+  GPUDevice* gpu = GPUOf(session.get());
   ASSERT_NE(gpu, nullptr);
   EXPECT_NE(gpu->tensorflow_device_thread_pool(), nullptr);
   const Tensor ta = RandomMatrix(6, 6, 0.3f);
@@ -302,21 +302,21 @@ TEST(GpuSessionTest, GpuPrivateThreadModeGivesTheSameAnswer) {
   ExpectTensorNear(out[0], expected[0], 1e-5, 1e-5);
 }
 
-TEST(GpuSessionTest, TimingModeRunsWithoutArithmeticAndCountsBusyTime) {
-  Scope root = Scope::NewRootScope().WithDevice(kGpu);
+TEST(GPUSessionTest, TimingModeRunsWithoutArithmeticAndCountsBusyTime) {
+  Scope root = Scope::NewRootScope().WithDevice(kGPU);
   auto a = ops::Placeholder(root.WithOpName("a"), DT_FLOAT);
   ops::MatMul(root.WithOpName("mm"), a, a);
   auto session = MakeSession(Options("mode=timing,tflops=1000"), root);
   std::vector<Tensor> out;
   ASSERT_TRUE(RunStep(session.get(), {{"a", RandomMatrix(64, 64, 0)}}, {"mm"}, &out).ok());
   EXPECT_EQ(out[0].shape(), TensorShape({64, 64}));
-  EXPECT_GT(GpuOf(session.get())->executor()->DeviceBusyTime(), absl::ZeroDuration());
+  EXPECT_GT(GPUOf(session.get())->executor()->DeviceBusyTime(), absl::ZeroDuration());
 }
 
 // Timing mode skips arithmetic, not state: a variable initialised, updated
 // and read on the GPU keeps its buffer (its kernels' bodies run).
-TEST(GpuSessionTest, TimingModeRunsVariablesAndAssigns) {
-  Scope root = Scope::NewRootScope().WithDevice(kGpu);
+TEST(GPUSessionTest, TimingModeRunsVariablesAndAssigns) {
+  Scope root = Scope::NewRootScope().WithDevice(kGPU);
   auto v = ops::Variable(root.WithOpName("v"), TensorShape({2}), DT_FLOAT);
   ops::Assign(root.WithOpName("init"), v, Tensor::FromVector<float>({1, 2}));
   ops::AssignAdd(root.WithOpName("add"), v, Tensor::FromVector<float>({1, 1}));
@@ -332,8 +332,8 @@ TEST(GpuSessionTest, TimingModeRunsVariablesAndAssigns) {
 
 // Nor shapes: constants and integer results (which later ops read as
 // dimensions) are computed, so shapes come out right.
-TEST(GpuSessionTest, TimingModeComputesConstantsAndShapes) {
-  Scope root = Scope::NewRootScope().WithDevice(kGpu);
+TEST(GPUSessionTest, TimingModeComputesConstantsAndShapes) {
+  Scope root = Scope::NewRootScope().WithDevice(kGPU);
   auto x = ops::Fill(root.WithOpName("x"), ops::Const(root, Tensor::FromVector<int32_t>({4, 6})),
                      Tensor::Scalar<float>(1.0f));
   auto y = ops::Reshape(root.WithOpName("y"), x, Tensor::FromVector<int32_t>({3, 8}));
@@ -346,7 +346,7 @@ TEST(GpuSessionTest, TimingModeComputesConstantsAndShapes) {
   test::ExpectTensorEqual(out[1], Tensor::FromVector<int32_t>({3, 8}));
 }
 
-TEST(GpuSessionTest, BadGpuOptionsFailSessionCreationNamingTheSetting) {
+TEST(GPUSessionTest, BadGpuOptionsFailSessionCreationNamingTheSetting) {
   SessionOptions options = Options("memory=lots");
   auto session = NewSession(options);
   ASSERT_FALSE(session.ok());

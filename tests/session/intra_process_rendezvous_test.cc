@@ -5,9 +5,9 @@
 #include <memory>
 #include <vector>
 
+#include "device/cpu_device.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "device/cpu_device.h"
 
 namespace minitf {
 namespace {

@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "ops/cc/scope.h"
 #include "ops/standard_ops.h"
-#include "runtime/scope.h"
 #include "session/direct_session.h"
 
 namespace minitf {

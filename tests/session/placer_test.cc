@@ -7,8 +7,8 @@
 #include "device/cpu_device.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "ops/cc/scope.h"
 #include "ops/standard_ops.h"
-#include "runtime/scope.h"
 #include "session/subgraph.h"
 
 namespace minitf {

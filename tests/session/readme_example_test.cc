@@ -1,7 +1,7 @@
 // The C++ example of README.md, compiled and checked.
 #include "gtest/gtest.h"
 #include "ops/standard_ops.h"
-#include "runtime/status_macros.h"
+#include "platform/status_macros.h"
 #include "session/session.h"
 
 namespace minitf {

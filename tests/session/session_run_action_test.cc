@@ -6,8 +6,8 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "runtime/mutex.h"
-#include "runtime/scope.h"
+#include "ops/cc/scope.h"
+#include "platform/mutex.h"
 #include "session/direct_session.h"
 #include "tests/testlib/test_ops.h"
 

@@ -37,7 +37,7 @@ TEST(PlatformManagerTest, BuiltinsAreFoundCaseInsensitively) {
   ASSERT_TRUE(sim.ok()) << sim.status();
   EXPECT_EQ((*sim)->Name(), "SimGPU");
   // The registered SimGPU is the process-wide default instance.
-  EXPECT_EQ(*sim, *GetSimGpuPlatform(""));
+  EXPECT_EQ(*sim, *GetSimGPUPlatform(""));
   EXPECT_EQ(*PlatformManager::PlatformWithName("SimGPU"), *sim);
 }
 

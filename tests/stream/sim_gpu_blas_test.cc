@@ -1,4 +1,4 @@
-// SimGpuBlas::DoBlasGemm against a naive column-major loop, every transpose
+// SimGPUBlas::DoBlasGemm against a naive column-major loop, every transpose
 // combination, with padded leading dimensions.
 #include <cmath>
 #include <memory>
@@ -15,10 +15,10 @@ namespace {
 
 using blas::Transpose;
 
-class SimGpuBlasTest : public ::testing::Test {
+class SimGPUBlasTest : public ::testing::Test {
  protected:
-  SimGpuBlasTest()
-      : platform_(*SimGpuPlatform::Create(*ParseSimGpuOptions("memory=16MiB,mode=functional"))),
+  SimGPUBlasTest()
+      : platform_(*SimGPUPlatform::Create(*ParseSimGPUOptions("memory=16MiB,mode=functional"))),
         gpu_(*platform_->ExecutorForDevice(0)),
         stream_(*gpu_->CreateStream()) {}
 
@@ -36,12 +36,12 @@ class SimGpuBlasTest : public ::testing::Test {
     return host;
   }
 
-  ~SimGpuBlasTest() override {
+  ~SimGPUBlasTest() override {
     stream_.reset();
     for (auto& m : allocated_) gpu_->Deallocate(&m);
   }
 
-  std::unique_ptr<SimGpuPlatform> platform_;
+  std::unique_ptr<SimGPUPlatform> platform_;
   StreamExecutor* gpu_;
   std::unique_ptr<Stream> stream_;
   std::vector<DeviceMemoryBase> allocated_;
@@ -54,7 +54,7 @@ std::vector<float> Random(size_t n, std::mt19937* rng) {
   return v;
 }
 
-TEST_F(SimGpuBlasTest, GemmMatchesNaiveLoopForEveryTransposition) {
+TEST_F(SimGPUBlasTest, GemmMatchesNaiveLoopForEveryTransposition) {
   constexpr int m = 5, n = 7, k = 3;
   std::mt19937 rng(1);
   for (bool ta : {false, true}) {
@@ -93,7 +93,7 @@ TEST_F(SimGpuBlasTest, GemmMatchesNaiveLoopForEveryTransposition) {
   }
 }
 
-TEST_F(SimGpuBlasTest, BetaZeroDoesNotReadC) {
+TEST_F(SimGPUBlasTest, BetaZeroDoesNotReadC) {
   const std::vector<float> a = {1, 2, 3, 4};  // 2x2, column-major
   const std::vector<float> b = {1, 0, 0, 1};  // identity
   const std::vector<float> c(4, std::nanf(""));
@@ -106,7 +106,7 @@ TEST_F(SimGpuBlasTest, BetaZeroDoesNotReadC) {
   EXPECT_EQ(Download(dc), (std::vector<float>{2, 4, 6, 8}));
 }
 
-TEST_F(SimGpuBlasTest, GemmChecksShapesAndStream) {
+TEST_F(SimGPUBlasTest, GemmChecksShapesAndStream) {
   DeviceMemory<float> small = Upload(std::vector<float>(4));
   DeviceMemory<float> big = Upload(std::vector<float>(64));
   BlasSupport* blas = gpu_->AsBlas();
@@ -122,7 +122,7 @@ TEST_F(SimGpuBlasTest, GemmChecksShapesAndStream) {
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_NE(s.message().find("matrix a"), absl::string_view::npos) << s;
   // A stream of another device.
-  auto other = *SimGpuPlatform::Create(*ParseSimGpuOptions("memory=1MiB,mode=functional"));
+  auto other = *SimGPUPlatform::Create(*ParseSimGPUOptions("memory=1MiB,mode=functional"));
   auto foreign = *(*other->ExecutorForDevice(0))->CreateStream();
   EXPECT_EQ(blas->DoBlasGemm(foreign.get(), Transpose::kNoTranspose, Transpose::kNoTranspose, 2,
                              2, 2, 1, big, 2, big, 2, 0, &big, 2)

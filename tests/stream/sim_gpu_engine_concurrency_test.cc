@@ -1,4 +1,4 @@
-// SimGpuEngine's order of service: stream priorities, arrival order among
+// SimGPUEngine's order of service: stream priorities, arrival order among
 // equals, and preemption of a running kernel's hold by a higher-priority
 // kernel (after the drain time), which then resumes ahead of later kernels
 // of its own priority.
@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "runtime/mutex.h"
+#include "platform/mutex.h"
 
 namespace minitf::se {
 namespace {
@@ -49,7 +49,7 @@ HostKernel Kernel(const std::string& name, Notification* started = nullptr) {
 }
 
 // Runs the kernel on a thread of its own; records it in `finished`.
-std::thread Launch(SimGpuEngine* engine, HostKernel kernel, absl::Duration modeled,
+std::thread Launch(SimGPUEngine* engine, HostKernel kernel, absl::Duration modeled,
                    StreamPriority priority, Finished* finished,
                    absl::Duration* charged = nullptr) {
   return std::thread([=] {
@@ -61,14 +61,14 @@ std::thread Launch(SimGpuEngine* engine, HostKernel kernel, absl::Duration model
 }
 
 // Returns once `n` kernels wait for the engine.
-void AwaitQueued(const SimGpuEngine& engine, int n) {
+void AwaitQueued(const SimGPUEngine& engine, int n) {
   while (engine.QueuedKernels() < n) absl::SleepFor(Milliseconds(1));
 }
 
-TEST(SimGpuEngineTest, FreeEngineGoesToTheHighestPriorityThenTheEarliest) {
+TEST(SimGPUEngineTest, FreeEngineGoesToTheHighestPriorityThenTheEarliest) {
   // Preemption never happens here: the blocker's body holds the engine, and
   // a running body is never preempted.
-  SimGpuEngine engine(SimGpuOptions::Mode::kTiming, absl::Hours(1));
+  SimGPUEngine engine(SimGPUOptions::Mode::kTiming, absl::Hours(1));
   Finished finished;
   Notification started, release;
   HostKernel blocker;
@@ -103,8 +103,8 @@ TEST(SimGpuEngineTest, FreeEngineGoesToTheHighestPriorityThenTheEarliest) {
   EXPECT_GE(engine.BusyTime(), Milliseconds(5));  // 5 x 1 ms and the blocker's body.
 }
 
-TEST(SimGpuEngineTest, HigherPriorityKernelPreemptsARunningHold) {
-  SimGpuEngine engine(SimGpuOptions::Mode::kTiming, Milliseconds(1));
+TEST(SimGPUEngineTest, HigherPriorityKernelPreemptsARunningHold) {
+  SimGPUEngine engine(SimGPUOptions::Mode::kTiming, Milliseconds(1));
   Finished finished;
   Notification started;
   absl::Duration low_charged, high_charged;
@@ -124,8 +124,8 @@ TEST(SimGpuEngineTest, HigherPriorityKernelPreemptsARunningHold) {
   EXPECT_EQ(engine.BusyTime(), absl::Seconds(3) + Milliseconds(1));
 }
 
-TEST(SimGpuEngineTest, PreemptedKernelResumesBeforeLaterKernelsOfItsPriority) {
-  SimGpuEngine engine(SimGpuOptions::Mode::kTiming, absl::ZeroDuration());
+TEST(SimGPUEngineTest, PreemptedKernelResumesBeforeLaterKernelsOfItsPriority) {
+  SimGPUEngine engine(SimGPUOptions::Mode::kTiming, absl::ZeroDuration());
   Finished finished;
   Notification started;
   std::thread low1 = Launch(&engine, Kernel("low1", &started), absl::Seconds(2),
@@ -141,8 +141,8 @@ TEST(SimGpuEngineTest, PreemptedKernelResumesBeforeLaterKernelsOfItsPriority) {
   EXPECT_EQ(engine.PreemptionCount(), 1);
 }
 
-TEST(SimGpuEngineTest, KernelsOfOnePriorityRunInArrivalOrderWithoutPreemption) {
-  SimGpuEngine engine(SimGpuOptions::Mode::kTiming, absl::ZeroDuration());
+TEST(SimGPUEngineTest, KernelsOfOnePriorityRunInArrivalOrderWithoutPreemption) {
+  SimGPUEngine engine(SimGPUOptions::Mode::kTiming, absl::ZeroDuration());
   Finished finished;
   Notification started;
   std::thread first = Launch(&engine, Kernel("first", &started), Milliseconds(300),

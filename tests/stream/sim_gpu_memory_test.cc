@@ -15,11 +15,11 @@ namespace {
 
 constexpr uint64_t kMiB = uint64_t{1} << 20;
 
-std::unique_ptr<SimGpuPlatform> MakePlatform(const char* options) {
-  return *SimGpuPlatform::Create(*ParseSimGpuOptions(options));
+std::unique_ptr<SimGPUPlatform> MakePlatform(const char* options) {
+  return *SimGPUPlatform::Create(*ParseSimGPUOptions(options));
 }
 
-TEST(SimGpuMemoryTest, AllocationsPastCapacityFailCleanlyAndFreeingMakesRoom) {
+TEST(SimGPUMemoryTest, AllocationsPastCapacityFailCleanlyAndFreeingMakesRoom) {
   auto platform = MakePlatform("memory=64MiB,mode=functional");
   StreamExecutor* gpu = *platform->ExecutorForDevice(0);
   DeviceMemoryBase a = gpu->Allocate(40 * kMiB);
@@ -39,7 +39,7 @@ TEST(SimGpuMemoryTest, AllocationsPastCapacityFailCleanlyAndFreeingMakesRoom) {
   gpu->Deallocate(&all);
 }
 
-TEST(SimGpuMemoryTest, FreedNeighboursCoalesce) {
+TEST(SimGPUMemoryTest, FreedNeighboursCoalesce) {
   auto platform = MakePlatform("memory=64MiB,mode=functional");
   StreamExecutor* gpu = *platform->ExecutorForDevice(0);
   std::vector<DeviceMemoryBase> blocks;
@@ -59,8 +59,8 @@ TEST(SimGpuMemoryTest, FreedNeighboursCoalesce) {
   gpu->Deallocate(&whole);
 }
 
-TEST(SimGpuMemoryTest, AllocationsAre256ByteAlignedAndCountRounded) {
-  SimGpuMemory memory(1 * kMiB, "test");
+TEST(SimGPUMemoryTest, AllocationsAre256ByteAlignedAndCountRounded) {
+  SimGPUMemory memory(1 * kMiB, "test");
   void* a = memory.Allocate(1);
   void* b = memory.Allocate(257);
   ASSERT_NE(a, nullptr);
@@ -74,11 +74,11 @@ TEST(SimGpuMemoryTest, AllocationsAre256ByteAlignedAndCountRounded) {
   EXPECT_EQ(memory.Allocate(0), nullptr);
 }
 
-TEST(SimGpuMemoryTest, TwoUsersOfOneDeviceShareOneCapacity) {
+TEST(SimGPUMemoryTest, TwoUsersOfOneDeviceShareOneCapacity) {
   // Two spellings of the same options name the same process-wide platform,
   // so two sessions configured this way get the same executor.
-  SimGpuPlatform* p1 = *GetSimGpuPlatform("memory=64MiB,mode=functional,count=1");
-  SimGpuPlatform* p2 = *GetSimGpuPlatform(" count=1, mode=functional, memory=65536KiB ");
+  SimGPUPlatform* p1 = *GetSimGPUPlatform("memory=64MiB,mode=functional,count=1");
+  SimGPUPlatform* p2 = *GetSimGPUPlatform(" count=1, mode=functional, memory=65536KiB ");
   ASSERT_EQ(p1, p2);
   StreamExecutor* user1 = *p1->ExecutorForDevice(0);
   StreamExecutor* user2 = *p2->ExecutorForDevice(0);
@@ -116,14 +116,14 @@ TEST(SimGpuMemoryTest, TwoUsersOfOneDeviceShareOneCapacity) {
   EXPECT_EQ(user1->DeviceMemoryInUse(), 0);
 }
 
-TEST(SimGpuMemoryTest, DifferentOptionsAreDifferentDevices) {
-  SimGpuPlatform* p1 = *GetSimGpuPlatform("memory=64MiB,mode=functional");
-  SimGpuPlatform* p2 = *GetSimGpuPlatform("memory=32MiB,mode=functional");
+TEST(SimGPUMemoryTest, DifferentOptionsAreDifferentDevices) {
+  SimGPUPlatform* p1 = *GetSimGPUPlatform("memory=64MiB,mode=functional");
+  SimGPUPlatform* p2 = *GetSimGPUPlatform("memory=32MiB,mode=functional");
   EXPECT_NE(p1, p2);
   EXPECT_EQ(p2->options().memory_bytes, static_cast<int64_t>(32 * kMiB));
 }
 
-TEST(SimGpuMemoryTest, IsDeviceMemoryMeansInsideTheReservation) {
+TEST(SimGPUMemoryTest, IsDeviceMemoryMeansInsideTheReservation) {
   auto platform = MakePlatform("memory=1MiB,mode=functional");
   StreamExecutor* gpu = *platform->ExecutorForDevice(0);
   int on_stack = 0;
@@ -141,7 +141,7 @@ TEST(SimGpuMemoryTest, IsDeviceMemoryMeansInsideTheReservation) {
   gpu->Deallocate(&a);
 }
 
-TEST(SimGpuMemoryTest, FreedMemoryCanBeWrittenAgain) {
+TEST(SimGPUMemoryTest, FreedMemoryCanBeWrittenAgain) {
   auto platform = MakePlatform("memory=8MiB,mode=functional");
   StreamExecutor* gpu = *platform->ExecutorForDevice(0);
   for (int round = 0; round < 3; ++round) {

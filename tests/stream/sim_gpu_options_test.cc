@@ -11,8 +11,8 @@ namespace {
 constexpr int64_t kMiB = int64_t{1} << 20;
 constexpr int64_t kGiB = int64_t{1} << 30;
 
-TEST(SimGpuOptionsTest, EmptyStringGivesTheV100Defaults) {
-  absl::StatusOr<SimGpuOptions> o = ParseSimGpuOptions("");
+TEST(SimGPUOptionsTest, EmptyStringGivesTheV100Defaults) {
+  absl::StatusOr<SimGPUOptions> o = ParseSimGPUOptions("");
   ASSERT_TRUE(o.ok()) << o.status();
   EXPECT_EQ(o->count, 1);
   EXPECT_EQ(o->memory_bytes, 16 * kGiB);
@@ -20,12 +20,12 @@ TEST(SimGpuOptionsTest, EmptyStringGivesTheV100Defaults) {
   EXPECT_EQ(o->hbm_gbps, 900);
   EXPECT_EQ(o->pcie_gbps, 12);
   EXPECT_EQ(o->launch_latency_us, 5);
-  EXPECT_EQ(o->mode, SimGpuOptions::Mode::kCompute);
-  EXPECT_EQ(*o, SimGpuOptions());
+  EXPECT_EQ(o->mode, SimGPUOptions::Mode::kCompute);
+  EXPECT_EQ(*o, SimGPUOptions());
 }
 
-TEST(SimGpuOptionsTest, ParsesEveryKey) {
-  absl::StatusOr<SimGpuOptions> o = ParseSimGpuOptions(
+TEST(SimGPUOptionsTest, ParsesEveryKey) {
+  absl::StatusOr<SimGPUOptions> o = ParseSimGPUOptions(
       "count=2,memory=16GiB,tflops=100,hbm_gbps=2000,pcie_gbps=25,launch_us=3.5,mode=timing");
   ASSERT_TRUE(o.ok()) << o.status();
   EXPECT_EQ(o->count, 2);
@@ -34,19 +34,19 @@ TEST(SimGpuOptionsTest, ParsesEveryKey) {
   EXPECT_EQ(o->hbm_gbps, 2000);
   EXPECT_EQ(o->pcie_gbps, 25);
   EXPECT_EQ(o->launch_latency_us, 3.5);
-  EXPECT_EQ(o->mode, SimGpuOptions::Mode::kTiming);
+  EXPECT_EQ(o->mode, SimGPUOptions::Mode::kTiming);
 }
 
-TEST(SimGpuOptionsTest, AcceptsAnySubsetInAnyOrderWithSpaces) {
-  absl::StatusOr<SimGpuOptions> o = ParseSimGpuOptions(" mode = functional , count=3,");
+TEST(SimGPUOptionsTest, AcceptsAnySubsetInAnyOrderWithSpaces) {
+  absl::StatusOr<SimGPUOptions> o = ParseSimGPUOptions(" mode = functional , count=3,");
   ASSERT_TRUE(o.ok()) << o.status();
   EXPECT_EQ(o->count, 3);
-  EXPECT_EQ(o->mode, SimGpuOptions::Mode::kFunctional);
+  EXPECT_EQ(o->mode, SimGPUOptions::Mode::kFunctional);
   EXPECT_EQ(o->memory_bytes, 16 * kGiB);
   EXPECT_EQ(o->tflops, 15.7);
 }
 
-TEST(SimGpuOptionsTest, MemoryAcceptsEverySizeUnit) {
+TEST(SimGPUOptionsTest, MemoryAcceptsEverySizeUnit) {
   const std::pair<const char*, int64_t> cases[] = {
       {"memory=4096", 4096},          {"memory=512B", 512},
       {"memory=64KiB", 64 << 10},     {"memory=64MiB", 64 * kMiB},
@@ -56,32 +56,32 @@ TEST(SimGpuOptionsTest, MemoryAcceptsEverySizeUnit) {
       {"memory=16gib", 16 * kGiB},
   };
   for (const auto& [text, bytes] : cases) {
-    absl::StatusOr<SimGpuOptions> o = ParseSimGpuOptions(text);
+    absl::StatusOr<SimGPUOptions> o = ParseSimGPUOptions(text);
     ASSERT_TRUE(o.ok()) << text << ": " << o.status();
     EXPECT_EQ(o->memory_bytes, bytes) << text;
   }
 }
 
-TEST(SimGpuOptionsTest, ToStringIsCanonicalAndParsesBack) {
-  EXPECT_EQ(SimGpuOptions().ToString(),
+TEST(SimGPUOptionsTest, ToStringIsCanonicalAndParsesBack) {
+  EXPECT_EQ(SimGPUOptions().ToString(),
             "count=1,memory=16GiB,tflops=15.7,hbm_gbps=900,pcie_gbps=12,launch_us=5,"
             "preempt_us=100,mode=compute");
   for (const char* text : {"memory=65536KiB,mode=functional", "count=4,memory=1000B,tflops=0.1",
                            "launch_us=0,mode=timing,pcie_gbps=31.5", "preempt_us=12.5"}) {
-    absl::StatusOr<SimGpuOptions> o = ParseSimGpuOptions(text);
+    absl::StatusOr<SimGPUOptions> o = ParseSimGPUOptions(text);
     ASSERT_TRUE(o.ok()) << text << ": " << o.status();
-    absl::StatusOr<SimGpuOptions> again = ParseSimGpuOptions(o->ToString());
+    absl::StatusOr<SimGPUOptions> again = ParseSimGPUOptions(o->ToString());
     ASSERT_TRUE(again.ok()) << o->ToString() << ": " << again.status();
     EXPECT_EQ(*again, *o) << text;
     EXPECT_EQ(again->ToString(), o->ToString());
   }
-  EXPECT_EQ(ParseSimGpuOptions("memory=65536KiB")->ToString(),
-            ParseSimGpuOptions("memory=64MiB")->ToString());
+  EXPECT_EQ(ParseSimGPUOptions("memory=65536KiB")->ToString(),
+            ParseSimGPUOptions("memory=64MiB")->ToString());
 }
 
 // Each bad option: the error is InvalidArgument and names the key, the value
 // (where there is one) and the whole option string.
-TEST(SimGpuOptionsTest, EachBadKeyOrValueIsAClearError) {
+TEST(SimGPUOptionsTest, EachBadKeyOrValueIsAClearError) {
   const std::pair<const char*, const char*> cases[] = {
       {"colour=blue", "colour"},
       {"count", "count"},
@@ -102,7 +102,7 @@ TEST(SimGpuOptionsTest, EachBadKeyOrValueIsAClearError) {
       {"count=1,count=2", "twice"},
   };
   for (const auto& [text, names] : cases) {
-    absl::StatusOr<SimGpuOptions> o = ParseSimGpuOptions(text);
+    absl::StatusOr<SimGPUOptions> o = ParseSimGPUOptions(text);
     ASSERT_FALSE(o.ok()) << text;
     EXPECT_EQ(o.status().code(), absl::StatusCode::kInvalidArgument) << text;
     EXPECT_NE(o.status().message().find(names), absl::string_view::npos)
@@ -113,14 +113,14 @@ TEST(SimGpuOptionsTest, EachBadKeyOrValueIsAClearError) {
   }
 }
 
-TEST(SimGpuOptionsTest, ValidateRejectsOutOfRangeFields) {
-  SimGpuOptions o;
-  EXPECT_TRUE(ValidateSimGpuOptions(o).ok());
+TEST(SimGPUOptionsTest, ValidateRejectsOutOfRangeFields) {
+  SimGPUOptions o;
+  EXPECT_TRUE(ValidateSimGPUOptions(o).ok());
   o.memory_bytes = 0;
-  EXPECT_EQ(ValidateSimGpuOptions(o).code(), absl::StatusCode::kInvalidArgument);
-  o = SimGpuOptions();
+  EXPECT_EQ(ValidateSimGPUOptions(o).code(), absl::StatusCode::kInvalidArgument);
+  o = SimGPUOptions();
   o.tflops = -1;
-  EXPECT_NE(ValidateSimGpuOptions(o).message().find("tflops"), absl::string_view::npos);
+  EXPECT_NE(ValidateSimGPUOptions(o).message().find("tflops"), absl::string_view::npos);
 }
 
 }  // namespace

@@ -13,10 +13,10 @@
 namespace minitf::se {
 namespace {
 
-std::unique_ptr<SimGpuPlatform> MakePlatform(const char* options) {
-  absl::StatusOr<SimGpuOptions> parsed = ParseSimGpuOptions(options);
+std::unique_ptr<SimGPUPlatform> MakePlatform(const char* options) {
+  absl::StatusOr<SimGPUOptions> parsed = ParseSimGPUOptions(options);
   EXPECT_TRUE(parsed.ok()) << parsed.status();
-  return *SimGpuPlatform::Create(*parsed);
+  return *SimGPUPlatform::Create(*parsed);
 }
 
 HostKernel CostKernel(double flops, double device_bytes, double host_bytes,
@@ -28,10 +28,10 @@ HostKernel CostKernel(double flops, double device_bytes, double host_bytes,
   return k;
 }
 
-TEST(SimGpuPlatformTest, DescribesEachDeviceWithAStableBusId) {
+TEST(SimGPUPlatformTest, DescribesEachDeviceWithAStableBusId) {
   auto platform = MakePlatform("count=2,memory=64MiB");
   EXPECT_EQ(platform->Name(), "SimGPU");
-  EXPECT_EQ(platform->id(), SimGpuPlatform::Id());
+  EXPECT_EQ(platform->id(), SimGPUPlatform::Id());
   EXPECT_EQ(platform->VisibleDeviceCount(), 2);
   const DeviceDescription& d0 = (*platform->ExecutorForDevice(0))->GetDeviceDescription();
   const DeviceDescription& d1 = (*platform->ExecutorForDevice(1))->GetDeviceDescription();
@@ -51,33 +51,33 @@ TEST(SimGpuPlatformTest, DescribesEachDeviceWithAStableBusId) {
   EXPECT_NE((*platform->ExecutorForDevice(0))->AsBlas(), nullptr);
 }
 
-TEST(SimGpuPlatformTest, CreateRejectsBadOptions) {
-  SimGpuOptions o;
+TEST(SimGPUPlatformTest, CreateRejectsBadOptions) {
+  SimGPUOptions o;
   o.count = -1;
-  EXPECT_EQ(SimGpuPlatform::Create(o).status().code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_EQ(GetSimGpuPlatform("count=x").status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(SimGPUPlatform::Create(o).status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(GetSimGPUPlatform("count=x").status().code(), absl::StatusCode::kInvalidArgument);
 }
 
-TEST(SimGpuPlatformTest, DefaultInstanceFollowsMinitfSimgpu) {
+TEST(SimGPUPlatformTest, DefaultInstanceFollowsMinitfSimgpu) {
   ASSERT_EQ(setenv("MINITF_SIMGPU", "memory=lots", 1), 0);
-  absl::StatusOr<SimGpuPlatform*> bad = GetSimGpuPlatform("");
+  absl::StatusOr<SimGPUPlatform*> bad = GetSimGPUPlatform("");
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_NE(bad.status().message().find("MINITF_SIMGPU"), absl::string_view::npos)
       << bad.status();
 
   ASSERT_EQ(setenv("MINITF_SIMGPU", "memory=32MiB,mode=functional", 1), 0);
-  absl::StatusOr<SimGpuPlatform*> from_env = GetSimGpuPlatform("");
+  absl::StatusOr<SimGPUPlatform*> from_env = GetSimGPUPlatform("");
   ASSERT_TRUE(from_env.ok()) << from_env.status();
   EXPECT_EQ((*from_env)->options().memory_bytes, 32 << 20);
   // The same configuration named explicitly is the same instance.
-  EXPECT_EQ(*GetSimGpuPlatform("mode=functional,memory=32MiB"), *from_env);
+  EXPECT_EQ(*GetSimGPUPlatform("mode=functional,memory=32MiB"), *from_env);
   unsetenv("MINITF_SIMGPU");
-  EXPECT_EQ((*GetSimGpuPlatform(""))->options(), SimGpuOptions());
+  EXPECT_EQ((*GetSimGPUPlatform(""))->options(), SimGPUOptions());
 }
 
-TEST(SimGpuPlatformTest, CostModelFollowsTheFormula) {
-  SimGpuOptions o = *ParseSimGpuOptions("tflops=2,hbm_gbps=4,pcie_gbps=8,launch_us=3");
+TEST(SimGPUPlatformTest, CostModelFollowsTheFormula) {
+  SimGPUOptions o = *ParseSimGPUOptions("tflops=2,hbm_gbps=4,pcie_gbps=8,launch_us=3");
   // 3 us + 4e6 flop / 2e12 flop/s + 8e3 B / 4e9 B/s + 16e3 B / 8e9 B/s.
   EXPECT_EQ(ModeledKernelTime(o, {.flops = 4e6, .device_bytes = 8e3, .host_bytes = 16e3}),
             absl::Microseconds(3) + absl::Microseconds(2) + absl::Microseconds(2) +
@@ -93,7 +93,7 @@ TEST(SimGpuPlatformTest, CostModelFollowsTheFormula) {
 // launch_us=1 every term is a whole number of nanoseconds.
 // Bookkeeping kernels (a Variable's buffer hand-out) must run even when
 // the arithmetic is skipped; they still hold the engine for the model.
-TEST(SimGpuPlatformTest, TimingModeRunsBodiesMarkedRunInTimingMode) {
+TEST(SimGPUPlatformTest, TimingModeRunsBodiesMarkedRunInTimingMode) {
   auto platform = MakePlatform("memory=1MiB,tflops=1,hbm_gbps=1,pcie_gbps=1,launch_us=1,"
                                "mode=timing");
   StreamExecutor* gpu = *platform->ExecutorForDevice(0);
@@ -119,7 +119,7 @@ TEST(SimGpuPlatformTest, TimingModeRunsBodiesMarkedRunInTimingMode) {
   EXPECT_LT(gpu->DeviceBusyTime(), absl::Milliseconds(100));
 }
 
-TEST(SimGpuPlatformTest, TimingModeAccountsExactlyTheModeledTime) {
+TEST(SimGPUPlatformTest, TimingModeAccountsExactlyTheModeledTime) {
   auto platform = MakePlatform("memory=1MiB,tflops=1,hbm_gbps=1,pcie_gbps=1,launch_us=1,"
                                "mode=timing");
   StreamExecutor* gpu = *platform->ExecutorForDevice(0);
@@ -147,14 +147,14 @@ TEST(SimGpuPlatformTest, TimingModeAccountsExactlyTheModeledTime) {
   EXPECT_EQ(gpu->DeviceBusyTime(), absl::Nanoseconds(10500));
   EXPECT_EQ(s1->BusyTime(), absl::Nanoseconds(8000));
   EXPECT_EQ(s2->BusyTime(), absl::Nanoseconds(2500));
-  const SimGpuOptions& o = platform->options();
+  const SimGPUOptions& o = platform->options();
   EXPECT_EQ(gpu->DeviceBusyTime(), ModeledKernelTime(o, {2e6, 1000, 0}) +
                                        ModeledKernelTime(o, {1e6, 0, 500}) +
                                        ModeledKernelTime(o, {0, 3000, 0}));
   gpu->Deallocate(&buf);
 }
 
-TEST(SimGpuPlatformTest, ComputeModeRunsTheBodyAndChargesAtLeastTheModeledTime) {
+TEST(SimGPUPlatformTest, ComputeModeRunsTheBodyAndChargesAtLeastTheModeledTime) {
   auto platform = MakePlatform("memory=1MiB,tflops=1,launch_us=50,mode=compute");
   StreamExecutor* gpu = *platform->ExecutorForDevice(0);
   auto stream = *gpu->CreateStream();
@@ -170,7 +170,7 @@ TEST(SimGpuPlatformTest, ComputeModeRunsTheBodyAndChargesAtLeastTheModeledTime) 
   EXPECT_EQ(stream->BusyTime(), gpu->DeviceBusyTime());
 }
 
-TEST(SimGpuPlatformTest, FunctionalModeRunsTheBody) {
+TEST(SimGPUPlatformTest, FunctionalModeRunsTheBody) {
   auto platform = MakePlatform("memory=1MiB,mode=functional");
   StreamExecutor* gpu = *platform->ExecutorForDevice(0);
   auto stream = *gpu->CreateStream();
@@ -183,9 +183,9 @@ TEST(SimGpuPlatformTest, FunctionalModeRunsTheBody) {
   EXPECT_EQ(value, 1);
 }
 
-TEST(SimGpuPlatformTest, StreamsOfOneDeviceShareItsEngine) {
+TEST(SimGPUPlatformTest, StreamsOfOneDeviceShareItsEngine) {
   auto platform = MakePlatform("memory=1MiB,mode=timing,launch_us=1");
-  auto* gpu = *platform->SimGpuExecutorForDevice(0);
+  auto* gpu = *platform->SimGPUExecutorForDevice(0);
   std::vector<std::unique_ptr<Stream>> streams;
   for (int i = 0; i < 3; ++i) streams.push_back(*gpu->CreateStream());
   for (int round = 0; round < 4; ++round) {

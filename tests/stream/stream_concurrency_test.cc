@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "runtime/mutex.h"
+#include "platform/mutex.h"
 #include "stream/event.h"
 #include "stream/host/host_platform.h"
 #include "stream/sim_gpu/sim_gpu_platform.h"
@@ -17,8 +17,8 @@
 namespace minitf::se {
 namespace {
 
-std::unique_ptr<SimGpuPlatform> MakeSimGpu(const char* options) {
-  return *SimGpuPlatform::Create(*ParseSimGpuOptions(options));
+std::unique_ptr<SimGPUPlatform> MakeSimGPU(const char* options) {
+  return *SimGPUPlatform::Create(*ParseSimGPUOptions(options));
 }
 
 HostKernel Kernel(std::function<absl::Status()> body) {
@@ -29,8 +29,8 @@ HostKernel Kernel(std::function<absl::Status()> body) {
 }
 
 TEST(StreamConcurrencyTest, EngineRunsOneKernelAtATimeAcrossStreams) {
-  auto platform = MakeSimGpu("memory=1MiB,mode=functional");
-  auto* gpu = *platform->SimGpuExecutorForDevice(0);
+  auto platform = MakeSimGPU("memory=1MiB,mode=functional");
+  auto* gpu = *platform->SimGPUExecutorForDevice(0);
   constexpr int kStreams = 4;
   constexpr int kKernels = 50;
   std::atomic<int> running{0};
@@ -87,7 +87,7 @@ TEST(StreamConcurrencyTest, ConcurrentEnqueuersKeepTheirOwnOrder) {
 }
 
 TEST(StreamConcurrencyTest, PingPongBetweenStreamsIsOrdered) {
-  auto platform = MakeSimGpu("memory=1MiB,mode=functional");
+  auto platform = MakeSimGPU("memory=1MiB,mode=functional");
   StreamExecutor* gpu = *platform->ExecutorForDevice(0);
   auto a = *gpu->CreateStream();
   auto b = *gpu->CreateStream();
@@ -109,7 +109,7 @@ TEST(StreamConcurrencyTest, PingPongBetweenStreamsIsOrdered) {
 
 TEST(StreamConcurrencyTest, HostAndSimGpuStreamsCanWaitForEachOther) {
   HostPlatform host;
-  auto sim = MakeSimGpu("memory=1MiB,mode=functional");
+  auto sim = MakeSimGPU("memory=1MiB,mode=functional");
   auto cpu_stream = *(*host.ExecutorForDevice(0))->CreateStream();
   auto gpu_stream = *(*sim->ExecutorForDevice(0))->CreateStream();
   Notification gate;
@@ -128,7 +128,7 @@ TEST(StreamConcurrencyTest, HostAndSimGpuStreamsCanWaitForEachOther) {
 }
 
 TEST(StreamConcurrencyTest, EventsPolledWhileOtherThreadsRecord) {
-  auto platform = MakeSimGpu("memory=1MiB,mode=functional");
+  auto platform = MakeSimGPU("memory=1MiB,mode=functional");
   StreamExecutor* gpu = *platform->ExecutorForDevice(0);
   auto stream = *gpu->CreateStream();
   auto event = *gpu->CreateEvent();
@@ -153,7 +153,7 @@ TEST(StreamConcurrencyTest, EventsPolledWhileOtherThreadsRecord) {
 }
 
 TEST(StreamConcurrencyTest, StreamsComeAndGoWhileTheDeviceSynchronizes) {
-  auto platform = MakeSimGpu("memory=4MiB,mode=functional");
+  auto platform = MakeSimGPU("memory=4MiB,mode=functional");
   StreamExecutor* gpu = *platform->ExecutorForDevice(0);
   std::atomic<bool> stop{false};
   std::thread syncer([&] {

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "runtime/mutex.h"
+#include "platform/mutex.h"
 #include "stream/event.h"
 #include "stream/host/host_platform.h"
 #include "stream/sim_gpu/sim_gpu_platform.h"
@@ -22,9 +22,9 @@ struct HostFactory {
   static std::unique_ptr<Platform> Make() { return std::make_unique<HostPlatform>(); }
 };
 
-struct SimGpuFactory {
+struct SimGPUFactory {
   static std::unique_ptr<Platform> Make() {
-    return *SimGpuPlatform::Create(*ParseSimGpuOptions("memory=64MiB,mode=functional"));
+    return *SimGPUPlatform::Create(*ParseSimGPUOptions("memory=64MiB,mode=functional"));
   }
 };
 
@@ -40,7 +40,7 @@ class StreamSemanticsTest : public ::testing::Test {
   StreamExecutor* executor_;
 };
 
-using Platforms = ::testing::Types<HostFactory, SimGpuFactory>;
+using Platforms = ::testing::Types<HostFactory, SimGPUFactory>;
 class PlatformNames {
  public:
   template <typename T>

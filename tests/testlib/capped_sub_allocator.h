@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "allocator/sub_allocator.h"
-#include "runtime/mutex.h"
+#include "platform/mutex.h"
 
 namespace minitf::test {
 

@@ -3,8 +3,8 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "platform/status_macros.h"
 #include "runtime/graph.h"
-#include "runtime/status_macros.h"
 
 namespace minitf::test {
 

@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "ops/cc/scope.h"
 #include "runtime/device_base.h"
 #include "runtime/executor.h"
-#include "runtime/scope.h"
 
 namespace minitf::test {
 

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "absl/strings/str_cat.h"
+#include "runtime/kernel_registry.h"
 #include "runtime/node_def_util.h"
 #include "runtime/op_registry.h"
 #include "runtime/shape_inference.h"

@@ -5,8 +5,8 @@
 // column-major and tensors row-major, so the call computes each
 // product^T = op(y)^T op(x)^T: the operands swap places and keep their
 // adjoint flags (the adjoint is the transpose for float).
-#include "ops/kernels/batch_matmul_geometry.h"
 #include "ops/kernels/cuda/cuda_kernel_helpers.h"
+#include "ops/util/batch_matmul_geometry.h"
 #include "runtime/kernel_registry.h"
 #include "runtime/node_def_util.h"
 #include "runtime/op_requires.h"

@@ -9,7 +9,7 @@
 namespace minitf {
 
 absl::StatusOr<se::Stream*> ComputeStream(OpKernelContext* ctx) {
-  const GpuDeviceInfo* info = ctx->device()->gpu_device_info();
+  const GPUDeviceInfo* info = ctx->device()->gpu_device_info();
   se::Stream* stream = info == nullptr ? nullptr : info->stream;
   if (stream == nullptr || stream->parent()->platform()->id() != se::cuda::CudaPlatform::Id()) {
     return AttachNodeName(

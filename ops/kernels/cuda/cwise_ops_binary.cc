@@ -2,9 +2,9 @@
 // with NumPy broadcasting: BCast merges the shapes as for the CPU kernels,
 // and the merged view becomes the strides cwise_ops_binary.cu walks.
 #include "absl/strings/str_cat.h"
-#include "ops/kernels/bcast.h"
 #include "ops/kernels/cuda/cuda_kernel_helpers.h"
 #include "ops/kernels/cuda/cwise_ops_gpu.h"
+#include "ops/util/bcast.h"
 #include "runtime/kernel_registry.h"
 #include "runtime/node_def_util.h"
 #include "runtime/op_requires.h"

@@ -3,8 +3,8 @@
 // Shapes and attrs are checked as on the CPU (window_geometry.h).
 #include "absl/strings/str_cat.h"
 #include "ops/kernels/cuda/cuda_kernel_helpers.h"
-#include "ops/kernels/window_attrs.h"
 #include "ops/kernels/window_geometry.h"
+#include "ops/util/window_attrs.h"
 #include "runtime/kernel_registry.h"
 #include "runtime/node_def_util.h"
 #include "runtime/op_requires.h"

@@ -10,7 +10,7 @@
 
 #include "ops/kernels/cuda/cuda_kernel_helpers.h"
 #include "ops/kernels/cuda/reduction_ops_gpu.h"
-#include "ops/kernels/reduction_axes.h"
+#include "ops/util/reduction_axes.h"
 #include "runtime/kernel_registry.h"
 #include "runtime/node_def_util.h"
 #include "runtime/op_requires.h"

@@ -9,9 +9,9 @@
 
 #include "ops/kernels/cuda/cuda_kernel_helpers.h"
 #include "ops/kernels/cuda/transpose_op_gpu.h"
-#include "ops/kernels/transpose_perm.h"
+#include "ops/util/transpose_perm.h"
+#include "platform/logging.h"
 #include "runtime/kernel_registry.h"
-#include "runtime/logging.h"
 #include "runtime/node_def_util.h"
 #include "runtime/op_requires.h"
 

@@ -1,0 +1,37 @@
+// The work one kernel does, as the SimGPU cost model counts it
+// (docs/SIMGPU.md): floating-point operations from the op and its shapes,
+// and the bytes it reads and writes, split by where they live (device memory
+// at HBM bandwidth, host memory — VMem's overflow — at PCIe bandwidth).
+//
+//   flops: MatMul 2mnk; BatchMatMul 2bmnk (b the product of the batch
+//          dimensions); Conv2D and both backprops 2 * (output or
+//          out_backprop elements) * filter_rows * filter_cols * in_depth;
+//          MaxPool / MaxPoolGrad one per window element; Softmax and the
+//          cross-entropy 5 per logit; everything else (Transpose among
+//          them: its time is its bytes) one per element of its largest input
+//          or output.
+//   bytes: every input plus every output.
+#ifndef MINITF_OPS_KERNELS_SIM_GPU_SIM_GPU_COST_H_
+#define MINITF_OPS_KERNELS_SIM_GPU_SIM_GPU_COST_H_
+
+#include <vector>
+
+#include "runtime/graph_def.h"
+#include "runtime/tensor.h"
+#include "runtime/tensor_shape.h"
+#include "stream/kernel.h"
+#include "stream/stream_executor.h"
+
+namespace minitf {
+
+// `inputs` are the kernel's input tensors (null for a missing one);
+// `output_shapes` what shape inference gave (unknown ones count nothing).
+// `executor` tells device memory from host memory.
+se::KernelCost EstimateKernelCost(const NodeDef& def, const std::vector<const Tensor*>& inputs,
+                                  const std::vector<PartialTensorShape>& output_shapes,
+                                  const std::vector<DataType>& output_types,
+                                  const se::StreamExecutor& executor);
+
+}  // namespace minitf
+
+#endif  // MINITF_OPS_KERNELS_SIM_GPU_SIM_GPU_COST_H_

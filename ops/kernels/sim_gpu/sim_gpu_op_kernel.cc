@@ -1,0 +1,130 @@
+#include "ops/kernels/sim_gpu/sim_gpu_op_kernel.h"
+
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "ops/kernels/sim_gpu/sim_gpu_cost.h"
+#include "runtime/kernel_registry.h"
+#include "runtime/op_registry.h"
+#include "runtime/op_requires.h"
+#include "runtime/shape_inference.h"
+#include "stream/sim_gpu/sim_gpu_platform.h"
+#include "stream/stream.h"
+
+namespace minitf {
+namespace {
+
+bool TimingOnly(const se::StreamExecutor& executor) {
+  const se::Platform* platform = executor.platform();
+  if (platform->Name() != "SimGPU") return false;
+  return static_cast<const se::SimGPUPlatform*>(platform)->options().mode ==
+         se::SimGPUOptions::Mode::kTiming;
+}
+
+// The inputs as shape inference and the cost model see them.
+struct InputView {
+  std::vector<const Tensor*> tensors;
+  std::vector<PartialTensorShape> shapes;
+};
+
+InputView ViewInputs(OpKernelContext* ctx) {
+  InputView view;
+  for (int i = 0; i < ctx->num_inputs(); ++i) {
+    const Tensor* t = ctx->has_input(i) ? &ctx->input(i) : nullptr;
+    view.tensors.push_back(t);
+    view.shapes.push_back(t != nullptr ? PartialTensorShape(t->shape())
+                                       : PartialTensorShape::Unknown());
+  }
+  return view;
+}
+
+}  // namespace
+
+SimGPUOpKernel::SimGPUOpKernel(OpKernelConstruction* ctx) : AsyncOpKernel(ctx) {
+  op_def_ = OpRegistry::Global()->LookUp(def().op);
+  runs_in_timing_mode_ = type_string() == "Const";
+  for (DataType t : output_types()) {
+    const DataType base = RemoveRefType(t);
+    runs_in_timing_mode_ = runs_in_timing_mode_ || IsRefType(t) || base == DT_INT32 ||
+                           base == DT_INT64 || base == DT_BOOL;
+  }
+  absl::StatusOr<std::unique_ptr<OpKernel>> cpu =
+      CreateOpKernel(DEVICE_CPU, ctx->device(), def());
+  OP_REQUIRES_OK(ctx, cpu.status());
+  OP_REQUIRES(ctx, (*cpu)->AsAsync() == nullptr,
+              absl::InternalError(absl::StrCat("node '", name(), "': op '", type_string(),
+                                               "' has an asynchronous CPU kernel, which "
+                                               "SimGPU cannot wrap")));
+  cpu_kernel_ = *std::move(cpu);
+}
+
+void SimGPUOpKernel::ComputeAsync(OpKernelContext* ctx, DoneCallback done) {
+  const GPUDeviceInfo* info = ctx->device()->gpu_device_info();
+  OP_REQUIRES_ASYNC(ctx, info != nullptr && info->stream != nullptr,
+                    absl::InternalError(absl::StrCat("node '", name(),
+                                                     "': SimGPU kernel on a device without "
+                                                     "a stream: ", ctx->device()->name())),
+                    done);
+  se::Stream* stream = info->stream;
+
+  // Output shapes from the op's shape function over the actual inputs
+  // (every input is host-addressable here, so all are known values).
+  InputView in = ViewInputs(ctx);
+  std::vector<PartialTensorShape> out_shapes(num_outputs());
+  if (op_def_ != nullptr && op_def_->shape_fn) {
+    InferenceContext shapes(&def(), op_def_, in.shapes, in.tensors, num_outputs());
+    if (op_def_->shape_fn(&shapes).ok()) out_shapes = shapes.outputs();
+  }
+  bool all_known = !runs_in_timing_mode_;
+  for (const PartialTensorShape& s : out_shapes) all_known = all_known && s.IsFullyDefined();
+
+  se::HostKernel kernel;
+  kernel.name = type_string();
+  kernel.cost = EstimateKernelCost(def(), in.tensors, out_shapes, output_types(), *info->executor);
+  if (TimingOnly(*info->executor) && all_known) {
+    // Allocate the outputs; the platform skips the body.
+    for (int i = 0; i < num_outputs(); ++i) {
+      Tensor* out = nullptr;
+      OP_REQUIRES_OK_ASYNC(ctx, ctx->allocate_output(i, out_shapes[i].AsTensorShape(), &out),
+                           done);
+    }
+    kernel.body = [] { return absl::OkStatus(); };
+  } else {
+    // A kernel's own error (bad shapes, say) fails its node through the
+    // context, not the device's stream.
+    OpKernel* cpu = cpu_kernel_.get();
+    kernel.body = [cpu, ctx] {
+      cpu->Compute(ctx);
+      return absl::OkStatus();
+    };
+    // In timing mode too: this kernel's outputs exist only if it runs.
+    kernel.run_in_timing_mode = true;
+  }
+
+  auto finish = std::make_shared<DoneCallback>(std::move(done));
+  absl::Status launched = stream->LaunchHostKernel(std::move(kernel));
+  if (launched.ok()) {
+    // Hand `done` to the executor's pool: the stream's thread only launches.
+    const Runner* runner = ctx->runner();
+    launched = stream->DoHostCallback([ctx, stream, finish, runner] {
+      if (!stream->ok()) ctx->SetStatus(stream->status());
+      if (runner != nullptr && *runner) {
+        (*runner)([finish] { (*finish)(); });
+      } else {
+        (*finish)();
+      }
+    });
+    if (launched.ok()) return;
+    // The kernel is queued but its callback is not: wait for the stream.
+    launched = absl::Status(launched.code(), absl::StrCat(launched.message(), "; ",
+                                                          stream->BlockHostUntilDone().ToString()));
+  }
+  ctx->SetStatus(absl::Status(launched.code(), absl::StrCat("node '", name(), "' (op '",
+                                                            type_string(), "') on ",
+                                                            ctx->device()->name(), ": ",
+                                                            launched.message())));
+  (*finish)();
+}
+
+}  // namespace minitf

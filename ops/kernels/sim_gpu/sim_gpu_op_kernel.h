@@ -1,0 +1,52 @@
+// SimGPUOpKernel: an op's kernel on a SimGPU device. It wraps the op's CPU
+// kernel: SimGPU device memory is host-addressable, so the CPU kernel's
+// Eigen code computes the real result directly on device memory. What makes
+// it a GPU kernel is where and when it runs: it is launched as a HostKernel
+// on the device's compute stream, so it takes the device's single compute
+// engine (one kernel at a time across every stream and session on that
+// device) and holds it for the time the cost model gives (sim_gpu_cost.h).
+// The kernel is asynchronous: `done` is called from the stream once the
+// kernel has run, which exercises the executor's async path.
+//
+// In the platform's timing-only mode the arithmetic is skipped when shape
+// inference gives every output's shape (outputs are allocated, not
+// computed). Kernels whose outputs steer later kernels always run: those
+// with reference outputs (Variable, Assign), Const, and those producing
+// integers or bools (Shape, index arithmetic), which later ops read as
+// shapes and axes.
+//
+// The SimGPU kernels are registered (sim_gpu_kernels.cc) as twins of the
+// CPU kernels, with the same type constraints and
+// KernelDefBuilder::Platform("SimGPU").
+#ifndef MINITF_OPS_KERNELS_SIM_GPU_SIM_GPU_OP_KERNEL_H_
+#define MINITF_OPS_KERNELS_SIM_GPU_SIM_GPU_OP_KERNEL_H_
+
+#include <memory>
+
+#include "runtime/op_def.h"
+#include "runtime/op_kernel.h"
+
+namespace minitf {
+
+class SimGPUOpKernel final : public AsyncOpKernel {
+ public:
+  // Builds the wrapped CPU kernel for the same node on the same device (its
+  // construction-time tensors, a Const's value, land in device memory).
+  explicit SimGPUOpKernel(OpKernelConstruction* ctx);
+
+  void ComputeAsync(OpKernelContext* ctx, DoneCallback done) override;
+  // Launching is cheap: the work happens on the stream.
+  bool IsExpensive() override { return false; }
+
+ private:
+  const OpDef* op_def_ = nullptr;  // Not owned; registry entries live forever.
+  // Whether timing mode must still run the body: the outputs are state (a
+  // reference), a constant, or integers/bools, which later ops read as
+  // shapes, axes and indices rather than as data.
+  bool runs_in_timing_mode_ = false;
+  std::unique_ptr<OpKernel> cpu_kernel_;
+};
+
+}  // namespace minitf
+
+#endif  // MINITF_OPS_KERNELS_SIM_GPU_SIM_GPU_OP_KERNEL_H_

@@ -1,0 +1,229 @@
+#include "session/antman/gpu_stats_file.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <set>
+#include <string>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include <nlohmann/json.hpp>
+#include "platform/status_macros.h"
+
+namespace minitf {
+namespace {
+
+// Writes all of `content` to `fd`, retrying short writes and EINTR.
+// Returns 0, or the errno of the failed write.
+int WriteAll(int fd, const std::string& content) {
+  size_t done = 0;
+  while (done < content.size()) {
+    const ssize_t n = ::write(fd, content.data() + done, content.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return errno;
+    }
+    done += static_cast<size_t>(n);
+  }
+  return 0;
+}
+
+absl::Status FileError(int error_number, const std::string& path, absl::string_view what) {
+  return absl::ErrnoToStatus(error_number,
+                             absl::StrCat("writing GPU statistics file ", path, ": ", what));
+}
+
+// Replaces `path` with `content` through a temporary file in the same
+// directory and a rename, so readers never see a partial file. On failure
+// the temporary file is gone and `path` is as it was.
+absl::Status WriteFileAtomically(const std::string& path, const std::string& content) {
+  const std::string tmp = absl::StrCat(path, ".tmp.", ::getpid());
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return FileError(errno, path, absl::StrCat("creating ", tmp));
+
+  int error_number = WriteAll(fd, content);
+  absl::string_view failed_step = "writing ";
+  if (error_number == 0 && ::fsync(fd) != 0) {
+    error_number = errno;
+    failed_step = "syncing ";
+  }
+  if (::close(fd) != 0 && error_number == 0) {
+    error_number = errno;
+    failed_step = "closing ";
+  }
+  if (error_number == 0 && ::rename(tmp.c_str(), path.c_str()) != 0) {
+    error_number = errno;
+    failed_step = "renaming ";
+  }
+  if (error_number != 0) {
+    ::unlink(tmp.c_str());
+    return FileError(error_number, path, absl::StrCat(failed_step, tmp));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+GPUStatsFile::GPUStatsFile(GPUStatsOptions options) : options_([&options] {
+  if (!options.clock) options.clock = [] { return absl::Now(); };
+  return std::move(options);
+}()) {}
+
+absl::Status GPUStatsFile::RecordStep(int64_t graph_id, absl::Duration duration,
+                                      const std::vector<GPUMemorySample>& gpus) {
+  std::vector<std::string> keys;
+  keys.reserve(gpus.size());
+  std::set<std::string> seen;
+  for (const GPUMemorySample& sample : gpus) {
+    keys.push_back(sample.bus_id.empty() ? sample.device : sample.bus_id);
+    if (!seen.insert(keys.back()).second) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "GPU statistics for ", options_.path, ": two samples of one step name GPU '",
+          keys.back(), "' (device ", sample.device, ")"));
+    }
+  }
+  const int64_t duration_us = absl::ToInt64Microseconds(duration);
+
+  MutexLock lock(&mu_);
+  const absl::Time now = options_.clock();
+  durations_us_[graph_id] = duration_us;
+  latest_duration_us_ = duration_us;
+
+  for (size_t i = 0; i < gpus.size(); ++i) {
+    const GPUMemorySample& sample = gpus[i];
+    PeakRun& run = peak_runs_[keys[i]];
+    if (run.steps > 0 && run.peak == sample.device_peak_bytes) {
+      ++run.steps;
+    } else {
+      run.peak = sample.device_peak_bytes;
+      run.steps = 1;
+    }
+
+    auto [it, first_in_window] = window_.try_emplace(keys[i]);
+    GPUFigures& figures = it->second;
+    if (first_in_window) {
+      figures.device_used_max = sample.device_peak_bytes;
+      figures.device_used_min = sample.device_bytes_in_use;
+      figures.host_used_max = sample.host_peak_bytes;
+      figures.host_used_min = sample.host_bytes_in_use;
+    } else {
+      figures.device_used_max = std::max(figures.device_used_max, sample.device_peak_bytes);
+      figures.device_used_min = std::min(figures.device_used_min, sample.device_bytes_in_use);
+      figures.host_used_max = std::max(figures.host_used_max, sample.host_peak_bytes);
+      figures.host_used_min = std::min(figures.host_used_min, sample.host_bytes_in_use);
+    }
+    figures.device = sample.device;
+    figures.device_pool_bytes = sample.device_pool_bytes;
+    figures.device_limit_bytes = sample.device_limit_bytes;
+    figures.device_mem_stable = run.steps >= options_.stable_steps;
+    figures.host_pool_bytes = sample.host_pool_bytes;
+    figures.swap_reason = sample.swap_reason;
+    figures.gpu_share = sample.gpu_share;
+    figures.perf_control = sample.perf_control;
+  }
+
+  bool duration_moved = true;
+  if (auto written = written_durations_us_.find(graph_id);
+      written != written_durations_us_.end()) {
+    const double last = static_cast<double>(written->second);
+    duration_moved = std::abs(static_cast<double>(duration_us) - last) >
+                     options_.duration_change_threshold * last;
+  }
+  if (!written_ || duration_moved || GPUFiguresChanged(window_, written_gpus_)) {
+    pending_ = true;
+  }
+  if (!pending_) return absl::OkStatus();
+  if (last_attempt_.has_value() && now - *last_attempt_ < options_.min_interval) {
+    return absl::OkStatus();
+  }
+  return WriteLocked(now);
+}
+
+absl::Status GPUStatsFile::Flush() {
+  MutexLock lock(&mu_);
+  return WriteLocked(options_.clock());
+}
+
+int64_t GPUStatsFile::writes() const {
+  MutexLock lock(&mu_);
+  return writes_;
+}
+
+bool GPUStatsFile::GPUFiguresChanged(const std::map<std::string, GPUFigures>& window,
+                                     const std::map<std::string, GPUFigures>& written) {
+  if (window.size() != written.size()) return true;
+  for (const auto& [key, now] : window) {
+    auto it = written.find(key);
+    if (it == written.end()) return true;
+    const GPUFigures& then = it->second;
+    if (now.device != then.device || now.device_used_max != then.device_used_max ||
+        now.device_used_min != then.device_used_min ||
+        now.device_pool_bytes != then.device_pool_bytes ||
+        now.device_limit_bytes != then.device_limit_bytes ||
+        now.device_mem_stable != then.device_mem_stable ||
+        now.host_used_max != then.host_used_max || now.host_used_min != then.host_used_min ||
+        now.host_pool_bytes != then.host_pool_bytes || now.swap_reason != then.swap_reason ||
+        now.perf_control != then.perf_control) {
+      return true;
+    }
+  }
+  return false;
+}
+
+std::string GPUStatsFile::Render(absl::Time now, int64_t latest_duration_us,
+                                 const std::map<int64_t, int64_t>& durations_us,
+                                 const std::map<std::string, GPUFigures>& gpus) {
+  // ordered_json keeps the keys in the documented order.
+  nlohmann::ordered_json file;
+  file["timestamp"] = absl::FormatTime("%Y-%m-%dT%H:%M:%E3SZ", now, absl::UTCTimeZone());
+  file["timestampUs"] = absl::ToUnixMicros(now);
+  file["miniBatchDuration"] = latest_duration_us;
+  nlohmann::ordered_json durations = nlohmann::ordered_json::object();
+  for (const auto& [graph_id, us] : durations_us) durations[std::to_string(graph_id)] = us;
+  file["Durations"] = std::move(durations);
+  nlohmann::ordered_json gpu_objects = nlohmann::ordered_json::object();
+  for (const auto& [key, figures] : gpus) {
+    nlohmann::ordered_json& gpu = gpu_objects[key];
+    gpu["device"] = figures.device;
+    gpu["deviceMemUsedMax"] = figures.device_used_max;
+    gpu["deviceMemUsedMin"] = figures.device_used_min;
+    gpu["deviceMemPoolSize"] = figures.device_pool_bytes;
+    gpu["deviceMemStable"] = figures.device_mem_stable;
+    gpu["hostMemUsedMax"] = figures.host_used_max;
+    gpu["hostMemUsedMin"] = figures.host_used_min;
+    gpu["hostMemPoolSize"] = figures.host_pool_bytes;
+    gpu["swapReason"] = figures.swap_reason;
+    gpu["deviceMemLimit"] = figures.device_limit_bytes;
+    gpu["gpuShare"] = figures.gpu_share;
+    gpu["perfControl"] = figures.perf_control;
+  }
+  file["gpus"] = std::move(gpu_objects);
+  // `replace`: a device name that is not valid UTF-8 must not throw.
+  return file.dump(/*indent=*/-1, /*indent_char=*/' ', /*ensure_ascii=*/false,
+                   nlohmann::ordered_json::error_handler_t::replace) +
+         "\n";
+}
+
+absl::Status GPUStatsFile::WriteLocked(absl::Time now) {
+  const std::map<std::string, GPUFigures>& gpus = window_.empty() ? written_gpus_ : window_;
+  const std::string content = Render(now, latest_duration_us_, durations_us_, gpus);
+  last_attempt_ = now;
+  MINITF_RETURN_IF_ERROR(WriteFileAtomically(options_.path, content));
+  if (!window_.empty()) {
+    written_gpus_ = std::move(window_);
+    window_.clear();
+  }
+  written_durations_us_ = durations_us_;
+  written_ = true;
+  pending_ = false;
+  ++writes_;
+  return absl::OkStatus();
+}
+
+}  // namespace minitf

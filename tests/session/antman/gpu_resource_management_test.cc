@@ -1,0 +1,330 @@
+// GPUResourceManagement through real sessions on SimGPU: a config file
+// written as a scheduler would (atomically) changes the memory limit and
+// the compute share of exactly the session that watches it, at a step
+// boundary; bad files change nothing; perfControl 0 suspends the job until
+// the value is raised.
+#include "session/antman/gpu_resource_management.h"
+
+#include <unistd.h>
+
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "ops/cc/scope.h"
+#include "ops/standard_ops.h"
+#include "platform/mutex.h"
+#include "session/direct_session.h"
+#include "tests/testlib/test_files.h"
+
+namespace minitf {
+namespace {
+
+using ::testing::HasSubstr;
+
+constexpr int64_t kMiB = int64_t{1} << 20;
+constexpr char kGPU[] = "/device:GPU:0";
+
+SessionOptions Options(const std::string& config_file) {
+  SessionOptions options;
+  options.config.intra_op_parallelism_threads = 1;
+  options.config.inter_op_parallelism_threads = 2;
+  options.config.gpu_options.simgpu_options = "memory=512MiB,mode=functional";
+  options.config.gpu_options.private_allocators = true;
+  options.config.gpu_options.memory_limit_bytes = 64 * kMiB;
+  options.gpu_config_file = config_file;
+  return options;
+}
+
+// y = sum(x x) on the GPU, x 128x128 ones: 128 * 128 * 128.
+GraphDef MatMulGraph() {
+  Scope root = Scope::NewRootScope().WithDevice(kGPU);
+  Output x = ops::Fill(root.WithOpName("x"),
+                       ops::Const(root, Tensor::FromVector<int32_t>({128, 128})),
+                       Tensor::Scalar<float>(1.0f));
+  Output y = ops::MatMul(root.WithOpName("y"), x, x);
+  ops::Sum(root.WithOpName("sum"), y, {0, 1});
+  GraphDef def;
+  EXPECT_TRUE(root.ToGraphDef(&def).ok());
+  return def;
+}
+
+std::unique_ptr<DirectSession> MakeSession(const SessionOptions& options) {
+  auto session = DirectSession::New(options);
+  EXPECT_TRUE(session.ok()) << session.status();
+  EXPECT_TRUE((*session)->Create(MatMulGraph()).ok());
+  return *std::move(session);
+}
+
+void Step(Session* session) {
+  std::vector<Tensor> out;
+  ASSERT_TRUE(session->Run({}, {"sum:0"}, {}, &out).ok());
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_FLOAT_EQ(out[0].scalar<float>()(), 128.0f * 128 * 128);
+}
+
+GPUResourceState* StateOf(DirectSession* session) {
+  return GPUResourceManagement::StateOf(session->action_states());
+}
+
+int64_t DeviceLimit(Session* session) {
+  for (Device* d : session->ListDevices()) {
+    if (auto* gpu = dynamic_cast<GPUDevice*>(d)) {
+      return static_cast<int64_t>(gpu->allocator_stack()->device_bfc()->GetPoolStats().memory_limit);
+    }
+  }
+  return -1;
+}
+
+// Writes `content` and waits until the session's listener has taken it.
+void Publish(DirectSession* session, const std::string& path, const std::string& content) {
+  GPUResourceState* state = StateOf(session);
+  ASSERT_NE(state, nullptr);
+  const GPUResourceState::Status before = state->GetStatus();
+  test::WriteFileAtomically(path, content);
+  ASSERT_TRUE(state->WaitForConfigCount(before.configs_applied + before.configs_rejected + 1,
+                                        absl::Seconds(10)))
+      << "the listener never delivered " << path;
+}
+
+TEST(GPUResourceManagementTest, InitialFileIsAppliedAtTheFirstStepBoundary) {
+  const std::string dir = test::MakeTempDir("gpu_rm");
+  const std::string file = dir + "/job.json";
+  test::WriteFileAtomically(file, R"({"gpuConfigInfo": {"GPU:0": {"maxDeviceMem": 16777216}}})");
+  auto session = MakeSession(Options(file));
+  EXPECT_EQ(DeviceLimit(session.get()), 64 * kMiB);
+  Step(session.get());
+  EXPECT_EQ(DeviceLimit(session.get()), 16 * kMiB);
+  GPUResourceState::Status status = StateOf(session.get())->GetStatus();
+  ASSERT_EQ(status.devices.size(), 1u);
+  EXPECT_EQ(status.devices[0].requested_limit, 16 * kMiB);
+  EXPECT_EQ(status.devices[0].limit_in_force, 16 * kMiB);
+  EXPECT_FALSE(status.devices[0].shrink_pending);
+  EXPECT_EQ(status.configs_applied, 1);
+}
+
+TEST(GPUResourceManagementTest, EachSessionFollowsOnlyItsOwnFile) {
+  const std::string dir = test::MakeTempDir("gpu_rm");
+  const std::string file_a = dir + "/a.json";
+  const std::string file_b = dir + "/b.json";
+  test::WriteFileAtomically(file_a, "{}");
+  test::WriteFileAtomically(file_b, "{}");
+  auto a = MakeSession(Options(file_a));
+  auto b = MakeSession(Options(file_b));
+  Step(a.get());
+  Step(b.get());
+
+  Publish(a.get(), file_a, R"({"gpuConfigInfo": {"GPU:0": {"maxDeviceMem": 8388608}}})");
+  Step(a.get());
+  Step(b.get());
+  EXPECT_EQ(DeviceLimit(a.get()), 8 * kMiB);
+  EXPECT_EQ(DeviceLimit(b.get()), 64 * kMiB);
+
+  Publish(b.get(), file_b, R"({"gpuConfigInfo": {"GPU:0": {"maxDeviceMem": 33554432}}})");
+  Step(a.get());
+  Step(b.get());
+  EXPECT_EQ(DeviceLimit(a.get()), 8 * kMiB);
+  EXPECT_EQ(DeviceLimit(b.get()), 32 * kMiB);
+}
+
+TEST(GPUResourceManagementTest, BusIdKeysWorkAndLimitsAboveTheInitialOneAreClamped) {
+  const std::string dir = test::MakeTempDir("gpu_rm");
+  const std::string file = dir + "/job.json";
+  test::WriteFileAtomically(file, "{}");
+  auto session = MakeSession(Options(file));
+  Step(session.get());
+  std::string bus_id;
+  for (Device* d : session->ListDevices()) {
+    if (auto* gpu = dynamic_cast<GPUDevice*>(d)) bus_id = gpu->pci_bus_id();
+  }
+  ASSERT_FALSE(bus_id.empty());
+  Publish(session.get(), file,
+          absl::StrCat(R"({"gpuConfigInfo": {")", bus_id, R"(": {"maxDeviceMem": )", 4 * kMiB,
+                       "}}}"));
+  Step(session.get());
+  EXPECT_EQ(DeviceLimit(session.get()), 4 * kMiB);
+
+  Publish(session.get(), file,
+          absl::StrCat(R"({"gpuConfigInfo": {"GPU:0": {"maxDeviceMem": )", 1024 * kMiB, "}}}"));
+  Step(session.get());
+  EXPECT_EQ(DeviceLimit(session.get()), 64 * kMiB);
+  EXPECT_EQ(StateOf(session.get())->GetStatus().devices[0].requested_limit, 1024 * kMiB);
+}
+
+// A shrink below what live buffers hold is reached as far as it can be,
+// reported as pending, and retried at every later boundary until reached.
+TEST(GPUResourceManagementTest, ShrinkBlockedByLiveBuffersIsRetriedUntilReached) {
+  const std::string dir = test::MakeTempDir("gpu_rm");
+  const std::string file = dir + "/job.json";
+  test::WriteFileAtomically(file, "{}");
+  auto session = MakeSession(Options(file));
+  Step(session.get());
+  GPUDevice* gpu = nullptr;
+  for (Device* d : session->ListDevices()) {
+    if (auto* g = dynamic_cast<GPUDevice*>(d)) gpu = g;
+  }
+  ASSERT_NE(gpu, nullptr);
+  // A buffer that outlives the steps, as a large weight would.
+  Allocator* allocator = gpu->allocator_stack()->allocator();
+  void* held = allocator->AllocateRaw(Allocator::kAllocatorAlignment, 8 * kMiB);
+  ASSERT_NE(held, nullptr);
+
+  Publish(session.get(), file, R"({"gpuConfigInfo": {"GPU:0": {"maxDeviceMem": 1048576}}})");
+  Step(session.get());
+  GPUResourceState::Status status = StateOf(session.get())->GetStatus();
+  EXPECT_TRUE(status.devices[0].shrink_pending);
+  EXPECT_GE(status.devices[0].limit_in_force, 8 * kMiB);
+  EXPECT_LT(status.devices[0].limit_in_force, 64 * kMiB);
+  Step(session.get());
+  EXPECT_TRUE(StateOf(session.get())->GetStatus().devices[0].shrink_pending);
+
+  allocator->DeallocateRaw(held);
+  Step(session.get());
+  status = StateOf(session.get())->GetStatus();
+  EXPECT_FALSE(status.devices[0].shrink_pending);
+  EXPECT_EQ(status.devices[0].limit_in_force, 1 * kMiB);
+  EXPECT_EQ(DeviceLimit(session.get()), 1 * kMiB);
+}
+
+TEST(GPUResourceManagementTest, BadFilesChangeNothingAndTheJobKeepsRunning) {
+  const std::string dir = test::MakeTempDir("gpu_rm");
+  const std::string file = dir + "/job.json";
+  test::WriteFileAtomically(file, R"({"gpuConfigInfo": {"GPU:0": {"maxDeviceMem": 16777216}},
+                            "perfControl": 100})");
+  auto session = MakeSession(Options(file));
+  Step(session.get());
+  ASSERT_EQ(DeviceLimit(session.get()), 16 * kMiB);
+
+  const std::vector<std::string> bad = {
+      R"({"gpuConfigInfo": {"GPU:0": {"maxDeviceMem": 1048576)",          // half-written
+      R"({"gpuConfigInfo": {"GPU:0": {"maxDeviceMem": -5}}})",             // negative
+      R"({"gpuConfigInfo": {"GPU:0": {"maxDeviceMem": "8GiB"}}})",         // wrong type
+      R"({"perfControl": 250})",                                           // out of range
+      R"([1, 2, 3])",                                                      // not an object
+      "",                                                                  // empty
+  };
+  int64_t rejected = 0;
+  for (const std::string& content : bad) {
+    Publish(session.get(), file, content);
+    Step(session.get());
+    const GPUResourceState::Status status = StateOf(session.get())->GetStatus();
+    EXPECT_EQ(status.configs_rejected, ++rejected) << content;
+    EXPECT_THAT(status.last_error, HasSubstr(file)) << content;
+    EXPECT_EQ(status.perf_control, 100) << content;
+    EXPECT_EQ(DeviceLimit(session.get()), 16 * kMiB) << content;
+  }
+  // Deleting the file keeps the settings too.
+  ASSERT_EQ(unlink(file.c_str()), 0);
+  Step(session.get());
+  EXPECT_EQ(DeviceLimit(session.get()), 16 * kMiB);
+  // And a good file afterwards is taken.
+  Publish(session.get(), file, R"({"gpuConfigInfo": {"GPU:0": {"maxDeviceMem": 33554432}}})");
+  Step(session.get());
+  EXPECT_EQ(DeviceLimit(session.get()), 32 * kMiB);
+}
+
+TEST(GPUResourceManagementTest, UnknownDevicesAreSkippedAndTheRestApplied) {
+  const std::string dir = test::MakeTempDir("gpu_rm");
+  const std::string file = dir + "/job.json";
+  test::WriteFileAtomically(file, R"({"gpuConfigInfo": {"GPU:7": {"maxDeviceMem": 1048576},
+                                               "GPU:0": {"maxDeviceMem": 8388608}}})");
+  auto session = MakeSession(Options(file));
+  Step(session.get());
+  EXPECT_EQ(DeviceLimit(session.get()), 8 * kMiB);
+  EXPECT_EQ(StateOf(session.get())->GetStatus().configs_applied, 1);
+}
+
+TEST(GPUResourceManagementTest, PerfControlBelowHundredRoutesLaunchesThroughTheOpManager) {
+  const std::string dir = test::MakeTempDir("gpu_rm");
+  const std::string file = dir + "/job.json";
+  // 1%: far below what the job uses unrestricted, so it must idle.
+  test::WriteFileAtomically(file, R"({"perfControl": 1})");
+  auto session = MakeSession(Options(file));
+  GpuOpManager* manager = nullptr;
+  for (Device* d : session->ListDevices()) {
+    if (auto* gpu = dynamic_cast<GPUDevice*>(d)) manager = gpu->gpu_op_manager();
+  }
+  ASSERT_NE(manager, nullptr);
+  for (int i = 0; i < 6; ++i) Step(session.get());
+  EXPECT_TRUE(manager->active());
+  EXPECT_GT(manager->total_launches(), 0);
+  // Idle was inserted before launches.
+  EXPECT_GT(manager->total_slots(), absl::ZeroDuration());
+  EXPECT_EQ(StateOf(session.get())->GetStatus().perf_control, 1);
+
+  Publish(session.get(), file, R"({"perfControl": 100})");
+  Step(session.get());
+  EXPECT_FALSE(manager->active());
+  const int64_t launches = manager->total_launches();
+  Step(session.get());
+  EXPECT_EQ(manager->total_launches(), launches);
+}
+
+TEST(GPUResourceManagementTest, IdleNoSlotCouldTakeIsSleptAfterTheStepAndReported) {
+  const std::string dir = test::MakeTempDir("gpu_rm");
+  const std::string file = dir + "/job.json";
+  test::WriteFileAtomically(file, R"({"perfControl": 1})");
+  SessionOptions options = Options(file);
+  options.pacing_policy = "antman";
+  auto session = DirectSession::New(options);
+  ASSERT_TRUE(session.ok()) << session.status();
+  // No GPU kernel, so no launch to put an idle slot before: the step's whole
+  // idle budget is slept at its boundary.
+  Scope root = Scope::NewRootScope().WithDevice("/device:CPU:0");
+  ops::Sum(root.WithOpName("sum"),
+           ops::Fill(root, ops::Const(root, Tensor::FromVector<int32_t>({64, 64})),
+                     Tensor::Scalar<float>(1.0f)),
+           {0, 1});
+  GraphDef def;
+  ASSERT_TRUE(root.ToGraphDef(&def).ok());
+  ASSERT_TRUE((*session)->Create(def).ok());
+  std::vector<Tensor> out;
+  for (int i = 0; i < 3; ++i) ASSERT_TRUE((*session)->Run({}, {"sum:0"}, {}, &out).ok());
+  const GPUResourceState::Status status = StateOf(session->get())->GetStatus();
+  EXPECT_GT(status.last_sleep, absl::ZeroDuration());
+  EXPECT_EQ(status.last_suspension, absl::ZeroDuration());
+}
+
+TEST(GPUResourceManagementTest, PerfControlZeroSuspendsUntilRaised) {
+  const std::string dir = test::MakeTempDir("gpu_rm");
+  const std::string file = dir + "/job.json";
+  test::WriteFileAtomically(file, "{}");
+  auto session = MakeSession(Options(file));
+  Step(session.get());
+  Publish(session.get(), file, R"({"perfControl": 0})");
+
+  Notification returned;
+  std::thread job([&] {
+    Step(session.get());  // Suspends at its boundary.
+    returned.Notify();
+  });
+  GPUResourceState* state = StateOf(session.get());
+  const absl::Time deadline = absl::Now() + absl::Seconds(10);
+  while (!state->GetStatus().suspended && absl::Now() < deadline) {
+    absl::SleepFor(absl::Milliseconds(1));
+  }
+  ASSERT_TRUE(state->GetStatus().suspended);
+  EXPECT_FALSE(returned.HasBeenNotified());
+
+  Publish(session.get(), file, R"({"perfControl": 100})");
+  job.join();
+  EXPECT_TRUE(returned.HasBeenNotified());
+  EXPECT_FALSE(state->GetStatus().suspended);
+  // The boundary that suspended reports the suspension, not a pacing sleep.
+  EXPECT_GT(state->GetStatus().last_suspension, absl::ZeroDuration());
+  EXPECT_EQ(state->GetStatus().last_sleep, absl::ZeroDuration());
+  Step(session.get());
+}
+
+TEST(GPUResourceManagementTest, SessionsWithoutAConfigFileHaveNoState) {
+  auto session = MakeSession(Options(""));
+  Step(session.get());
+  EXPECT_EQ(StateOf(session.get()), nullptr);
+}
+
+}  // namespace
+}  // namespace minitf
