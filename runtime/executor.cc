@@ -58,6 +58,8 @@ class ExecutorImpl : public Executor {
 
   const LocalExecutorParams params_;
   const std::unique_ptr<const Graph> graph_;
+  // Built by Initialize, before the executor is handed out; read-only after,
+  // so steps read them without a lock.
   std::vector<std::unique_ptr<OpKernel>> kernels_;  // By node id; null for non-ops.
   GraphView gview_;
   // The pending word each node starts a step with, by node id.
@@ -172,7 +174,14 @@ class ExecutorState {
   const Executor::DoneCallback done_;
   DeviceBase* const device_;
 
-  std::vector<Entry> input_tensors_;  // Indexed by NodeItem::input_start + i.
+  // Each node's input slots, indexed by NodeItem::input_start + i. Not
+  // guarded by mu_, and safe without it: a slot is written only by the one
+  // thread that propagates its producer's outputs, before that thread's
+  // fetch_sub on the consumer's pending count (acq_rel); the consumer is
+  // made ready by the decrement that reaches zero, so whoever reads the
+  // slots (PrepareInputs) or clears them (ClearInputs) runs after every
+  // write to them, and no two threads touch one slot at once.
+  std::vector<Entry> input_tensors_;
   std::unique_ptr<std::atomic<uint64_t>[]> pending_;  // By node id.
   std::atomic<int64_t> num_outstanding_ops_{0};
 

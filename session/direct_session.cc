@@ -40,6 +40,21 @@ SessionRunActionRegistry* RegistryOf(const SessionOptions& options) {
                                             : SessionRunActionRegistry::Global();
 }
 
+DeviceSet DeviceSetOf(const DeviceMgr& device_mgr) {
+  DeviceSet set;
+  for (Device* d : device_mgr.ListDevices()) set.AddDevice(d);
+  return set;
+}
+
+// Device name -> a random incarnation, as TensorFlow's are.
+absl::flat_hash_map<std::string, uint64_t> RandomIncarnations(const DeviceMgr& device_mgr) {
+  std::random_device seed;
+  std::mt19937_64 random(seed());
+  absl::flat_hash_map<std::string, uint64_t> incarnations;
+  for (Device* d : device_mgr.ListDevices()) incarnations[d->name()] = random();
+  return incarnations;
+}
+
 std::vector<std::string> Sorted(std::vector<std::string> v) {
   std::sort(v.begin(), v.end());
   return v;
@@ -72,18 +87,14 @@ DirectSession::DirectSession(const SessionOptions& options,
                              std::unique_ptr<DeviceMgr> device_mgr)
     : options_(options),
       action_registry_(RegistryOf(options)),
-      device_mgr_(std::move(device_mgr)) {
-  std::random_device seed;
-  std::mt19937_64 random(seed());
-  for (Device* d : device_mgr_->ListDevices()) {
-    device_set_.AddDevice(d);
-    incarnations_[d->name()] = random();
-  }
-  inter_op_pool_ = std::make_unique<ThreadPool>(
-      "inter_op", DefaultThreads(options_.config.inter_op_parallelism_threads));
-  ThreadPool* pool = inter_op_pool_.get();
-  runner_ = [pool](std::function<void()> fn) { pool->Schedule(std::move(fn)); };
-}
+      device_mgr_(std::move(device_mgr)),
+      device_set_(DeviceSetOf(*device_mgr_)),
+      incarnations_(RandomIncarnations(*device_mgr_)),
+      inter_op_pool_(std::make_unique<ThreadPool>(
+          "inter_op", DefaultThreads(options_.config.inter_op_parallelism_threads))),
+      runner_([pool = inter_op_pool_.get()](std::function<void()> fn) {
+        pool->Schedule(std::move(fn));
+      }) {}
 
 DirectSession::~DirectSession() {
   // A device's stream callback (a transfer finishing) can still be handing

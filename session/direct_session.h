@@ -83,12 +83,12 @@ class DirectSession : public Session {
   const SessionOptions options_;
   SessionRunActionRegistry* const action_registry_;
   const std::unique_ptr<DeviceMgr> device_mgr_;
-  DeviceSet device_set_;
+  const DeviceSet device_set_;
   // Device name -> its incarnation in this session (random, as TensorFlow's
   // are), written into the rendezvous keys of cross-device transfers.
-  absl::flat_hash_map<std::string, uint64_t> incarnations_;
-  std::unique_ptr<ThreadPool> inter_op_pool_;
-  Runner runner_;
+  const absl::flat_hash_map<std::string, uint64_t> incarnations_;
+  const std::unique_ptr<ThreadPool> inter_op_pool_;
+  const Runner runner_;
 
   // What the session-run actions keep for this session.
   SessionActionStates action_states_;

@@ -134,7 +134,8 @@ class FileListener {
   // Gets the thread to look at its registrations soon.
   void Wake() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
-  // Constant after construction.
+  // Constant after construction (the fds are set by the constructor, before
+  // the thread starts).
   const Options options_;
   bool using_inotify_ = false;
   int inotify_fd_ = -1;  // owned; -1 when polling

@@ -113,7 +113,7 @@ class GPUResourceState : public SessionActionState {
   const std::string config_file_;
   const PacingPolicy policy_;
   FileListener* const listener_;
-  int64_t listener_id_ = -1;
+  int64_t listener_id_ = -1;  // Written once, by the constructor.
 
   // Held for a boundary's bookkeeping (not for its sleep or suspension).
   mutable Mutex step_mu_;

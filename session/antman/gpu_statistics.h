@@ -48,7 +48,7 @@ class GPUStatisticsState : public SessionActionState {
     std::string swap_reason;  // Kept while bytes stay on the host.
   };
 
-  GPUStatsFile file_;
+  GPUStatsFile file_;  // Thread-safe on its own.
 
   mutable Mutex mu_;
   std::vector<TrackedGPU> gpus_ ABSL_GUARDED_BY(mu_);

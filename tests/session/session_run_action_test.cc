@@ -262,5 +262,51 @@ TEST(DirectSessionActionsTest, NoActionsMeansNothingRuns) {
   EXPECT_THAT(registry.ActionNames(SessionRunActionRegistry::PRE_SESSION_RUN), IsEmpty());
 }
 
+// Fills in a status file unless the user gave one, as AntMan's
+// GPUStatistics does from GPU_STATUS_FILE.
+class FillingAction : public SessionRunAction {
+ public:
+  std::string name() const override { return "Filling"; }
+  absl::Status RunAction(const SessionRunActionOptions&) override { return absl::OkStatus(); }
+  void FillSessionOptions(SessionOptions* options) const override {
+    if (options->gpu_status_file.empty()) options->gpu_status_file = "/filled/by/the/action";
+    options->config.gpu_options.allow_growth = true;
+  }
+};
+
+TEST(DirectSessionActionsTest, ActionsFillInTheOptionsTheyOwnAndKeepWhatTheUserSet) {
+  SessionRunActionRegistry registry;
+  ASSERT_TRUE(registry
+                  .Register(SessionRunActionRegistry::POST_SESSION_RUN, 1,
+                            std::make_unique<FillingAction>())
+                  .ok());
+  SessionOptions options;
+  options.action_registry = &registry;
+  absl::StatusOr<std::unique_ptr<DirectSession>> filled = DirectSession::New(options);
+  ASSERT_TRUE(filled.ok()) << filled.status();
+  EXPECT_EQ((*filled)->options().gpu_status_file, "/filled/by/the/action");
+  EXPECT_TRUE((*filled)->options().config.gpu_options.allow_growth);
+
+  options.gpu_status_file = "/given/by/the/user";
+  absl::StatusOr<std::unique_ptr<DirectSession>> given = DirectSession::New(options);
+  ASSERT_TRUE(given.ok()) << given.status();
+  EXPECT_EQ((*given)->options().gpu_status_file, "/given/by/the/user");
+}
+
+TEST(DirectSessionActionsTest, WithoutActionsTheSessionReadsNoControlPlaneSettings) {
+  // The session core knows nothing of AntMan: with a registry that has no
+  // control-plane actions, GPU_CONFIG_FILE is not read and nothing is
+  // switched on for it.
+  ASSERT_EQ(setenv("GPU_CONFIG_FILE", "/some/config.json", /*overwrite=*/1), 0);
+  SessionRunActionRegistry empty;
+  SessionOptions options;
+  options.action_registry = &empty;
+  absl::StatusOr<std::unique_ptr<DirectSession>> session = DirectSession::New(options);
+  unsetenv("GPU_CONFIG_FILE");
+  ASSERT_TRUE(session.ok()) << session.status();
+  EXPECT_EQ((*session)->options().gpu_config_file, "");
+  EXPECT_FALSE((*session)->options().config.gpu_options.allow_growth);
+}
+
 }  // namespace
 }  // namespace minitf

@@ -89,7 +89,7 @@ bool IsSource(const fs::path& p) {
 std::vector<Violation> CheckIncludes(const fs::path& root) {
   std::vector<Violation> violations;
   std::vector<std::string> files;
-  for (const std::string& top : {"platform", "stream", "allocator", "runtime", "device", "ops",
+  for (const char* top : {"platform", "stream", "allocator", "runtime", "device", "ops",
                                  "session", "bench", "examples"}) {
     if (!fs::exists(root / top)) continue;
     for (const auto& entry : fs::recursive_directory_iterator(root / top)) {

@@ -91,6 +91,39 @@ void Publish(DirectSession* session, const std::string& path, const std::string&
       << "the listener never delivered " << path;
 }
 
+TEST(GPUResourceManagementTest, TheControlPlaneReadsItsEnvironmentWhenASessionIsMade) {
+  // GPU_CONFIG_FILE, GPU_STATUS_FILE and MINITF_PACING_POLICY are read by
+  // the control plane's actions (FillSessionOptions), not by the session.
+  ASSERT_EQ(setenv("GPU_CONFIG_FILE", "/jobs/a/config.json", 1), 0);
+  ASSERT_EQ(setenv("GPU_STATUS_FILE", "/jobs/a/status.json", 1), 0);
+  ASSERT_EQ(setenv("MINITF_PACING_POLICY", "antman", 1), 0);
+  absl::StatusOr<std::unique_ptr<DirectSession>> from_env = DirectSession::New({});
+  SessionOptions given;
+  given.gpu_config_file = "/jobs/b/config.json";
+  absl::StatusOr<std::unique_ptr<DirectSession>> from_options = DirectSession::New(given);
+  unsetenv("GPU_CONFIG_FILE");
+  unsetenv("GPU_STATUS_FILE");
+  unsetenv("MINITF_PACING_POLICY");
+  absl::StatusOr<std::unique_ptr<DirectSession>> without = DirectSession::New({});
+
+  ASSERT_TRUE(from_env.ok()) << from_env.status();
+  const SessionOptions& env = (*from_env)->options();
+  EXPECT_EQ(env.gpu_config_file, "/jobs/a/config.json");
+  EXPECT_EQ(env.gpu_status_file, "/jobs/a/status.json");
+  EXPECT_EQ(env.pacing_policy, "antman");
+  // Limits change at run time: the pool grows on demand and spills to host.
+  EXPECT_TRUE(env.config.gpu_options.allow_growth);
+  EXPECT_TRUE(env.config.gpu_options.vmem);
+
+  ASSERT_TRUE(from_options.ok()) << from_options.status();
+  EXPECT_EQ((*from_options)->options().gpu_config_file, "/jobs/b/config.json");
+
+  ASSERT_TRUE(without.ok()) << without.status();
+  EXPECT_EQ((*without)->options().gpu_config_file, "");
+  EXPECT_EQ((*without)->options().pacing_policy, "precise");
+  EXPECT_FALSE((*without)->options().config.gpu_options.allow_growth);
+}
+
 TEST(GPUResourceManagementTest, InitialFileIsAppliedAtTheFirstStepBoundary) {
   const std::string dir = test::MakeTempDir("gpu_rm");
   const std::string file = dir + "/job.json";
