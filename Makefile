@@ -21,7 +21,7 @@ DEPS := cmake ninja-build g++ clang libclang-rt-14-dev \
         libabsl-dev libfmt-dev libspdlog-dev libeigen3-dev nlohmann-json3-dev \
         libgtest-dev libgmock-dev libbenchmark-dev libmimalloc-dev gnuplot-nox ccache
 # The tests ThreadSanitizer runs (only these are built in build-tsan).
-CONCURRENCY_TESTS := $(basename $(notdir $(wildcard tests/*/*_concurrency_test.cc)))
+CONCURRENCY_TESTS := $(basename $(notdir $(shell find tests -name "*_concurrency_test.cc")))
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # ccache keys on paths relative to the checkout, so a fresh clone elsewhere
 # (CI's) reuses the objects of an earlier build.
