@@ -40,7 +40,9 @@ void GPUStatisticsState::AfterStep(int64_t graph_id, absl::Duration duration,
       s.device_bytes_in_use = device_stats.bytes_in_use;
       s.device_peak_bytes = device_stats.peak_bytes_in_use;
       s.device_pool_bytes = device_stats.bytes_reserved;
-      s.device_limit_bytes = static_cast<int64_t>(device->GetPoolStats().memory_limit);
+      const BFCAllocator::PoolStats pool = device->GetPoolStats();
+      s.device_live_region_bytes = static_cast<int64_t>(pool.live_region_bytes);
+      s.device_limit_bytes = static_cast<int64_t>(pool.memory_limit);
       s.host_pool_bytes = stack->host_bfc()->GetStats().value_or(AllocatorStats()).bytes_reserved;
       if (VMemAllocator* vmem = stack->vmem(); vmem != nullptr) {
         const VMemStats host = vmem->GetVMemStats();

@@ -5,11 +5,12 @@
 // GPU_STATUS_FILE) gets a GPUStatisticsState the first time the action runs
 // for it. After each step the state samples each of the session's GPUs —
 // device bytes in use and the step's peak (the allocators' peaks are reset
-// after each sample), the pool reserved, the limit in force, bytes VMem put
-// on the host and why, and the job's GPU busy share over the step — and
-// hands them to GPUStatsFile, which decides when to rewrite the file and
-// writes it atomically (format in docs/ANTMAN.md). A failed write is
-// logged; it never fails the step.
+// after each sample), the pool reserved and the part of it in regions that
+// hold a live chunk, the limit in force, bytes VMem put on the host and
+// why, and the job's GPU busy share over the step — and hands them to
+// GPUStatsFile, which decides when to rewrite the file and writes it
+// atomically in AntMan's format (session/antman/gpu_stats_file.h,
+// docs/ANTMAN.md). A failed write is logged; it never fails the step.
 #ifndef MINITF_SESSION_ANTMAN_GPU_STATISTICS_H_
 #define MINITF_SESSION_ANTMAN_GPU_STATISTICS_H_
 

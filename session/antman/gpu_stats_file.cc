@@ -11,6 +11,7 @@
 #include <string>
 #include <utility>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include <nlohmann/json.hpp>
@@ -68,6 +69,17 @@ absl::Status WriteFileAtomically(const std::string& path, const std::string& con
   return absl::OkStatus();
 }
 
+// The key of a GPU's object under "gpuUsageInfo". AntMan took the bus id
+// from TensorFlow's device description, lower-cased, and dropped the PCI
+// domain ("0000:50:00.0" -> "50:00.0"); the same here. A GPU without a bus
+// id is keyed by its device name.
+std::string GPUUsageInfoKey(const GPUMemorySample& sample) {
+  if (sample.bus_id.empty()) return sample.device;
+  std::string key = absl::AsciiStrToLower(sample.bus_id);
+  if (std::count(key.begin(), key.end(), ':') == 2) key.erase(0, key.find(':') + 1);
+  return key;
+}
+
 }  // namespace
 
 GPUStatsFile::GPUStatsFile(GPUStatsOptions options) : options_([&options] {
@@ -81,11 +93,11 @@ absl::Status GPUStatsFile::RecordStep(int64_t graph_id, absl::Duration duration,
   keys.reserve(gpus.size());
   std::set<std::string> seen;
   for (const GPUMemorySample& sample : gpus) {
-    keys.push_back(sample.bus_id.empty() ? sample.device : sample.bus_id);
+    keys.push_back(GPUUsageInfoKey(sample));
     if (!seen.insert(keys.back()).second) {
       return absl::InvalidArgumentError(absl::StrCat(
           "GPU statistics for ", options_.path, ": two samples of one step name GPU '",
-          keys.back(), "' (device ", sample.device, ")"));
+          keys.back(), "' (device ", sample.device, ", bus id '", sample.bus_id, "')"));
     }
   }
   const int64_t duration_us = absl::ToInt64Microseconds(duration);
@@ -119,9 +131,11 @@ absl::Status GPUStatsFile::RecordStep(int64_t graph_id, absl::Duration duration,
       figures.host_used_min = std::min(figures.host_used_min, sample.host_bytes_in_use);
     }
     figures.device = sample.device;
+    figures.bus_id = sample.bus_id;
     figures.device_pool_bytes = sample.device_pool_bytes;
+    figures.device_live_region_bytes = sample.device_live_region_bytes;
     figures.device_limit_bytes = sample.device_limit_bytes;
-    figures.device_mem_stable = run.steps >= options_.stable_steps;
+    figures.device_peak_stable = run.steps >= options_.stable_steps;
     figures.host_pool_bytes = sample.host_pool_bytes;
     figures.swap_reason = sample.swap_reason;
     figures.gpu_share = sample.gpu_share;
@@ -162,11 +176,13 @@ bool GPUStatsFile::GPUFiguresChanged(const std::map<std::string, GPUFigures>& wi
     auto it = written.find(key);
     if (it == written.end()) return true;
     const GPUFigures& then = it->second;
-    if (now.device != then.device || now.device_used_max != then.device_used_max ||
+    if (now.device != then.device || now.bus_id != then.bus_id ||
+        now.device_used_max != then.device_used_max ||
         now.device_used_min != then.device_used_min ||
         now.device_pool_bytes != then.device_pool_bytes ||
+        now.device_live_region_bytes != then.device_live_region_bytes ||
         now.device_limit_bytes != then.device_limit_bytes ||
-        now.device_mem_stable != then.device_mem_stable ||
+        now.device_peak_stable != then.device_peak_stable ||
         now.host_used_max != then.host_used_max || now.host_used_min != then.host_used_min ||
         now.host_pool_bytes != then.host_pool_bytes || now.swap_reason != then.swap_reason ||
         now.perf_control != then.perf_control) {
@@ -179,31 +195,36 @@ bool GPUStatsFile::GPUFiguresChanged(const std::map<std::string, GPUFigures>& wi
 std::string GPUStatsFile::Render(absl::Time now, int64_t latest_duration_us,
                                  const std::map<int64_t, int64_t>& durations_us,
                                  const std::map<std::string, GPUFigures>& gpus) {
-  // ordered_json keeps the keys in the documented order.
+  // ordered_json keeps the keys in the documented order. The names, nesting
+  // and types of AntMan's keys are fixed by AntMan's readers: see the header.
   nlohmann::ordered_json file;
   file["timestamp"] = absl::FormatTime("%Y-%m-%dT%H:%M:%E3SZ", now, absl::UTCTimeZone());
   file["timestampUs"] = absl::ToUnixMicros(now);
   file["miniBatchDuration"] = latest_duration_us;
   nlohmann::ordered_json durations = nlohmann::ordered_json::object();
-  for (const auto& [graph_id, us] : durations_us) durations[std::to_string(graph_id)] = us;
+  for (const auto& [graph_id, us] : durations_us) durations[absl::StrCat("graph_", graph_id)] = us;
   file["Durations"] = std::move(durations);
-  nlohmann::ordered_json gpu_objects = nlohmann::ordered_json::object();
+  nlohmann::ordered_json usage = nlohmann::ordered_json::object();
   for (const auto& [key, figures] : gpus) {
-    nlohmann::ordered_json& gpu = gpu_objects[key];
-    gpu["device"] = figures.device;
+    nlohmann::ordered_json& gpu = usage[key];
     gpu["deviceMemUsedMax"] = figures.device_used_max;
     gpu["deviceMemUsedMin"] = figures.device_used_min;
     gpu["deviceMemPoolSize"] = figures.device_pool_bytes;
-    gpu["deviceMemStable"] = figures.device_mem_stable;
+    gpu["deviceMemStable"] = figures.device_live_region_bytes;
     gpu["hostMemUsedMax"] = figures.host_used_max;
     gpu["hostMemUsedMin"] = figures.host_used_min;
     gpu["hostMemPoolSize"] = figures.host_pool_bytes;
     gpu["swapReason"] = figures.swap_reason;
+    gpu["deviceMemUsedNvidia"] = figures.device_pool_bytes;
+    // minitf's additions.
+    gpu["device"] = figures.device;
+    gpu["pciBusId"] = figures.bus_id;
     gpu["deviceMemLimit"] = figures.device_limit_bytes;
+    gpu["deviceMemPeakStable"] = figures.device_peak_stable;
     gpu["gpuShare"] = figures.gpu_share;
     gpu["perfControl"] = figures.perf_control;
   }
-  file["gpus"] = std::move(gpu_objects);
+  file["gpuUsageInfo"] = std::move(usage);
   // `replace`: a device name that is not valid UTF-8 must not throw.
   return file.dump(/*indent=*/-1, /*indent_char=*/' ', /*ensure_ascii=*/false,
                    nlohmann::ordered_json::error_handler_t::replace) +

@@ -9,57 +9,94 @@
 //   if (!s.ok()) LOG(WARNING, "{}", s);      // never stops training
 //
 // The file accumulates a *window*: every step recorded since the last
-// successful write. One file describes one window. Its content:
+// successful write. One file describes one window.
+//
+// Format. AntMan's file (tensorflow/contrib/resource_management/
+// gpu_statistics.cc, GPUStatistics::dumpGPUStatistics) has three top-level
+// keys and nothing else:
+//
+//   {"Durations": {"graph_1": 12345, "graph_2": 800},
+//    "gpuUsageInfo": {"50:00.0": {
+//        "deviceMemUsedMax": 3221225472, "deviceMemUsedMin": 1073741824,
+//        "deviceMemPoolSize": 4294967296, "deviceMemStable": 3221225472,
+//        "hostMemUsedMax": 0, "hostMemUsedMin": 0, "hostMemPoolSize": 0,
+//        "swapReason": "", "deviceMemUsedNvidia": -1}},
+//    "miniBatchDuration": 12345}
+//
+// minitf writes every one of those keys, at the same place and with the
+// same JSON type (integers, swapReason a string), and adds keys of its own
+// beside them, never in place of one:
 //
 //   {"timestamp": "2026-11-23T07:10:00.123Z",
 //    "timestampUs": 1795417800123000,
 //    "miniBatchDuration": 12345,
-//    "Durations": {"1": 12345, "2": 800},
-//    "gpus": {"0000:50:00.0": {
-//        "device": "GPU:0",
+//    "Durations": {"graph_1": 12345, "graph_2": 800},
+//    "gpuUsageInfo": {"50:00.0": {
 //        "deviceMemUsedMax": 3221225472, "deviceMemUsedMin": 1073741824,
-//        "deviceMemPoolSize": 4294967296, "deviceMemStable": true,
+//        "deviceMemPoolSize": 4294967296, "deviceMemStable": 3221225472,
 //        "hostMemUsedMax": 0, "hostMemUsedMin": 0, "hostMemPoolSize": 0,
-//        "swapReason": "", "deviceMemLimit": 8589934592,
+//        "swapReason": "", "deviceMemUsedNvidia": 4294967296,
+//        "device": "GPU:0", "pciBusId": "0000:50:00.0",
+//        "deviceMemLimit": 8589934592, "deviceMemPeakStable": true,
 //        "gpuShare": 0.42, "perfControl": 50}}}
 //
-// Keys (AntMan's names kept; sizes in bytes, durations in microseconds):
-//   timestamp          when the file was written: UTC, ISO 8601, milliseconds.
-//   timestampUs        the same instant in microseconds since the Unix epoch.
+// Sizes are integers in bytes, durations integers in microseconds.
+// AntMan's keys:
 //   miniBatchDuration  the duration of the latest step recorded, whatever its
 //                      graph (the step that led to this write, or the last
 //                      one before a Flush).
 //   Durations          the latest step duration of every graph id the file
-//                      has seen, keyed by the id in decimal. Graphs persist
-//                      across windows: this is not limited to the window.
-//   gpus               one object per GPU of the window's samples, keyed by
-//                      PCI bus id (the device name when the bus id is empty).
-//     device             the minitf device name, "GPU:0".
+//                      has seen, keyed "graph_<id>" (id in decimal). Graphs
+//                      persist across windows: not limited to the window.
+//   gpuUsageInfo       one object per GPU of the window's samples, keyed as
+//                      AntMan keys it: the PCI bus id in lower case without
+//                      its domain ("0000:50:00.0" -> "50:00.0"); the device
+//                      name ("GPU:0") when the bus id is empty.
 //     deviceMemUsedMax   the highest device peak of any step in the window.
 //     deviceMemUsedMin   the lowest device bytes in use at a step boundary.
 //     deviceMemPoolSize  bytes the device BFC had reserved at the latest step.
-//     deviceMemStable    the device peak has been the same for at least
-//                        stable_steps consecutive steps (the latest included).
+//     deviceMemStable    bytes of the device BFC's regions that held at least
+//                        one allocated chunk at the latest step (AntMan's
+//                        GetMemPoolStats "in use" size): the part of the
+//                        pool that a shrink could not give back.
 //     hostMemUsedMax     as deviceMemUsedMax, for the bytes VMem spilled to host.
 //     hostMemUsedMin     as deviceMemUsedMin, for host.
 //     hostMemPoolSize    pinned host pool reserved at the latest step.
 //     swapReason         why memory spilled at the latest step: "", "OOM",
 //                        "FRAGMENT".
+//     deviceMemUsedNvidia  the device memory the job holds as nvidia-smi
+//                        would count it. AntMan always wrote -1 (unmeasured).
+//                        minitf writes deviceMemPoolSize: the BFC pool is
+//                        what the job obtained from the driver, so it is the
+//                        job's share of what NVML reports, less the CUDA
+//                        context, which minitf does not measure (and which
+//                        SimGPU does not have).
+// minitf's additions:
+//   timestamp          when the file was written: UTC, ISO 8601, milliseconds.
+//   timestampUs        the same instant in microseconds since the Unix epoch.
+//   per GPU:
+//     device             the minitf device name, "GPU:0".
+//     pciBusId           the bus id as the device reports it, domain included
+//                        (the form GPU_CONFIG_FILE's gpuConfigInfo takes).
 //     deviceMemLimit     the memory limit in force at the latest step.
-//     gpuShare           the job's GPU busy share over the latest step, 0..1.
+//     deviceMemPeakStable  the device peak has been the same for at least
+//                        stable_steps consecutive steps (the latest included).
+//     gpuShare           the job's GPU busy share over the latest step, 0..1
+//                        (a JSON number with a fraction).
 //     perfControl        the perfControl in force at the latest step.
 //
-// Layout: AntMan wrote each GPU's object keyed by bus id at the top level,
-// beside the job-wide keys. Here the same objects, keyed the same way, sit
-// under "gpus", so a reader can list the GPUs without knowing every other
-// top-level key, and a future key cannot be mistaken for a GPU.
+// Same keys, different figures: AntMan's Durations were the mean of each
+// graph's last few steps and its miniBatchDuration the largest of them;
+// its deviceMemUsedMin was the bytes in use at the latest sample, and its
+// hostMemPoolSize the host allocator's limit. With no GPU AntMan wrote
+// "gpuUsageInfo": null; minitf writes {}.
 //
 // Write policy. A recorded step marks the file *pending* when
 //   - nothing has been written yet, or
 //   - for some GPU, a written figure other than gpuShare differs from the
-//     last written file (max/min, pool sizes, limit, swapReason,
-//     perfControl, deviceMemStable -- so a job that settles is reported as
-//     stable), or a GPU appears or disappears, or
+//     last written file (max/min, pool sizes, deviceMemStable, limit,
+//     swapReason, perfControl, deviceMemPeakStable -- so a job that settles
+//     is reported as stable), or a GPU appears or disappears, or
 //   - the step's duration differs from the last written duration of the
 //     same graph by more than duration_change_threshold of it (a graph not
 //     yet written counts as a change).
@@ -99,6 +136,7 @@ struct GPUMemorySample {
   int64_t device_bytes_in_use = 0;  // now, at the step boundary
   int64_t device_peak_bytes = 0;    // the peak during the step
   int64_t device_pool_bytes = 0;    // bytes the device BFC has reserved
+  int64_t device_live_region_bytes = 0;  // of those, in regions holding a live chunk
   int64_t device_limit_bytes = 0;   // the memory limit in force
   int64_t host_bytes_in_use = 0;    // VMem: bytes spilled to host now
   int64_t host_peak_bytes = 0;      // the host peak during the step
@@ -117,7 +155,7 @@ struct GPUStatsOptions {
   // A graph's step time moving by more than this fraction of its last
   // written value makes the file pending.
   double duration_change_threshold = 0.1;
-  // deviceMemStable: the device peak unchanged for this many steps.
+  // deviceMemPeakStable: the device peak unchanged for this many steps.
   int stable_steps = 5;
   // The time source; null means absl::Now. Tests inject a fake clock. Called
   // under the GPUStatsFile's lock: it must not call back into it.
@@ -137,7 +175,7 @@ class GPUStatsFile {
   // and writes the file when the policy above says so. Returns OK when no
   // write was due, else the write's status; an error names the path and
   // leaves the previous file intact. Returns InvalidArgument, recording
-  // nothing, when two samples name the same GPU.
+  // nothing, when two samples have the same gpuUsageInfo key.
   absl::Status RecordStep(int64_t graph_id, absl::Duration duration,
                           const std::vector<GPUMemorySample>& gpus);
 
@@ -153,11 +191,13 @@ class GPUStatsFile {
   // What the file says about one GPU.
   struct GPUFigures {
     std::string device;
+    std::string bus_id;
     int64_t device_used_max = 0;
     int64_t device_used_min = 0;
     int64_t device_pool_bytes = 0;
+    int64_t device_live_region_bytes = 0;
     int64_t device_limit_bytes = 0;
-    bool device_mem_stable = false;
+    bool device_peak_stable = false;
     int64_t host_used_max = 0;
     int64_t host_used_min = 0;
     int64_t host_pool_bytes = 0;

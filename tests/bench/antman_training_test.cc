@@ -149,8 +149,8 @@ TEST_F(AntManTrainingTest, ShrinkSpillsToHostWithoutChangingTheLossesAndGrowReco
   const std::string content = test::ReadFileOrDie(dir + "/status.json");
   nlohmann::json status = nlohmann::json::parse(content, nullptr, false);
   ASSERT_FALSE(status.is_discarded()) << content;
-  ASSERT_TRUE(status["gpus"].contains("0000:50:00.0")) << content;
-  EXPECT_TRUE(status["gpus"]["0000:50:00.0"].contains("deviceMemUsedMax")) << content;
+  ASSERT_TRUE(status["gpuUsageInfo"].contains("50:00.0")) << content;
+  EXPECT_TRUE(status["gpuUsageInfo"]["50:00.0"].contains("deviceMemUsedMax")) << content;
 }
 
 }  // namespace

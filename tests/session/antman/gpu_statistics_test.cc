@@ -1,6 +1,7 @@
 // GPUStatistics through a real session on SimGPU: the status file appears
-// after the first step with the session's GPU keyed by bus id, its figures
-// match the device allocator, and perfControl comes from the config file.
+// after the first step with the session's GPU keyed by bus id as AntMan
+// keys it (lower case, no PCI domain), its figures match the device
+// allocator, and perfControl comes from the config file.
 #include "session/antman/gpu_statistics.h"
 
 #include <string>
@@ -77,14 +78,19 @@ TEST(GPUStatisticsTest, FirstStepWritesTheDeviceFiguresKeyedByBusId) {
 
   const nlohmann::json file = ReadJson(dir + "/status.json");
   ASSERT_FALSE(file.is_discarded());
-  ASSERT_TRUE(file["gpus"].contains("0000:50:00.0")) << file.dump();
-  const nlohmann::json& gpu = file["gpus"]["0000:50:00.0"];
+  ASSERT_TRUE(file["gpuUsageInfo"].contains("50:00.0")) << file.dump();
+  const nlohmann::json& gpu = file["gpuUsageInfo"]["50:00.0"];
   EXPECT_EQ(gpu["device"], "GPU:0");
   EXPECT_EQ(gpu["deviceMemUsedMax"], s.device_peak_bytes);
   EXPECT_EQ(gpu["deviceMemLimit"], 64 * kMiB);
+  EXPECT_EQ(gpu["pciBusId"], "0000:50:00.0");
   EXPECT_EQ(gpu["hostMemUsedMax"], 0);
-  for (const char* key : {"deviceMemUsedMin", "deviceMemPoolSize", "deviceMemStable",
-                          "hostMemUsedMin", "hostMemPoolSize", "swapReason", "gpuShare",
+  EXPECT_EQ(gpu["deviceMemStable"], s.device_live_region_bytes);
+  EXPECT_GE(s.device_live_region_bytes, 0);
+  EXPECT_LE(s.device_live_region_bytes, s.device_pool_bytes);
+  EXPECT_EQ(gpu["deviceMemUsedNvidia"], gpu["deviceMemPoolSize"]);
+  for (const char* key : {"deviceMemUsedMin", "deviceMemPoolSize", "hostMemUsedMin",
+                          "hostMemPoolSize", "swapReason", "deviceMemPeakStable", "gpuShare",
                           "perfControl"}) {
     EXPECT_TRUE(gpu.contains(key)) << key;
   }

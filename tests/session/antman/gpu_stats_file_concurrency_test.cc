@@ -22,6 +22,7 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr char kBus0[] = "0000:50:00.0";
+constexpr char kKey0[] = "50:00.0";  // its gpuUsageInfo key
 constexpr int kSteps = 2000;
 
 // Step i's figures; every step changes them, so with no interval every step
@@ -76,18 +77,18 @@ TEST(GPUStatsFileConcurrencyTest, ReaderNeverSeesPartialFile) {
     const nlohmann::json file = nlohmann::json::parse(content.str(), nullptr,
                                                       /*allow_exceptions=*/false);
     ++reads;
-    if (file.is_discarded() || !file.contains("gpus") || !file.contains("Durations")) {
+    if (file.is_discarded() || !file.contains("gpuUsageInfo") || !file.contains("Durations")) {
       ++bad_reads;
       continue;
     }
     // A flush before the first step writes a file with no GPUs and no graphs.
-    if (file["gpus"].empty() && file["Durations"].empty()) continue;
-    if (!file["gpus"].contains(kBus0)) {
+    if (file["gpuUsageInfo"].empty() && file["Durations"].empty()) continue;
+    if (!file["gpuUsageInfo"].contains(kKey0)) {
       ++bad_reads;
       continue;
     }
     // The figures of one file come from one step.
-    const nlohmann::json& gpu = file["gpus"][kBus0];
+    const nlohmann::json& gpu = file["gpuUsageInfo"][kKey0];
     const int64_t step = gpu["deviceMemUsedMax"].get<int64_t>() - 1000;
     if (gpu["deviceMemUsedMin"] != 500 + step || gpu["perfControl"] != step % 100 ||
         file["miniBatchDuration"] != step + 1) {
@@ -101,7 +102,7 @@ TEST(GPUStatsFileConcurrencyTest, ReaderNeverSeesPartialFile) {
   EXPECT_EQ(write_errors, 0);
   EXPECT_GE(stats.writes(), kSteps);
   const nlohmann::json last = nlohmann::json::parse(std::ifstream(path));
-  EXPECT_EQ(last["gpus"][kBus0]["deviceMemUsedMax"], 1000 + kSteps - 1);
+  EXPECT_EQ(last["gpuUsageInfo"][kKey0]["deviceMemUsedMax"], 1000 + kSteps - 1);
   // No temporary file is left behind.
   int entries = 0;
   for ([[maybe_unused]] const auto& entry : fs::directory_iterator(dir)) ++entries;

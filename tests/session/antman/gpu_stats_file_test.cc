@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -20,10 +21,15 @@ namespace minitf {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::IsEmpty;
 namespace fs = std::filesystem;
 
+// Bus ids as the devices report them, and the gpuUsageInfo keys AntMan
+// makes of them (lower case, no PCI domain).
 constexpr char kBus0[] = "0000:50:00.0";
 constexpr char kBus1[] = "0000:51:00.0";
+constexpr char kKey0[] = "50:00.0";
+constexpr char kKey1[] = "51:00.0";
 
 GPUMemorySample Sample(const std::string& device, const std::string& bus_id, int64_t in_use,
                        int64_t peak) {
@@ -55,7 +61,7 @@ class GPUStatsFileTest : public ::testing::Test {
   void TearDown() override { fs::remove_all(dir_); }
 
   // Options writing `path_` on the fake clock. stable_steps = 1 keeps
-  // deviceMemStable constant, so it triggers no write unless a test asks.
+  // deviceMemPeakStable constant, so it triggers no write unless a test asks.
   GPUStatsOptions Options() {
     GPUStatsOptions options;
     options.path = path_.string();
@@ -76,7 +82,7 @@ TEST_F(GPUStatsFileTest, FirstStepWrites) {
   ASSERT_TRUE(stats.RecordStep(1, absl::Milliseconds(10), {Sample("GPU:0", kBus0, 100, 200)}).ok());
   EXPECT_EQ(stats.writes(), 1);
   const nlohmann::json file = ReadJson();
-  EXPECT_EQ(file["gpus"][kBus0]["deviceMemUsedMax"], 200);
+  EXPECT_EQ(file["gpuUsageInfo"][kKey0]["deviceMemUsedMax"], 200);
 }
 
 TEST_F(GPUStatsFileTest, UnchangedStepDoesNotRewrite) {
@@ -97,7 +103,7 @@ TEST_F(GPUStatsFileTest, MemoryChangeAfterIntervalWrites) {
   Advance(absl::Seconds(2));
   ASSERT_TRUE(stats.RecordStep(1, absl::Milliseconds(10), {Sample("GPU:0", kBus0, 100, 300)}).ok());
   EXPECT_EQ(stats.writes(), 2);
-  EXPECT_EQ(ReadJson()["gpus"][kBus0]["deviceMemUsedMax"], 300);
+  EXPECT_EQ(ReadJson()["gpuUsageInfo"][kKey0]["deviceMemUsedMax"], 300);
 }
 
 TEST_F(GPUStatsFileTest, ChangeWithinIntervalIsWrittenAtFirstStepAfterIt) {
@@ -110,7 +116,7 @@ TEST_F(GPUStatsFileTest, ChangeWithinIntervalIsWrittenAtFirstStepAfterIt) {
   changed.perf_control = 50;
   ASSERT_TRUE(stats.RecordStep(1, absl::Milliseconds(10), {changed}).ok());
   EXPECT_EQ(stats.writes(), 1);
-  EXPECT_EQ(ReadJson()["gpus"][kBus0]["deviceMemUsedMax"], 200);
+  EXPECT_EQ(ReadJson()["gpuUsageInfo"][kKey0]["deviceMemUsedMax"], 200);
 
   // Still within the interval, back to the first figures: still deferred.
   Advance(absl::Milliseconds(300));
@@ -122,7 +128,7 @@ TEST_F(GPUStatsFileTest, ChangeWithinIntervalIsWrittenAtFirstStepAfterIt) {
   Advance(absl::Milliseconds(500));
   ASSERT_TRUE(stats.RecordStep(1, absl::Milliseconds(10), {Sample("GPU:0", kBus0, 100, 200)}).ok());
   EXPECT_EQ(stats.writes(), 2);
-  const nlohmann::json gpu = ReadJson()["gpus"][kBus0];
+  const nlohmann::json gpu = ReadJson()["gpuUsageInfo"][kKey0];
   EXPECT_EQ(gpu["deviceMemUsedMax"], 500);
   EXPECT_EQ(gpu["perfControl"], 100);
 
@@ -215,6 +221,7 @@ TEST_F(GPUStatsFileTest, ContentHasEveryKeyWithWindowFigures) {
   Advance(absl::Seconds(1));
   GPUMemorySample last = step(280, 650, 20, 30);
   last.device_pool_bytes = 1 << 20;
+  last.device_live_region_bytes = 1 << 19;
   last.device_limit_bytes = 2 << 20;
   last.host_pool_bytes = 3 << 20;
   last.swap_reason = "OOM";
@@ -228,25 +235,50 @@ TEST_F(GPUStatsFileTest, ContentHasEveryKeyWithWindowFigures) {
   EXPECT_EQ(file["timestamp"], "2026-11-23T07:10:01.323Z");
   EXPECT_EQ(file["timestampUs"], int64_t{1795417801323000});
   EXPECT_EQ(file["miniBatchDuration"], 12000);
-  EXPECT_EQ(file["Durations"], nlohmann::json({{"1", 12000}, {"2", 800}}));
-  ASSERT_EQ(file["gpus"].size(), 2u);
-  const nlohmann::json& gpu = file["gpus"][kBus0];
-  EXPECT_EQ(gpu, nlohmann::json({{"device", "GPU:0"},
-                                 {"deviceMemUsedMax", 700},
+  EXPECT_EQ(file["Durations"], nlohmann::json({{"graph_1", 12000}, {"graph_2", 800}}));
+  ASSERT_EQ(file["gpuUsageInfo"].size(), 2u);
+  const nlohmann::json& gpu = file["gpuUsageInfo"][kKey0];
+  EXPECT_EQ(gpu, nlohmann::json({{"deviceMemUsedMax", 700},
                                  {"deviceMemUsedMin", 250},
                                  {"deviceMemPoolSize", 1 << 20},
-                                 {"deviceMemStable", true},
+                                 {"deviceMemStable", 1 << 19},
                                  {"hostMemUsedMax", 90},
                                  {"hostMemUsedMin", 10},
                                  {"hostMemPoolSize", 3 << 20},
                                  {"swapReason", "OOM"},
+                                 {"deviceMemUsedNvidia", 1 << 20},
+                                 {"device", "GPU:0"},
+                                 {"pciBusId", kBus0},
                                  {"deviceMemLimit", 2 << 20},
+                                 {"deviceMemPeakStable", true},
                                  {"gpuShare", 0.42},
                                  {"perfControl", 50}}));
-  EXPECT_EQ(file["gpus"][kBus1]["device"], "GPU:1");
+  EXPECT_EQ(file["gpuUsageInfo"][kKey1]["device"], "GPU:1");
 }
 
-TEST_F(GPUStatsFileTest, DeviceMemStableAfterStableStepsUnchangedPeaks) {
+TEST_F(GPUStatsFileTest, GPUUsageInfoKeyIsTheBusIdInLowerCaseWithoutItsDomain) {
+  GPUStatsFile stats(Options());
+  ASSERT_TRUE(
+      stats.RecordStep(1, absl::Milliseconds(10), {Sample("GPU:0", "0000:5A:00.0", 1, 2)}).ok());
+  const nlohmann::json usage = ReadJson()["gpuUsageInfo"];
+  ASSERT_EQ(usage.size(), 1u);
+  ASSERT_TRUE(usage.contains("5a:00.0")) << usage.dump();
+  EXPECT_EQ(usage["5a:00.0"]["pciBusId"], "0000:5A:00.0");
+}
+
+TEST_F(GPUStatsFileTest, DeviceMemStableChangeAfterIntervalWrites) {
+  GPUStatsFile stats(Options());
+  GPUMemorySample sample = Sample("GPU:0", kBus0, 100, 200);
+  sample.device_live_region_bytes = 2048;
+  ASSERT_TRUE(stats.RecordStep(1, absl::Milliseconds(10), {sample}).ok());
+  Advance(absl::Seconds(2));
+  sample.device_live_region_bytes = 4096;
+  ASSERT_TRUE(stats.RecordStep(1, absl::Milliseconds(10), {sample}).ok());
+  EXPECT_EQ(stats.writes(), 2);
+  EXPECT_EQ(ReadJson()["gpuUsageInfo"][kKey0]["deviceMemStable"], 4096);
+}
+
+TEST_F(GPUStatsFileTest, DeviceMemPeakStableAfterStableStepsUnchangedPeaks) {
   GPUStatsOptions options = Options();
   options.stable_steps = 3;
   GPUStatsFile stats(std::move(options));
@@ -254,26 +286,26 @@ TEST_F(GPUStatsFileTest, DeviceMemStableAfterStableStepsUnchangedPeaks) {
 
   ASSERT_TRUE(stats.RecordStep(1, absl::Milliseconds(10), gpus).ok());
   EXPECT_EQ(stats.writes(), 1);
-  EXPECT_EQ(ReadJson()["gpus"][kBus0]["deviceMemStable"], false);
+  EXPECT_EQ(ReadJson()["gpuUsageInfo"][kKey0]["deviceMemPeakStable"], false);
   Advance(absl::Seconds(2));
   ASSERT_TRUE(stats.RecordStep(1, absl::Milliseconds(10), gpus).ok());
   EXPECT_EQ(stats.writes(), 1);  // two equal peaks: not yet stable, nothing new
   Advance(absl::Seconds(2));
   ASSERT_TRUE(stats.RecordStep(1, absl::Milliseconds(10), gpus).ok());
   EXPECT_EQ(stats.writes(), 2);  // three: stable, and that is reported
-  EXPECT_EQ(ReadJson()["gpus"][kBus0]["deviceMemStable"], true);
+  EXPECT_EQ(ReadJson()["gpuUsageInfo"][kKey0]["deviceMemPeakStable"], true);
 
   Advance(absl::Seconds(2));
   ASSERT_TRUE(stats.RecordStep(1, absl::Milliseconds(10), {Sample("GPU:0", kBus0, 100, 201)}).ok());
   EXPECT_EQ(stats.writes(), 3);
-  EXPECT_EQ(ReadJson()["gpus"][kBus0]["deviceMemStable"], false);
+  EXPECT_EQ(ReadJson()["gpuUsageInfo"][kKey0]["deviceMemPeakStable"], false);
 }
 
 TEST_F(GPUStatsFileTest, FlushWritesWhateverThePolicy) {
   GPUStatsFile stats(Options());
   ASSERT_TRUE(stats.Flush().ok());  // nothing recorded yet
   EXPECT_EQ(stats.writes(), 1);
-  EXPECT_TRUE(ReadJson()["gpus"].empty());
+  EXPECT_TRUE(ReadJson()["gpuUsageInfo"].empty());
   EXPECT_TRUE(ReadJson()["Durations"].empty());
 
   Advance(absl::Seconds(2));
@@ -282,13 +314,13 @@ TEST_F(GPUStatsFileTest, FlushWritesWhateverThePolicy) {
   ASSERT_TRUE(stats.Flush().ok());  // within the interval, nothing changed
   EXPECT_EQ(stats.writes(), 3);
   // With no step since the last write, the last written figures again.
-  EXPECT_EQ(ReadJson()["gpus"][kBus0]["deviceMemUsedMax"], 200);
+  EXPECT_EQ(ReadJson()["gpuUsageInfo"][kKey0]["deviceMemUsedMax"], 200);
 }
 
 TEST_F(GPUStatsFileTest, GpuWithoutBusIdIsKeyedByDeviceName) {
   GPUStatsFile stats(Options());
   ASSERT_TRUE(stats.RecordStep(1, absl::Milliseconds(10), {Sample("GPU:0", "", 1, 2)}).ok());
-  EXPECT_EQ(ReadJson()["gpus"]["GPU:0"]["deviceMemUsedMax"], 2);
+  EXPECT_EQ(ReadJson()["gpuUsageInfo"]["GPU:0"]["deviceMemUsedMax"], 2);
 }
 
 TEST_F(GPUStatsFileTest, TwoSamplesOfOneGpuAreRejected) {
@@ -320,7 +352,7 @@ TEST_F(GPUStatsFileTest, MissingDirectoryFailsNamingPathThenSucceedsOnceCreated)
   Advance(absl::Milliseconds(600));
   ASSERT_TRUE(stats.RecordStep(1, absl::Milliseconds(10), gpus).ok());
   EXPECT_EQ(stats.writes(), 1);
-  EXPECT_EQ(ReadJson()["gpus"][kBus0]["deviceMemUsedMax"], 200);
+  EXPECT_EQ(ReadJson()["gpuUsageInfo"][kKey0]["deviceMemUsedMax"], 200);
 }
 
 TEST_F(GPUStatsFileTest, FailedWriteLeavesPreviousFileIntact) {
@@ -345,7 +377,7 @@ TEST_F(GPUStatsFileTest, FailedWriteLeavesPreviousFileIntact) {
   ASSERT_TRUE(stats.RecordStep(1, absl::Milliseconds(10), {Sample("GPU:0", kBus0, 100, 250)}).ok());
   EXPECT_EQ(stats.writes(), 2);
   // The window of the failed write carried over: its 300 peak is in the max.
-  EXPECT_EQ(ReadJson()["gpus"][kBus0]["deviceMemUsedMax"], 300);
+  EXPECT_EQ(ReadJson()["gpuUsageInfo"][kKey0]["deviceMemUsedMax"], 300);
 }
 
 TEST_F(GPUStatsFileTest, RenameOntoDirectoryFailsAndRemovesTemporaryFile) {
@@ -358,6 +390,126 @@ TEST_F(GPUStatsFileTest, RenameOntoDirectoryFailsAndRemovesTemporaryFile) {
   EXPECT_TRUE(fs::is_directory(path_ / "occupied"));
   EXPECT_FALSE(fs::exists(path_.string() + ".tmp." + std::to_string(::getpid())));
   EXPECT_EQ(stats.writes(), 0);
+}
+
+// A statistics file as AntMan writes it (GPUStatistics::dumpGPUStatistics in
+// tensorflow/contrib/resource_management/gpu_statistics.cc): jsoncpp's
+// StreamWriterBuilder with sorted keys (its tab indentation shown as
+// spaces); the GPU of bus id 0000:50:00.0 keyed without its domain, graphs
+// keyed "graph_<id>", every figure an integer, swapReason a string.
+constexpr char kAntManFile[] = R"({
+   "Durations" :
+   {
+      "graph_1" : 12000,
+      "graph_2" : 800
+   },
+   "gpuUsageInfo" :
+   {
+      "50:00.0" :
+      {
+         "deviceMemPoolSize" : 4294967296,
+         "deviceMemStable" : 3221225472,
+         "deviceMemUsedMax" : 3221225472,
+         "deviceMemUsedMin" : 1073741824,
+         "deviceMemUsedNvidia" : -1,
+         "hostMemPoolSize" : 0,
+         "hostMemUsedMax" : 0,
+         "hostMemUsedMin" : 0,
+         "swapReason" : ""
+      }
+   },
+   "miniBatchDuration" : 12000
+})";
+
+// The JSON type of `value`, integers signed or not alike (jsoncpp's Int64
+// and UInt64 are both JSON integers).
+std::string JsonKind(const nlohmann::json& value) {
+  if (value.is_number_integer()) return "integer";
+  return value.type_name();
+}
+
+// Walks `antman` and `minitf` together. Every key of `antman` missing from
+// `minitf`, or present with another JSON type, is added to `mismatches`;
+// every key only `minitf` has is added to `additions`. Paths are
+// "/key/key".
+void CompareWithAntMan(const nlohmann::json& antman, const nlohmann::json& minitf,
+                       const std::string& path, std::vector<std::string>* mismatches,
+                       std::set<std::string>* additions) {
+  for (const auto& [key, value] : antman.items()) {
+    const std::string here = path + "/" + key;
+    if (!minitf.contains(key)) {
+      mismatches->push_back(here + ": missing");
+      continue;
+    }
+    const nlohmann::json& ours = minitf[key];
+    if (JsonKind(ours) != JsonKind(value)) {
+      mismatches->push_back(here + ": " + JsonKind(ours) + ", AntMan " + JsonKind(value));
+      continue;
+    }
+    if (value.is_object()) CompareWithAntMan(value, ours, here, mismatches, additions);
+  }
+  for (const auto& [key, value] : minitf.items()) {
+    if (!antman.contains(key)) additions->insert(path + "/" + key);
+  }
+}
+
+class GPUStatsFileAntManShapeTest : public GPUStatsFileTest {
+ protected:
+  // The same job as kAntManFile: graphs 1 and 2, the GPU at 0000:50:00.0.
+  nlohmann::json WriteMinitfFile() {
+    GPUStatsFile stats(Options());
+    GPUMemorySample sample = Sample("GPU:0", kBus0, 1073741824, 3221225472);
+    sample.device_pool_bytes = 4294967296;
+    sample.device_live_region_bytes = 3221225472;
+    EXPECT_TRUE(stats.RecordStep(2, absl::Microseconds(800), {sample}).ok());
+    EXPECT_TRUE(stats.RecordStep(1, absl::Microseconds(12000), {sample}).ok());
+    EXPECT_TRUE(stats.Flush().ok());
+    return ReadJson();
+  }
+};
+
+TEST_F(GPUStatsFileAntManShapeTest, EveryAntManKeyIsAtAntMansPlaceWithAntMansType) {
+  const nlohmann::json antman = nlohmann::json::parse(kAntManFile);
+  const nlohmann::json minitf = WriteMinitfFile();
+  std::vector<std::string> mismatches;
+  std::set<std::string> additions;
+  CompareWithAntMan(antman, minitf, "", &mismatches, &additions);
+  EXPECT_THAT(mismatches, IsEmpty()) << minitf.dump();
+}
+
+TEST_F(GPUStatsFileAntManShapeTest, KeysAntManLacksAreOnlyMinitfsAdditions) {
+  const nlohmann::json antman = nlohmann::json::parse(kAntManFile);
+  const nlohmann::json minitf = WriteMinitfFile();
+  std::vector<std::string> mismatches;
+  std::set<std::string> additions;
+  CompareWithAntMan(antman, minitf, "", &mismatches, &additions);
+  // None under Durations, and the same GPU key as AntMan's.
+  EXPECT_EQ(additions, (std::set<std::string>{
+                           "/timestamp",
+                           "/timestampUs",
+                           "/gpuUsageInfo/50:00.0/device",
+                           "/gpuUsageInfo/50:00.0/pciBusId",
+                           "/gpuUsageInfo/50:00.0/deviceMemLimit",
+                           "/gpuUsageInfo/50:00.0/deviceMemPeakStable",
+                           "/gpuUsageInfo/50:00.0/gpuShare",
+                           "/gpuUsageInfo/50:00.0/perfControl",
+                       }))
+      << minitf.dump();
+}
+
+TEST_F(GPUStatsFileAntManShapeTest, OneStepPerGraphGivesAntMansFigures) {
+  // The values too, where minitf's figure means what AntMan's did for one
+  // steady step per graph (AntMan wrote -1 for deviceMemUsedNvidia; minitf
+  // the device pool, see gpu_stats_file.h).
+  nlohmann::json antman = nlohmann::json::parse(kAntManFile);
+  antman["gpuUsageInfo"]["50:00.0"]["deviceMemUsedNvidia"] = 4294967296;
+  nlohmann::json minitf = WriteMinitfFile();
+  for (const char* extra : {"timestamp", "timestampUs"}) minitf.erase(std::string(extra));
+  for (const char* extra :
+       {"device", "pciBusId", "deviceMemLimit", "deviceMemPeakStable", "gpuShare", "perfControl"}) {
+    minitf["gpuUsageInfo"]["50:00.0"].erase(std::string(extra));
+  }
+  EXPECT_EQ(minitf, antman) << minitf.dump();
 }
 
 }  // namespace
