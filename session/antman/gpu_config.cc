@@ -32,7 +32,8 @@ constexpr absl::string_view kLocalDevicePrefix = "/job:localhost/replica:0/task:
 constexpr absl::string_view kDevicePrefix = "/device:";
 constexpr absl::string_view kGPUPrefix = "GPU:";
 constexpr absl::string_view kDeviceKeyForms =
-    "expected a PCI bus id such as \"0000:50:00.0\" or a GPU name such as \"GPU:0\", "
+    "expected a PCI bus id such as \"0000:50:00.0\" or \"50:00.0\" or a GPU name such as "
+    "\"GPU:0\", "
     "\"/device:GPU:0\" or \"/job:localhost/replica:0/task:0/device:GPU:0\"";
 
 // Keys and string values longer than this are shortened in messages.
@@ -206,6 +207,10 @@ bool IsPciBusId(absl::string_view key) {
 // nullopt when `key` is not one.
 std::optional<std::string> NormalKey(absl::string_view key) {
   if (IsPciBusId(key)) return absl::AsciiStrToLower(key);
+  // AntMan's form, the statistics file's keys: the domain left out.
+  if (const std::string with_domain = absl::StrCat("0000:", key); IsPciBusId(with_domain)) {
+    return absl::AsciiStrToLower(with_domain);
+  }
   absl::string_view ordinal = key;
   if (!absl::ConsumePrefix(&ordinal, kLocalDevicePrefix)) {
     absl::ConsumePrefix(&ordinal, kDevicePrefix);

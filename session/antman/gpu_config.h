@@ -81,6 +81,9 @@ absl::StatusOr<GPUConfig> ParseGPUConfig(absl::string_view content, absl::string
 //   - a PCI bus id "dddd:bb:dd.f" (hex digits: 4 of domain, 2 of bus, device
 //     00..1f, function 0..7), as cudaDeviceGetPCIBusId and SimGPU write it,
 //     is kept as written but lower-cased: "0000:5A:00.0" -> "0000:5a:00.0";
+//   - AntMan's form of a bus id, without the domain ("bb:dd.f", as the
+//     statistics file's gpuUsageInfo keys are), gets domain 0000:
+//     "50:00.0" -> "0000:50:00.0";
 //   - a GPU name "GPU:<n>", "/device:GPU:<n>" or
 //     "/job:localhost/replica:0/task:0/device:GPU:<n>", with <n> a decimal
 //     ordinal without leading zeros, becomes "GPU:<n>".

@@ -140,6 +140,9 @@ std::vector<RejectCase> RejectCases() {
       {"DuplicateBusIdAfterLowerCasing",
        R"({"gpuConfigInfo": {"0000:5a:00.0": {}, "0000:5A:00.0": {}}})",
        "name the same device, 0000:5a:00.0"},
+      {"DuplicateBusIdWithAndWithoutItsDomain",
+       R"({"gpuConfigInfo": {"0000:5a:00.0": {}, "5a:00.0": {}}})",
+       "name the same device, 0000:5a:00.0"},
       {"MemNegative", mem("-5"), kMem + " number of bytes, got -5"},
       {"MemZero", mem("0"), kMem + " number of bytes, got 0"},
       {"MemFloat", mem("1.5"), kMem + " number of bytes, got 1.5"},
@@ -244,6 +247,8 @@ TEST(NormalizeGPUConfigDeviceKeyTest, AcceptsBusIdsAndGpuNames) {
       {"0000:50:00.0", "0000:50:00.0"},
       {"0000:5A:1f.7", "0000:5a:1f.7"},
       {"ABCD:ef:00.1", "abcd:ef:00.1"},
+      {"50:00.0", "0000:50:00.0"},
+      {"5A:1F.7", "0000:5a:1f.7"},
       {"GPU:0", "GPU:0"},
       {"GPU:123", "GPU:123"},
       {"/device:GPU:3", "GPU:3"},
@@ -264,7 +269,7 @@ TEST(NormalizeGPUConfigDeviceKeyTest, RejectsEverythingElse) {
       " GPU:0", "gpu:0", "/gpu:0", "CPU:0", "/device:CPU:0", "device:GPU:0",
       "/job:worker/replica:0/task:0/device:GPU:0", "/job:localhost/replica:0/task:1/device:GPU:0",
       "0000:50:00.8", "0000:50:20.0", "0000:50:00", "0000:50:00.00", "00000000:50:00.0",
-      "000g:50:00.0", "0000-50-00.0"};
+      "000g:50:00.0", "0000-50-00.0", "50:00.8", "5g:00.0", "50:00", ":50:00.0"};
   for (const std::string& key : keys) {
     absl::StatusOr<std::string> got = NormalizeGPUConfigDeviceKey(key);
     ASSERT_FALSE(got.ok()) << "accepted " << key << " as " << *got;
