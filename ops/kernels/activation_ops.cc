@@ -1,6 +1,6 @@
 // Kernels: the element-wise activations Relu, Sigmoid and Tanh, and ReluGrad,
 // on CPU. Each writes into its input's buffer when nothing else uses it.
-#include "absl/strings/str_cat.h"
+#include "ops/kernels/activation_ops_common.h"
 #include "runtime/kernel_registry.h"
 #include "runtime/op_requires.h"
 
@@ -51,12 +51,7 @@ class ReluGradOp : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     const Tensor& gradients = ctx->input(0);
     const Tensor& features = ctx->input(1);
-    OP_REQUIRES(ctx, gradients.shape() == features.shape(),
-                AttachNodeName(
-                    absl::InvalidArgumentError(absl::StrCat(
-                        "gradients and features must have the same shape, got ",
-                        gradients.shape().DebugString(), " and ", features.shape().DebugString())),
-                    def()));
+    OP_REQUIRES_OK(ctx, ValidateReluGradInputs(gradients, features, *this));
     Tensor* backprops = nullptr;
     OP_REQUIRES_OK(ctx,
                    ctx->forward_input_or_allocate_output({0, 1}, 0, gradients.shape(), &backprops));

@@ -1,6 +1,6 @@
 // Kernel: BatchMatMul on CPU (TensorFlow's v1 op: equal batch dimensions,
 // no broadcasting), for float, double, int32 and int64. The shape checks
-// are BatchMatMulGeometryOf's, shared with the CUDA kernel.
+// are BatchMatMulOpBase's, shared with the CUDA kernel.
 //
 // x and y are viewed as [B, rows, cols] with B the product of the batch
 // dimensions. With at least as many products as intra-op threads, the
@@ -10,7 +10,7 @@
 #include <cstdint>
 
 #include "Eigen/Core"
-#include "ops/util/batch_matmul_geometry.h"
+#include "ops/kernels/batch_matmul_op_common.h"
 #include "runtime/kernel_registry.h"
 #include "runtime/op_requires.h"
 
@@ -68,19 +68,15 @@ void ContractOne(const Eigen::ThreadPoolDevice& device, const BatchOperands<T>& 
 }
 
 template <typename T>
-class BatchMatMulOp : public OpKernel {
+class BatchMatMulOp : public BatchMatMulOpBase {
  public:
-  explicit BatchMatMulOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("adj_x", &adj_x_));
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("adj_y", &adj_y_));
-  }
+  using BatchMatMulOpBase::BatchMatMulOpBase;
 
   void Compute(OpKernelContext* ctx) override {
     const Tensor& x = ctx->input(0);
     const Tensor& y = ctx->input(1);
-    absl::StatusOr<BatchMatMulGeometry> geometry =
-        BatchMatMulGeometryOf(x.shape(), y.shape(), adj_x_, adj_y_);
-    OP_REQUIRES(ctx, geometry.ok(), AttachNodeName(geometry.status(), def()));
+    absl::StatusOr<BatchMatMulGeometry> geometry = Geometry(x, y);
+    OP_REQUIRES_OK(ctx, geometry.status());
     Tensor* out = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, geometry->output_shape, &out));
     if (out->NumElements() == 0) return;
@@ -105,10 +101,6 @@ class BatchMatMulOp : public OpKernel {
       for (Eigen::Index b = first; b < last; ++b) MultiplyOne(p, b);
     });
   }
-
- private:
-  bool adj_x_ = false;
-  bool adj_y_ = false;
 };
 
 #define MINITF_REGISTER_BATCH_MATMUL(T)                                                  \

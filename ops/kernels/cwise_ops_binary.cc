@@ -1,13 +1,13 @@
 // Kernels: Add, Sub, Mul, Div, Maximum, Minimum on CPU, with NumPy
 // broadcasting (see bcast.h), for float, double, int32 and int64.
 //
-// One kernel template, BinaryOp<T, Fn>, does the shape work and picks an
-// evaluation strategy; Fn only says how two operand expressions combine.
+// One kernel template, BinaryOp<T, Fn>, has its shapes checked by
+// BinaryOpShared (as on every device) and picks an evaluation strategy; Fn
+// only says how two operand expressions combine.
 #include <algorithm>
 #include <type_traits>
 
-#include "absl/strings/str_cat.h"
-#include "ops/util/bcast.h"
+#include "ops/kernels/cwise_ops_common.h"
 #include "runtime/kernel_registry.h"
 #include "runtime/node_def_util.h"
 #include "runtime/op_requires.h"
@@ -83,15 +83,15 @@ Eigen::array<Eigen::DenseIndex, N> ToEigenArray(const BCast::Dims& dims) {
 }
 
 template <typename T, typename Fn>
-class BinaryOp : public OpKernel {
+class BinaryOp : public BinaryOpShared {
  public:
-  explicit BinaryOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
+  using BinaryOpShared::BinaryOpShared;
 
   void Compute(OpKernelContext* ctx) override {
     const Tensor& x = ctx->input(0);
     const Tensor& y = ctx->input(1);
-    absl::StatusOr<BCast> bcast = BCast::Make(x.shape(), y.shape());
-    OP_REQUIRES(ctx, bcast.ok(), AttachNodeName(bcast.status(), def()));
+    absl::StatusOr<BCast> bcast = Broadcast(x, y);
+    OP_REQUIRES_OK(ctx, bcast.status());
     const TensorShape& out_shape = bcast->output_shape();
     if constexpr (kRejectsIntegerZeroDivisor<Fn, T>) {
       OP_REQUIRES(ctx, out_shape.num_elements() == 0 || !ContainsZero<T>(y),
@@ -130,13 +130,7 @@ class BinaryOp : public OpKernel {
       case 3: return EvaluateBroadcastOfRank<3>(d, bcast, x, y, z);
       case 4: return EvaluateBroadcastOfRank<4>(d, bcast, x, y, z);
       case 5: return EvaluateBroadcastOfRank<5>(d, bcast, x, y, z);
-      default:
-        return AttachNodeName(
-            absl::UnimplementedError(absl::StrCat(
-                "broadcasting ", x.shape().DebugString(), " with ", y.shape().DebugString(),
-                " alternates stretched dimensions ", bcast.rank(), " times; at most ",
-                kMaxBroadcastRank, " are supported")),
-            def());
+      default: return CheckBroadcastRank(bcast, x, y, kMaxBroadcastRank);
     }
   }
 

@@ -2,7 +2,7 @@
 //
 // Each row is shifted by its maximum before exponentiating, so large logits
 // do not overflow: softmax(x) = exp(x - max x) / sum(exp(x - max x)).
-#include "absl/strings/str_cat.h"
+#include "ops/kernels/softmax_ops_common.h"
 #include "runtime/kernel_registry.h"
 #include "runtime/op_requires.h"
 
@@ -16,11 +16,7 @@ class SoftmaxOp : public OpKernel {
 
   void Compute(OpKernelContext* ctx) override {
     const Tensor& logits = ctx->input(0);
-    OP_REQUIRES(ctx, logits.dims() >= 1,
-                AttachNodeName(absl::InvalidArgumentError(
-                                   absl::StrCat("logits must have rank at least 1, got shape ",
-                                                logits.shape().DebugString())),
-                               def()));
+    OP_REQUIRES_OK(ctx, ValidateSoftmaxInput(logits, *this));
     Tensor* softmax = nullptr;
     OP_REQUIRES_OK(ctx, ctx->forward_input_or_allocate_output({0}, 0, logits.shape(), &softmax));
     if (logits.NumElements() == 0) return;

@@ -65,6 +65,14 @@ TensorShape Conv2DOutputShape(const functor::Conv2DGeometry& g) {
   return TensorShape({g.batch, g.out_rows, g.out_cols, g.out_depth});
 }
 
+TensorShape Conv2DInputShape(const functor::Conv2DGeometry& g) {
+  return TensorShape({g.batch, g.in_rows, g.in_cols, g.in_depth});
+}
+
+TensorShape Conv2DFilterShape(const functor::Conv2DGeometry& g) {
+  return TensorShape({g.filter_rows, g.filter_cols, g.in_depth, g.out_depth});
+}
+
 absl::StatusOr<functor::Pool2DGeometry> MakePool2DGeometry(const Pool2DParameters& attrs,
                                                            const TensorShape& input) {
   if (input.dims() != 4) {

@@ -26,6 +26,10 @@ absl::StatusOr<functor::Conv2DGeometry> MakeConv2DGeometry(const Conv2DParameter
                                                            const TensorShape& filter);
 // [batch, out_rows, out_cols, out_depth].
 TensorShape Conv2DOutputShape(const functor::Conv2DGeometry& g);
+// [batch, in_rows, in_cols, in_depth]: the shape of Conv2DBackpropInput's output.
+TensorShape Conv2DInputShape(const functor::Conv2DGeometry& g);
+// [filter_rows, filter_cols, in_depth, out_depth]: that of Conv2DBackpropFilter's.
+TensorShape Conv2DFilterShape(const functor::Conv2DGeometry& g);
 
 // input: [batch, in_rows, in_cols, depth].
 absl::StatusOr<functor::Pool2DGeometry> MakePool2DGeometry(const Pool2DParameters& attrs,

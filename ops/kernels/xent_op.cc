@@ -3,7 +3,7 @@
 // For row b with label y:  loss[b] = log(sum_j exp(f[b,j])) - f[b,y]
 //                          backprop[b,:] = softmax(f[b,:]) - onehot(y)
 // computed with each row shifted by its maximum so nothing overflows.
-#include "absl/strings/str_cat.h"
+#include "ops/kernels/softmax_ops_common.h"
 #include "runtime/kernel_registry.h"
 #include "runtime/op_requires.h"
 
@@ -18,22 +18,10 @@ class SparseSoftmaxXentOp : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     const Tensor& features = ctx->input(0);
     const Tensor& labels = ctx->input(1);
-    OP_REQUIRES(ctx, features.dims() == 2,
-                Error(absl::StrCat("features must be a matrix [batch, classes], got shape ",
-                                   features.shape().DebugString())));
-    OP_REQUIRES(ctx, labels.dims() == 1 && labels.dim_size(0) == features.dim_size(0),
-                Error(absl::StrCat("labels must be a vector of the batch size: features have "
-                                   "shape ",
-                                   features.shape().DebugString(), ", labels have shape ",
-                                   labels.shape().DebugString())));
+    OP_REQUIRES_OK(ctx, ValidateSparseXentInputs(features, labels, *this));
     const int64_t batch = features.dim_size(0);
     const int64_t classes = features.dim_size(1);
     auto label = labels.vec<Label>();
-    for (int64_t b = 0; b < batch; ++b) {
-      OP_REQUIRES(ctx, label(b) >= 0 && label(b) < classes,
-                  Error(absl::StrCat("Received a label value of ", label(b), " at index ", b,
-                                     " which is outside the valid range of [0, ", classes, ")")));
-    }
     Tensor* loss = nullptr;
     Tensor* backprop = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({batch}), &loss));
@@ -59,11 +47,6 @@ class SparseSoftmaxXentOp : public OpKernel {
     }
     grad.device(device) = grad.exp() / sum_exp.reshape(batch_by_one).broadcast(one_by_classes);
     for (int64_t b = 0; b < batch; ++b) grad(b, static_cast<int64_t>(label(b))) -= T(1);
-  }
-
- private:
-  absl::Status Error(absl::string_view message) const {
-    return AttachNodeName(absl::InvalidArgumentError(message), def());
   }
 };
 

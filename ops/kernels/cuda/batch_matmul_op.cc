@@ -1,12 +1,12 @@
 // Kernel: BatchMatMul on CUDA GPUs (float): TensorFlow's v1 op, as the CPU
 // kernel implements it (equal batch dimensions, no broadcasting), with the
-// CPU kernel's shape checks and errors (BatchMatMulGeometryOf). All the
+// CPU kernel's shape checks and errors (BatchMatMulOpBase). All the
 // products are one cublasSgemmStridedBatched call. As in MatMul, BLAS is
 // column-major and tensors row-major, so the call computes each
 // product^T = op(y)^T op(x)^T: the operands swap places and keep their
 // adjoint flags (the adjoint is the transpose for float).
+#include "ops/kernels/batch_matmul_op_common.h"
 #include "ops/kernels/cuda/cuda_kernel_helpers.h"
-#include "ops/util/batch_matmul_geometry.h"
 #include "runtime/kernel_registry.h"
 #include "runtime/node_def_util.h"
 #include "runtime/op_requires.h"
@@ -15,19 +15,15 @@
 namespace minitf {
 namespace {
 
-class BatchMatMulOp : public OpKernel {
+class BatchMatMulOp : public BatchMatMulOpBase {
  public:
-  explicit BatchMatMulOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("adj_x", &adj_x_));
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("adj_y", &adj_y_));
-  }
+  using BatchMatMulOpBase::BatchMatMulOpBase;
 
   void Compute(OpKernelContext* ctx) override {
     const Tensor& x = ctx->input(0);
     const Tensor& y = ctx->input(1);
-    absl::StatusOr<BatchMatMulGeometry> g =
-        BatchMatMulGeometryOf(x.shape(), y.shape(), adj_x_, adj_y_);
-    OP_REQUIRES(ctx, g.ok(), AttachNodeName(g.status(), def()));
+    absl::StatusOr<BatchMatMulGeometry> g = Geometry(x, y);
+    OP_REQUIRES_OK(ctx, g.status());
     absl::StatusOr<se::Stream*> stream = ComputeStream(ctx);
     OP_REQUIRES_OK(ctx, stream.status());
     Tensor* out = nullptr;
@@ -49,10 +45,6 @@ class BatchMatMulOp : public OpKernel {
                      &c, static_cast<int>(g->n), g->m * g->n, g->batch),
                  def()));
   }
-
- private:
-  bool adj_x_ = false;
-  bool adj_y_ = false;
 };
 
 REGISTER_KERNEL_BUILDER(

@@ -1,6 +1,6 @@
 // Kernel: BiasAdd on CUDA GPUs (float): value seen as [rows, channels] plus
 // the bias repeated down the rows, as a broadcast Add (cwise_ops_gpu.h).
-#include "absl/strings/str_cat.h"
+#include "ops/kernels/bias_add_op_common.h"
 #include "ops/kernels/cuda/cuda_kernel_helpers.h"
 #include "ops/kernels/cuda/cwise_ops_gpu.h"
 #include "runtime/kernel_registry.h"
@@ -17,19 +17,9 @@ class BiasAddOp : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     const Tensor& value = ctx->input(0);
     const Tensor& bias = ctx->input(1);
-    OP_REQUIRES(ctx, value.dims() >= 2,
-                AttachNodeName(absl::InvalidArgumentError(
-                                   absl::StrCat("value must have rank at least 2, got shape ",
-                                                value.shape().DebugString())),
-                               def()));
-    const int64_t channels = value.dim_size(value.dims() - 1);
-    OP_REQUIRES(ctx, bias.dims() == 1 && bias.dim_size(0) == channels,
-                AttachNodeName(absl::InvalidArgumentError(absl::StrCat(
-                                   "bias must be a vector of the last dimension of value: "
-                                   "value has shape ",
-                                   value.shape().DebugString(), ", bias has shape ",
-                                   bias.shape().DebugString())),
-                               def()));
+    absl::StatusOr<int64_t> bias_channels = BiasAddChannels(value, bias, *this);
+    OP_REQUIRES_OK(ctx, bias_channels.status());
+    const int64_t channels = *bias_channels;
     absl::StatusOr<se::Stream*> stream = ComputeStream(ctx);
     OP_REQUIRES_OK(ctx, stream.status());
     Tensor* output = nullptr;

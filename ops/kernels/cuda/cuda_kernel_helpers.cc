@@ -32,6 +32,15 @@ absl::StatusOr<se::BlasSupport*> BlasOf(se::Stream* stream, const OpKernel& op) 
   return blas;
 }
 
+absl::StatusOr<se::DnnSupport*> DnnOf(se::Stream* stream, const OpKernel& op) {
+  se::DnnSupport* dnn = stream->parent()->AsDnn();
+  if (dnn == nullptr) {
+    return AttachNodeName(absl::FailedPreconditionError("the CUDA device has no DNN plugin"),
+                          op.def());
+  }
+  return dnn;
+}
+
 absl::Status LaunchStatus(cudaError_t error, absl::string_view cuda_kernel, const OpKernel& op) {
   if (error == cudaSuccess) return absl::OkStatus();
   return AttachNodeName(se::cuda::CudaStatus(error, absl::StrCat("launch of ", cuda_kernel)),

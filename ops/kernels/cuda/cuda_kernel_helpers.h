@@ -17,6 +17,7 @@
 #include "runtime/tensor.h"
 #include "stream/blas.h"
 #include "stream/device_memory.h"
+#include "stream/dnn.h"
 #include "stream/stream.h"
 
 namespace minitf {
@@ -37,6 +38,10 @@ absl::Status LaunchStatus(cudaError_t error, absl::string_view cuda_kernel, cons
 // The BLAS plugin of `stream`'s executor (cuBLAS). FailedPrecondition,
 // naming `op`'s node, when the executor has none.
 absl::StatusOr<se::BlasSupport*> BlasOf(se::Stream* stream, const OpKernel& op);
+
+// The DNN plugin of `stream`'s executor (cuDNN). FailedPrecondition, naming
+// `op`'s node, when the executor has none.
+absl::StatusOr<se::DnnSupport*> DnnOf(se::Stream* stream, const OpKernel& op);
 
 // A row-major operand read as column-major is its transpose, so a GEMM
 // passes each operand's own transpose flag through unchanged.

@@ -1,10 +1,10 @@
 // Kernels: Add, Sub, Mul, Div, Maximum and Minimum on CUDA GPUs (float),
-// with NumPy broadcasting: BCast merges the shapes as for the CPU kernels,
-// and the merged view becomes the strides cwise_ops_binary.cu walks.
-#include "absl/strings/str_cat.h"
+// with NumPy broadcasting: BinaryOpShared checks and merges the shapes as
+// for the CPU kernels, and the merged view becomes the strides
+// cwise_ops_binary.cu walks.
 #include "ops/kernels/cuda/cuda_kernel_helpers.h"
 #include "ops/kernels/cuda/cwise_ops_gpu.h"
-#include "ops/util/bcast.h"
+#include "ops/kernels/cwise_ops_common.h"
 #include "runtime/kernel_registry.h"
 #include "runtime/node_def_util.h"
 #include "runtime/op_requires.h"
@@ -33,22 +33,16 @@ gpu::BroadcastLayout LayoutOf(const BCast& bcast) {
 }
 
 template <BinaryOpKind kKind>
-class BinaryOp : public OpKernel {
+class BinaryOp : public BinaryOpShared {
  public:
-  explicit BinaryOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
+  using BinaryOpShared::BinaryOpShared;
 
   void Compute(OpKernelContext* ctx) override {
     const Tensor& x = ctx->input(0);
     const Tensor& y = ctx->input(1);
-    absl::StatusOr<BCast> bcast = BCast::Make(x.shape(), y.shape());
-    OP_REQUIRES(ctx, bcast.ok(), AttachNodeName(bcast.status(), def()));
-    OP_REQUIRES(ctx, bcast->rank() <= gpu::kMaxBroadcastRank,
-                AttachNodeName(absl::UnimplementedError(absl::StrCat(
-                                   "broadcasting ", x.shape().DebugString(), " with ",
-                                   y.shape().DebugString(), " alternates stretched dimensions ",
-                                   bcast->rank(), " times; at most ", gpu::kMaxBroadcastRank,
-                                   " are supported")),
-                               def()));
+    absl::StatusOr<BCast> bcast = Broadcast(x, y);
+    OP_REQUIRES_OK(ctx, bcast.status());
+    OP_REQUIRES_OK(ctx, CheckBroadcastRank(*bcast, x, y, gpu::kMaxBroadcastRank));
     absl::StatusOr<se::Stream*> stream = ComputeStream(ctx);
     OP_REQUIRES_OK(ctx, stream.status());
     Tensor* z = nullptr;

@@ -1,7 +1,7 @@
 // Kernels: Neg, Square, Sqrt, Exp, Log, Relu, Sigmoid, Tanh and ReluGrad on
 // CUDA GPUs (float). The output reuses an input's buffer when no one else
 // holds it, as on the CPU.
-#include "absl/strings/str_cat.h"
+#include "ops/kernels/activation_ops_common.h"
 #include "ops/kernels/cuda/cuda_kernel_helpers.h"
 #include "ops/kernels/cuda/cwise_ops_gpu.h"
 #include "runtime/kernel_registry.h"
@@ -39,12 +39,7 @@ class ReluGradOp : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     const Tensor& gradients = ctx->input(0);
     const Tensor& features = ctx->input(1);
-    OP_REQUIRES(ctx, gradients.shape() == features.shape(),
-                AttachNodeName(
-                    absl::InvalidArgumentError(absl::StrCat(
-                        "gradients and features must have the same shape, got ",
-                        gradients.shape().DebugString(), " and ", features.shape().DebugString())),
-                    def()));
+    OP_REQUIRES_OK(ctx, ValidateReluGradInputs(gradients, features, *this));
     absl::StatusOr<se::Stream*> stream = ComputeStream(ctx);
     OP_REQUIRES_OK(ctx, stream.status());
     Tensor* backprops = nullptr;

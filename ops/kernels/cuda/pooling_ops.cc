@@ -1,10 +1,8 @@
 // Kernels: MaxPool and MaxPoolGrad on CUDA GPUs (float, NHWC) through the
 // executor's DNN plugin, whose pooling follows TensorFlow's tie-breaking.
-// Shapes and attrs are checked as on the CPU (window_geometry.h).
-#include "absl/strings/str_cat.h"
+// Shapes and attrs are checked as on the CPU (Pool2DOpBase).
 #include "ops/kernels/cuda/cuda_kernel_helpers.h"
-#include "ops/kernels/window_geometry.h"
-#include "ops/util/window_attrs.h"
+#include "ops/kernels/pooling_ops_common.h"
 #include "runtime/kernel_registry.h"
 #include "runtime/node_def_util.h"
 #include "runtime/op_requires.h"
@@ -31,43 +29,17 @@ se::dnn::ConvolutionDescriptor ToDescriptor(const functor::Pool2DGeometry& g) {
   return d;
 }
 
-// Reads the window attrs once, when the kernel is built.
-class Pool2DOpBase : public OpKernel {
- public:
-  explicit Pool2DOpBase(OpKernelConstruction* ctx) : OpKernel(ctx) {
-    absl::StatusOr<Pool2DParameters> params = ReadPool2DParameters(ctx->def());
-    OP_REQUIRES_OK(ctx, params.status());
-    params_ = *params;
-  }
-
- protected:
-  absl::StatusOr<functor::Pool2DGeometry> Geometry(const TensorShape& input) const {
-    absl::StatusOr<functor::Pool2DGeometry> g = MakePool2DGeometry(params_, input);
-    if (!g.ok()) return AttachNodeName(g.status(), def());
-    return g;
-  }
-
-  absl::StatusOr<se::DnnSupport*> Dnn(se::Stream* stream) const {
-    se::DnnSupport* dnn = stream->parent()->AsDnn();
-    if (dnn != nullptr) return dnn;
-    return AttachNodeName(absl::FailedPreconditionError("the CUDA device has no DNN plugin"),
-                          def());
-  }
-
-  Pool2DParameters params_;
-};
-
 class MaxPoolOp : public Pool2DOpBase {
  public:
   using Pool2DOpBase::Pool2DOpBase;
 
   void Compute(OpKernelContext* ctx) override {
     const Tensor& input = ctx->input(0);
-    absl::StatusOr<functor::Pool2DGeometry> g = Geometry(input.shape());
+    absl::StatusOr<functor::Pool2DGeometry> g = MaxPoolGeometryOf(ctx);
     OP_REQUIRES_OK(ctx, g.status());
     absl::StatusOr<se::Stream*> stream = ComputeStream(ctx);
     OP_REQUIRES_OK(ctx, stream.status());
-    absl::StatusOr<se::DnnSupport*> dnn = Dnn(*stream);
+    absl::StatusOr<se::DnnSupport*> dnn = DnnOf(*stream, *this);
     OP_REQUIRES_OK(ctx, dnn.status());
     Tensor* output = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, Pool2DOutputShape(*g), &output));
@@ -89,14 +61,11 @@ class MaxPoolGradOp : public Pool2DOpBase {
     const Tensor& orig_input = ctx->input(0);
     const Tensor& orig_output = ctx->input(1);
     const Tensor& grad = ctx->input(2);
-    absl::StatusOr<functor::Pool2DGeometry> g = Geometry(orig_input.shape());
+    absl::StatusOr<functor::Pool2DGeometry> g = MaxPoolGradGeometryOf(ctx);
     OP_REQUIRES_OK(ctx, g.status());
-    const TensorShape pooled = Pool2DOutputShape(*g);
-    OP_REQUIRES_OK(ctx, CheckPooledShape("orig_output", orig_output, orig_input, pooled));
-    OP_REQUIRES_OK(ctx, CheckPooledShape("grad", grad, orig_input, pooled));
     absl::StatusOr<se::Stream*> stream = ComputeStream(ctx);
     OP_REQUIRES_OK(ctx, stream.status());
-    absl::StatusOr<se::DnnSupport*> dnn = Dnn(*stream);
+    absl::StatusOr<se::DnnSupport*> dnn = DnnOf(*stream, *this);
     OP_REQUIRES_OK(ctx, dnn.status());
     Tensor* in_backprop = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, orig_input.shape(), &in_backprop));
@@ -107,17 +76,6 @@ class MaxPoolGradOp : public Pool2DOpBase {
                                            AsDeviceMemory(orig_output), AsDeviceMemory(grad),
                                            &result),
                                        def()));
-  }
-
- private:
-  absl::Status CheckPooledShape(absl::string_view name, const Tensor& tensor,
-                                const Tensor& orig_input, const TensorShape& pooled) const {
-    if (tensor.shape() == pooled) return absl::OkStatus();
-    return AttachNodeName(
-        absl::InvalidArgumentError(absl::StrCat(
-            name, " has shape ", tensor.shape().DebugString(), " but pooling orig_input of shape ",
-            orig_input.shape().DebugString(), " gives ", pooled.DebugString())),
-        def());
   }
 };
 

@@ -1,16 +1,15 @@
 // Kernels: Sum, Mean and Max on CUDA GPUs (float), reduction_indices int32
 // or int64 in host memory.
 //
-// The input is seen as runs of adjacent dimensions that are all reduced or
-// all kept (size-1 dimensions dropped), e.g. [2,3,4,5] over {1,2} is
-// [2 | 12 | 5]; each reduced run is folded in one kernel pass over an
-// [outer, reduced, inner] view, the last reduced run first, through
-// temporaries when there are several. Mean divides in the last pass.
+// The axes are checked, and the input folded in the passes of
+// ReductionOpBase's plan, as on the CPU: one kernel pass per run of reduced
+// dimensions over an [outer, folded, inner] view, through temporaries when
+// there are several. Mean divides in the last pass.
 #include <vector>
 
 #include "ops/kernels/cuda/cuda_kernel_helpers.h"
 #include "ops/kernels/cuda/reduction_ops_gpu.h"
-#include "ops/util/reduction_axes.h"
+#include "ops/kernels/reduction_ops_common.h"
 #include "runtime/kernel_registry.h"
 #include "runtime/node_def_util.h"
 #include "runtime/op_requires.h"
@@ -20,97 +19,43 @@ namespace {
 
 using gpu::ReductionKind;
 
-// Adjacent input dimensions merged into one.
-struct DimRun {
-  int64_t size;
-  bool reduced;
-};
-
-bool AnyReduced(const std::vector<DimRun>& runs) {
-  for (const DimRun& run : runs) {
-    if (run.reduced) return true;
-  }
-  return false;
-}
-
 template <ReductionKind kKind, bool kMean>
-class ReductionOp : public OpKernel {
+class ReductionOp : public ReductionOpBase {
  public:
-  explicit ReductionOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("keep_dims", &keep_dims_));
-  }
+  using ReductionOpBase::ReductionOpBase;
 
   void Compute(OpKernelContext* ctx) override {
     const Tensor& input = ctx->input(0);
-    absl::StatusOr<std::vector<bool>> reduced = ReducedDims(ctx->input(1), input.dims());
-    OP_REQUIRES(ctx, reduced.ok(), AttachNodeName(reduced.status(), def()));
-
-    TensorShape out_shape;
-    int64_t count = 1;  // Input elements folded into each output element.
-    std::vector<DimRun> runs;
-    for (int d = 0; d < input.dims(); ++d) {
-      const int64_t size = input.dim_size(d);
-      const bool is_reduced = (*reduced)[d];
-      if (is_reduced) {
-        count *= size;
-        if (keep_dims_) out_shape.AddDim(1);
-      } else {
-        out_shape.AddDim(size);
-      }
-      if (size == 1) continue;
-      if (!runs.empty() && runs.back().reduced == is_reduced) {
-        runs.back().size *= size;
-      } else {
-        runs.push_back({size, is_reduced});
-      }
-    }
-
-    if (out_shape.num_elements() == 0) {
-      Tensor* out = nullptr;
-      OP_REQUIRES_OK(ctx, ctx->allocate_output(0, out_shape, &out));
-      return;
-    }
-    if (!AnyReduced(runs)) {
-      // Only size-1 dimensions are reduced: the input's values, reshaped.
-      Tensor out;
-      MINITF_CHECK(out.CopyFrom(input, out_shape));
-      ctx->set_output(0, out);
-      return;
-    }
+    absl::StatusOr<ReductionPlan> plan = Plan(input, ctx->input(1));
+    OP_REQUIRES_OK(ctx, plan.status());
+    if (SetOutputWithoutPasses(ctx, input, *plan)) return;
     absl::StatusOr<se::Stream*> stream = ComputeStream(ctx);
     OP_REQUIRES_OK(ctx, stream.status());
 
     Tensor current = input;
-    while (AnyReduced(runs)) {
-      int k = static_cast<int>(runs.size()) - 1;
-      while (!runs[k].reduced) --k;
-      int64_t outer = 1, inner = 1;
-      for (int i = 0; i < k; ++i) outer *= runs[i].size;
-      for (int i = k + 1; i < static_cast<int>(runs.size()); ++i) inner *= runs[i].size;
-      const int64_t folded = runs[k].size;
-      runs.erase(runs.begin() + k);
-      const bool last_pass = !AnyReduced(runs);
+    for (size_t p = 0; p < plan->passes.size(); ++p) {
+      const ReductionPass& pass = plan->passes[p];
+      const bool last_pass = p + 1 == plan->passes.size();
       Tensor next;
       if (last_pass) {
         Tensor* out = nullptr;
-        OP_REQUIRES_OK(ctx, ctx->allocate_output(0, out_shape, &out));
+        OP_REQUIRES_OK(ctx, ctx->allocate_output(0, plan->out_shape, &out));
         next = *out;  // Shares the output's buffer.
       } else {
-        OP_REQUIRES_OK(ctx, ctx->allocate_temp(DT_FLOAT, TensorShape({outer * inner}), &next));
+        OP_REQUIRES_OK(ctx, ctx->allocate_temp(DT_FLOAT, TensorShape({pass.outer * pass.inner}),
+                                               &next));
       }
-      const float divisor = kMean && last_pass ? static_cast<float>(count) : 1.0f;
+      const float divisor = kMean && last_pass ? static_cast<float>(plan->count) : 1.0f;
       OP_REQUIRES_OK(ctx, LaunchStatus(gpu::LaunchReduceMiddle(
                                            CudaStreamOf(*stream), kKind, current.data<float>(),
-                                           outer, folded, inner, divisor, next.data<float>()),
+                                           pass.outer, pass.folded, pass.inner, divisor,
+                                           next.data<float>()),
                                        type_string(), *this));
       // `current` may be a temporary: its memory is reused only by work
       // enqueued later on the same stream, after this pass.
       current = next;
     }
   }
-
- private:
-  bool keep_dims_ = false;
 };
 
 #define MINITF_REGISTER_CUDA_REDUCTION_KERNEL_(name, ...)                   \

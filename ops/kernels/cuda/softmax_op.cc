@@ -1,8 +1,8 @@
 // Kernel: Softmax on CUDA GPUs (float), over the last dimension, each row
 // shifted by its maximum first (softmax_ops.cu).
-#include "absl/strings/str_cat.h"
 #include "ops/kernels/cuda/cuda_kernel_helpers.h"
 #include "ops/kernels/cuda/softmax_ops_gpu.h"
+#include "ops/kernels/softmax_ops_common.h"
 #include "runtime/kernel_registry.h"
 #include "runtime/node_def_util.h"
 #include "runtime/op_requires.h"
@@ -16,11 +16,7 @@ class SoftmaxOp : public OpKernel {
 
   void Compute(OpKernelContext* ctx) override {
     const Tensor& logits = ctx->input(0);
-    OP_REQUIRES(ctx, logits.dims() >= 1,
-                AttachNodeName(absl::InvalidArgumentError(
-                                   absl::StrCat("logits must have rank at least 1, got shape ",
-                                                logits.shape().DebugString())),
-                               def()));
+    OP_REQUIRES_OK(ctx, ValidateSoftmaxInput(logits, *this));
     absl::StatusOr<se::Stream*> stream = ComputeStream(ctx);
     OP_REQUIRES_OK(ctx, stream.status());
     Tensor* softmax = nullptr;

@@ -2,9 +2,9 @@
 // int32 or int64 labels). The labels are read in host memory, so a label
 // out of range fails the node with the CPU kernel's error instead of
 // producing NaN; they are then copied to the device on the compute stream.
-#include "absl/strings/str_cat.h"
 #include "ops/kernels/cuda/cuda_kernel_helpers.h"
 #include "ops/kernels/cuda/softmax_ops_gpu.h"
+#include "ops/kernels/softmax_ops_common.h"
 #include "runtime/kernel_registry.h"
 #include "runtime/node_def_util.h"
 #include "runtime/op_requires.h"
@@ -20,22 +20,9 @@ class SparseSoftmaxXentOp : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     const Tensor& features = ctx->input(0);
     const Tensor& labels = ctx->input(1);
-    OP_REQUIRES(ctx, features.dims() == 2,
-                Error(absl::StrCat("features must be a matrix [batch, classes], got shape ",
-                                   features.shape().DebugString())));
-    OP_REQUIRES(ctx, labels.dims() == 1 && labels.dim_size(0) == features.dim_size(0),
-                Error(absl::StrCat("labels must be a vector of the batch size: features have "
-                                   "shape ",
-                                   features.shape().DebugString(), ", labels have shape ",
-                                   labels.shape().DebugString())));
+    OP_REQUIRES_OK(ctx, ValidateSparseXentInputs(features, labels, *this));
     const int64_t batch = features.dim_size(0);
     const int64_t classes = features.dim_size(1);
-    const Label* label = labels.data<Label>();
-    for (int64_t b = 0; b < batch; ++b) {
-      OP_REQUIRES(ctx, label[b] >= 0 && label[b] < classes,
-                  Error(absl::StrCat("Received a label value of ", label[b], " at index ", b,
-                                     " which is outside the valid range of [0, ", classes, ")")));
-    }
     absl::StatusOr<se::Stream*> stream = ComputeStream(ctx);
     OP_REQUIRES_OK(ctx, stream.status());
     Tensor* loss = nullptr;
@@ -58,11 +45,6 @@ class SparseSoftmaxXentOp : public OpKernel {
                                          device_labels.data<Label>(), batch, classes,
                                          loss->data<float>(), backprop->data<float>()),
                                      "SparseSoftmaxXent", *this));
-  }
-
- private:
-  absl::Status Error(absl::string_view message) const {
-    return AttachNodeName(absl::InvalidArgumentError(message), def());
   }
 };
 

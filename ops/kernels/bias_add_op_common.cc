@@ -1,0 +1,28 @@
+#include "ops/kernels/bias_add_op_common.h"
+
+#include "absl/strings/str_cat.h"
+#include "runtime/node_def_util.h"
+
+namespace minitf {
+
+absl::StatusOr<int64_t> BiasAddChannels(const Tensor& value, const Tensor& bias,
+                                        const OpKernel& op) {
+  if (value.dims() < 2) {
+    return AttachNodeName(absl::InvalidArgumentError(
+                              absl::StrCat("value must have rank at least 2, got shape ",
+                                           value.shape().DebugString())),
+                          op.def());
+  }
+  const int64_t channels = value.dim_size(value.dims() - 1);
+  if (bias.dims() != 1 || bias.dim_size(0) != channels) {
+    return AttachNodeName(absl::InvalidArgumentError(absl::StrCat(
+                              "bias must be a vector of the last dimension of value: "
+                              "value has shape ",
+                              value.shape().DebugString(), ", bias has shape ",
+                              bias.shape().DebugString())),
+                          op.def());
+  }
+  return channels;
+}
+
+}  // namespace minitf
