@@ -175,19 +175,10 @@ bool GPUStatsFile::GPUFiguresChanged(const std::map<std::string, GPUFigures>& wi
   for (const auto& [key, now] : window) {
     auto it = written.find(key);
     if (it == written.end()) return true;
-    const GPUFigures& then = it->second;
-    if (now.device != then.device || now.bus_id != then.bus_id ||
-        now.device_used_max != then.device_used_max ||
-        now.device_used_min != then.device_used_min ||
-        now.device_pool_bytes != then.device_pool_bytes ||
-        now.device_live_region_bytes != then.device_live_region_bytes ||
-        now.device_limit_bytes != then.device_limit_bytes ||
-        now.device_peak_stable != then.device_peak_stable ||
-        now.host_used_max != then.host_used_max || now.host_used_min != then.host_used_min ||
-        now.host_pool_bytes != then.host_pool_bytes || now.swap_reason != then.swap_reason ||
-        now.perf_control != then.perf_control) {
-      return true;
-    }
+    // Every figure counts but gpu_share, which moves at every step.
+    GPUFigures now_at_written_share = now;
+    now_at_written_share.gpu_share = it->second.gpu_share;
+    if (now_at_written_share != it->second) return true;
   }
   return false;
 }

@@ -204,6 +204,8 @@ class GPUStatsFile {
     std::string swap_reason;
     double gpu_share = 0;
     int perf_control = 100;
+
+    bool operator==(const GPUFigures&) const = default;
   };
   // The device peak most recently seen on one GPU, and for how many
   // consecutive steps (the latest included) it has been that value.

@@ -278,6 +278,22 @@ TEST_F(GPUStatsFileTest, DeviceMemStableChangeAfterIntervalWrites) {
   EXPECT_EQ(ReadJson()["gpuUsageInfo"][kKey0]["deviceMemStable"], 4096);
 }
 
+TEST_F(GPUStatsFileTest, GPUShareAloneDoesNotRewriteButRidesAlongWithAChange) {
+  GPUStatsFile stats(Options());
+  GPUMemorySample sample = Sample("GPU:0", kBus0, 100, 200);
+  sample.gpu_share = 0.25;
+  ASSERT_TRUE(stats.RecordStep(1, absl::Milliseconds(10), {sample}).ok());
+  Advance(absl::Seconds(2));
+  sample.gpu_share = 0.75;
+  ASSERT_TRUE(stats.RecordStep(1, absl::Milliseconds(10), {sample}).ok());
+  EXPECT_EQ(stats.writes(), 1);
+  Advance(absl::Seconds(2));
+  sample.host_pool_bytes += 1;
+  ASSERT_TRUE(stats.RecordStep(1, absl::Milliseconds(10), {sample}).ok());
+  EXPECT_EQ(stats.writes(), 2);
+  EXPECT_EQ(ReadJson()["gpuUsageInfo"][kKey0]["gpuShare"], 0.75);
+}
+
 TEST_F(GPUStatsFileTest, DeviceMemPeakStableAfterStableStepsUnchangedPeaks) {
   GPUStatsOptions options = Options();
   options.stable_steps = 3;
