@@ -108,26 +108,30 @@ absl::Status ExecutorSet::RunStep(const StepArgs& step) const {
   ExecutorBarrier barrier(static_cast<int>(partitions_.size()), &rendezvous, &cancellation);
   auto done = [&barrier](const absl::Status& s) { barrier.PartitionDone(s); };
   // Every partition starts now: a partition that ran inline first could
-  // otherwise hold the others back for its whole inline part.
-  for (size_t i = 0; i + 1 < partitions_.size(); ++i) {
+  // otherwise hold the others back for its whole inline part. With a
+  // deadline, the last one goes to the runner too: an executor runs its
+  // first expensive node inline, and the calling thread must be free to
+  // cancel the step when the deadline passes.
+  const absl::Time deadline = absl::Now() + absl::Milliseconds(step.timeout_ms);
+  const bool bounded = step.timeout_ms > 0;
+  for (size_t i = 0; i < partitions_.size(); ++i) {
     Executor* executor = partitions_[i].executor.get();
     const Executor::Args* partition = &partition_args[i];
-    if (step.runner) {
+    const bool inline_last = i + 1 == partitions_.size() && !bounded;
+    if (step.runner && !inline_last) {
       step.runner([executor, partition, done] { executor->RunAsync(*partition, done); });
     } else {
       executor->RunAsync(*partition, done);
     }
   }
-  partitions_.back().executor->RunAsync(partition_args.back(), done);
 
-  if (step.timeout_ms > 0 &&
-      !barrier.all_done().WaitForNotificationWithTimeout(absl::Milliseconds(step.timeout_ms))) {
-    const absl::Status deadline = absl::DeadlineExceededError(absl::StrCat(
+  if (bounded && !barrier.all_done().WaitForNotificationWithTimeout(deadline - absl::Now())) {
+    const absl::Status timed_out = absl::DeadlineExceededError(absl::StrCat(
         "Timed out after ", step.timeout_ms, " ms waiting for step ", step.step_id));
-    rendezvous.StartAbort(deadline);
+    rendezvous.StartAbort(timed_out);
     cancellation.StartCancel();
     barrier.all_done().WaitForNotification();
-    return deadline;
+    return timed_out;
   }
   barrier.all_done().WaitForNotification();
   return barrier.status();

@@ -46,7 +46,9 @@ class ExecutorSet {
     // Runs expensive nodes and the extra partitions; when empty, everything
     // runs on the calling thread.
     Runner runner;
-    // The step's deadline; 0 means none.
+    // The step's deadline, from the call to RunStep; 0 means none. With a
+    // deadline and a runner, every partition runs on the runner, so the
+    // calling thread is free to cancel the step when it passes.
     int64_t timeout_ms = 0;
   };
 

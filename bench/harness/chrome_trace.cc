@@ -13,8 +13,12 @@ namespace {
 
 constexpr int kGPUPid = 0;
 
-// A string as a JSON literal, quotes included.
-std::string Quote(const std::string& s) { return nlohmann::json(s).dump(); }
+// A string as a JSON literal, quotes included; bytes that are not UTF-8
+// (a scenario path can hold any) become U+FFFD.
+std::string Quote(const std::string& s) {
+  return nlohmann::json(s).dump(-1, ' ', /*ensure_ascii=*/false,
+                                nlohmann::json::error_handler_t::replace);
+}
 
 // Fixed tracks first, in this order; executor threads after them.
 int FixedTrackOrder(const std::string& track) {

@@ -27,6 +27,8 @@ namespace {
 constexpr double kMaxBaselineSeconds = 15;
 // The progress line's rates are measured over this window.
 constexpr double kRateWindowSeconds = 2;
+// Set-up may always take this long, however short the experiment.
+constexpr double kMinSetupSeconds = 1;
 
 absl::Status MakeDir(const std::string& dir) {
   std::error_code error;
@@ -55,7 +57,15 @@ JobRunner::Options RunnerOptions(const Scenario& scenario, const JobSpec& spec,
   o.status_file = absl::StrCat(dir, "/", spec.name, ".status.json");
   o.experiment_duration_s = scenario.duration_s;
   o.max_trace_spans = max_trace_spans;
+  // A job that cannot even be set up in the experiment's time cannot take
+  // part in it.
+  o.setup_timeout = absl::Seconds(std::max(scenario.duration_s, kMinSetupSeconds));
   return o;
+}
+
+// The answer of `options.interruption`: "" while the run may go on.
+std::string Interruption(const ExperimentOptions& options) {
+  return options.interruption ? options.interruption() : std::string();
 }
 
 // When `spec` stops being part of the experiment, in seconds from its start.
@@ -64,9 +74,11 @@ double JobEnd(const Scenario& scenario, const JobSpec& spec) {
                              : scenario.duration_s;
 }
 
-// Runs `spec` alone, unrestricted, for `seconds`; its steady steps/s.
+// Runs `spec` alone, unrestricted, for `seconds`; its steady steps/s. An
+// interruption stops it at its next step boundary.
 absl::StatusOr<double> RunSolo(const Scenario& scenario, JobSpec spec, const std::string& dir,
-                               double seconds, absl::Status* job_status) {
+                               double seconds, const ExperimentOptions& experiment,
+                               absl::Status* job_status) {
   spec.start_s = 0;
   spec.duration_s = seconds;
   spec.perf_control = 100;
@@ -77,6 +89,10 @@ absl::StatusOr<double> RunSolo(const Scenario& scenario, JobSpec spec, const std
                                              GPUConfigToJson(InitialConfig(spec))));
   MINITF_ASSIGN_OR_RETURN(std::unique_ptr<JobRunner> job, JobRunner::Create(options));
   job->Start(absl::Now());
+  while (!job->finished()) {
+    if (!Interruption(experiment).empty()) job->RequestStop();
+    absl::SleepFor(absl::Milliseconds(20));
+  }
   job->Join();
   *job_status = job->status();
   return SteadyStepsPerSecond(job->Records());
@@ -187,11 +203,17 @@ absl::StatusOr<ExperimentResult> RunExperiment(const Scenario& input,
     job.spec = spec;
     result.jobs.push_back(std::move(job));
   }
+  // Records an interruption in the result; true once there is one.
+  const auto interrupted = [&options, &result] {
+    if (!result.interrupted()) result.interrupted_by = Interruption(options);
+    return result.interrupted();
+  };
 
   if (options.baseline) {
     const std::string solo_dir = options.out_dir + "/baseline";
     MINITF_RETURN_IF_ERROR(MakeDir(solo_dir));
     for (JobResult& job : result.jobs) {
+      if (interrupted()) return result;
       const double seconds =
           options.baseline_seconds > 0
               ? options.baseline_seconds
@@ -201,10 +223,11 @@ absl::StatusOr<ExperimentResult> RunExperiment(const Scenario& input,
                                          seconds)
                           << std::flush;
       }
-      MINITF_ASSIGN_OR_RETURN(job.solo_steps_per_s,
-                              RunSolo(scenario, job.spec, solo_dir, seconds, &job.solo_status));
+      MINITF_ASSIGN_OR_RETURN(job.solo_steps_per_s, RunSolo(scenario, job.spec, solo_dir, seconds,
+                                                            options, &job.solo_status));
     }
   }
+  if (interrupted()) return result;
 
   std::map<std::string, std::string> config_paths;
   std::vector<std::unique_ptr<JobRunner>> runners;
@@ -214,6 +237,7 @@ absl::StatusOr<ExperimentResult> RunExperiment(const Scenario& input,
   }
   TimelineDriver driver(scenario.timeline, config_paths);
   for (const JobSpec& spec : scenario.jobs) {
+    if (interrupted()) return result;
     MINITF_RETURN_IF_ERROR(driver.WriteInitial(spec.name, InitialConfig(spec)));
     MINITF_ASSIGN_OR_RETURN(
         std::unique_ptr<JobRunner> runner,
@@ -266,6 +290,10 @@ absl::StatusOr<ExperimentResult> RunExperiment(const Scenario& input,
     const bool all_finished = std::all_of(runners.begin(), runners.end(),
                                           [](const auto& r) { return r->finished(); });
     if (all_finished || now_s >= scenario.duration_s) break;
+    if (interrupted()) {
+      result.interrupted_at_s = now_s;
+      break;
+    }
     absl::Time wake = absl::Now() + period;
     if (!driver.done()) wake = std::min(wake, start + absl::Seconds(driver.NextAt()));
     absl::SleepFor(std::max(wake - absl::Now(), absl::ZeroDuration()));

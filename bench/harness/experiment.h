@@ -8,14 +8,21 @@
 //   MINITF_ASSIGN_OR_RETURN(ExperimentResult r, RunExperiment(scenario, options));
 //   MINITF_RETURN_IF_ERROR(WriteReport(r, options.out_dir));   // report.h
 //
-// The jobs' config and status files live in out_dir ("<job>.config.json",
+// The jobs' config and status files live in out_dir/jobs ("<job>.config.json",
 // "<job>.status.json"). When the experiment ends, a job its config file
 // holds suspended (perfControl 0) is given perfControl 100 first, as a
 // scheduler would, so it can reach its step boundary and stop.
+//
+// Time is bounded: each job's set-up (its graph, session and variables)
+// must finish within the experiment's length, and each step runs with a
+// deadline at the job's end (RunOptions::timeout_in_ms), so a step still
+// running then is cancelled (not counted) and the experiment ends within
+// one kernel's time of its planned end.
 #ifndef MINITF_BENCH_HARNESS_EXPERIMENT_H_
 #define MINITF_BENCH_HARNESS_EXPERIMENT_H_
 
 #include <cstdint>
+#include <functional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -54,6 +61,12 @@ struct ExperimentOptions {
   bool progress_is_tty = false;
   // How often the device timeline is sampled.
   double sample_period_s = 0.1;
+  // Polled during the baselines and the run: a non-empty answer (the
+  // command line's is the signal's name, "SIGINT") ends the experiment
+  // early as its planned end would — jobs stop at their next step boundary,
+  // suspended ones are released — and marks the result interrupted. Null:
+  // never.
+  std::function<std::string()> interruption;
 };
 
 // `base` (a SimGPU option string) with the keys `overrides` gives replaced by
@@ -92,14 +105,20 @@ struct ExperimentResult {
   std::vector<JobResult> jobs;  // in scenario order
   std::vector<DeviceSample> timeline;
   std::vector<PerformedAction> actions;
+  // Set when ExperimentOptions::interruption ended the run early: its
+  // answer, and when (seconds from the jobs' start; 0 before it).
+  std::string interrupted_by;
+  double interrupted_at_s = 0;
+
+  bool interrupted() const { return !interrupted_by.empty(); }
 };
 
 // The scenario with its time axis scaled to last `seconds` (> 0).
 Scenario ScaleScenario(Scenario scenario, double seconds);
 
-// Errors name the job or file at fault: a job that cannot be built, a
-// config file that cannot be written. A job failing while it runs is not
-// an error: it is reported in its JobResult.
+// Errors name the job or file at fault: a job that cannot be built or set
+// up in time, a config file that cannot be written. A job failing while it
+// runs is not an error: it is reported in its JobResult.
 absl::StatusOr<ExperimentResult> RunExperiment(const Scenario& scenario,
                                                const ExperimentOptions& options);
 

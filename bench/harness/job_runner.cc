@@ -1,5 +1,6 @@
 #include "bench/harness/job_runner.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -41,8 +42,19 @@ absl::StatusOr<std::unique_ptr<JobRunner>> JobRunner::Create(const Options& opti
   absl::StatusOr<std::unique_ptr<DirectSession>> session = DirectSession::New(session_options);
   if (!session.ok()) return Named(spec.name, session.status());
   MINITF_RETURN_IF_ERROR(Named(spec.name, (*session)->Create(model.model.graph)));
-  MINITF_RETURN_IF_ERROR(
-      Named(spec.name, (*session)->Run({}, {}, {model.model.init}, nullptr)));
+  RunOptions init_options;
+  if (options.setup_timeout > absl::ZeroDuration()) {
+    init_options.timeout_in_ms =
+        std::max<int64_t>(1, absl::ToInt64Milliseconds(options.setup_timeout));
+  }
+  absl::Status init =
+      (*session)->Run(init_options, {}, {}, {model.model.init}, nullptr, nullptr);
+  if (init.code() == absl::StatusCode::kDeadlineExceeded) {
+    return absl::DeadlineExceededError(absl::StrCat(
+        "job '", spec.name, "': initialising the variables took longer than the ",
+        absl::FormatDuration(options.setup_timeout), " the experiment lasts"));
+  }
+  MINITF_RETURN_IF_ERROR(Named(spec.name, init));
   GPUDevice* job_gpu = nullptr;
   for (Device* d : (*session)->ListDevices()) {
     if (job_gpu == nullptr) job_gpu = dynamic_cast<GPUDevice*>(d);
@@ -86,13 +98,22 @@ void JobRunner::Join() {
   if (thread_.joinable()) thread_.join();
 }
 
-bool JobRunner::ShouldStop(int64_t steps, absl::Time now) const {
+absl::Time JobRunner::End() const {
   const JobSpec& spec = options_.spec;
-  const double elapsed = absl::ToDoubleSeconds(now - experiment_start_);
+  absl::Time end = absl::InfiniteFuture();
+  if (spec.duration_s > 0) {
+    end = std::min(end, experiment_start_ + absl::Seconds(spec.start_s + spec.duration_s));
+  }
+  if (options_.experiment_duration_s > 0) {
+    end = std::min(end, experiment_start_ + absl::Seconds(options_.experiment_duration_s));
+  }
+  return end;
+}
+
+bool JobRunner::ShouldStop(int64_t steps, absl::Time now) const {
   if (stop_requested_.load()) return true;
-  if (spec.steps > 0 && steps >= spec.steps) return true;
-  if (spec.duration_s > 0 && elapsed >= spec.start_s + spec.duration_s) return true;
-  return options_.experiment_duration_s > 0 && elapsed >= options_.experiment_duration_s;
+  if (options_.spec.steps > 0 && steps >= options_.spec.steps) return true;
+  return now >= End();
 }
 
 void JobRunner::Run() {
@@ -105,11 +126,15 @@ void JobRunner::Run() {
     }
   }
   const auto feeds = model_.batch.Feeds(model_.model);
+  const absl::Time end = End();
   int64_t steps = 0;
   absl::Time last = absl::Now();
   while (!ShouldStop(steps, absl::Now())) {
-    absl::Status s = RunStep(feeds, steps + 1);
+    absl::Status s = RunStep(feeds, steps + 1, end);
     const absl::Time now = absl::Now();
+    // The job's time ran out in the middle of the step: the step was
+    // cancelled, and the job ends as it would have at the step's end.
+    if (s.code() == absl::StatusCode::kDeadlineExceeded && now >= end) break;
     if (!s.ok()) {
       LOG(WARNING, "job '{}' failed at step {}: {}", options_.spec.name, steps + 1, s);
       MutexLock lock(&mu_);
@@ -139,16 +164,23 @@ void JobRunner::Run() {
 }
 
 absl::Status JobRunner::RunStep(const std::vector<std::pair<std::string, Tensor>>& feeds,
-                                int64_t step) {
-  std::vector<Tensor> out;
-  if (trace_ == nullptr) return session_->Run(feeds, {}, {model_.model.train}, &out);
+                                int64_t step, absl::Time deadline) {
   RunOptions run_options;
+  if (deadline != absl::InfiniteFuture()) {
+    // Rounded up, so a step that ends in time is never cut short.
+    run_options.timeout_in_ms = std::max<int64_t>(
+        1, absl::ToInt64Milliseconds(absl::Ceil(deadline - absl::Now(), absl::Milliseconds(1))));
+  }
+  std::vector<Tensor> out;
+  if (trace_ == nullptr) {
+    return session_->Run(run_options, feeds, {}, {model_.model.train}, &out, nullptr);
+  }
   run_options.trace_level = RunOptions::FULL_TRACE;
   RunMetadata metadata;
   const absl::Time start = absl::Now();
   absl::Status s =
       session_->Run(run_options, feeds, {}, {model_.model.train}, &out, &metadata);
-  const absl::Time end = absl::Now();
+  const absl::Time finish = absl::Now();
   BoundaryIdle idle;
   if (const GPUResourceState* resources =
           GPUResourceManagement::StateOf(session_->action_states())) {
@@ -156,7 +188,7 @@ absl::Status JobRunner::RunStep(const std::vector<std::pair<std::string, Tensor>
     idle.sleep = status.last_sleep;
     idle.suspension = status.last_suspension;
   }
-  trace_->AddStep(step, start, end, metadata.step_stats, gpu_->gpu_op_manager()->TakeSlots(),
+  trace_->AddStep(step, start, finish, metadata.step_stats, gpu_->gpu_op_manager()->TakeSlots(),
                   idle);
   return s;
 }

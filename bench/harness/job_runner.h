@@ -13,6 +13,8 @@
 //   for (const StepRecord& r : job->Records()) ...
 //
 // A step that fails (out of memory, say) ends the job; status() says why.
+// Every step runs with a deadline at the job's end: a step still running
+// then is cancelled and not counted, and the job ends normally.
 // Thread-safe.
 #ifndef MINITF_BENCH_HARNESS_JOB_RUNNER_H_
 #define MINITF_BENCH_HARNESS_JOB_RUNNER_H_
@@ -69,10 +71,13 @@ class JobRunner {
     double experiment_duration_s = 0;  // the job stops at this at the latest
     // Trace every step (JobTrace), keeping at most this many spans; 0: none.
     size_t max_trace_spans = 0;
+    // How long initialising the variables may take (0: no bound).
+    absl::Duration setup_timeout = absl::ZeroDuration();
   };
 
   // Builds the model and the session and initialises the variables.
-  // Errors name the job.
+  // Errors name the job; DEADLINE_EXCEEDED when the initialisation outlasts
+  // setup_timeout.
   static absl::StatusOr<std::unique_ptr<JobRunner>> Create(const Options& options);
   ~JobRunner();  // Joins.
 
@@ -100,10 +105,14 @@ class JobRunner {
  private:
   JobRunner(Options options, JobModel model, std::unique_ptr<DirectSession> session,
             GPUDevice* gpu);
-  // One Run, traced when tracing is on.
-  absl::Status RunStep(const std::vector<std::pair<std::string, Tensor>>& feeds, int64_t step);
+  // One Run with `deadline`, traced when tracing is on.
+  absl::Status RunStep(const std::vector<std::pair<std::string, Tensor>>& feeds, int64_t step,
+                       absl::Time deadline);
   void Run();
   bool ShouldStop(int64_t steps, absl::Time now) const;
+  // When the job must have stopped: its duration's end or the experiment's,
+  // whichever is first (InfiniteFuture: neither is set).
+  absl::Time End() const;
 
   const Options options_;
   absl::Time experiment_start_;  // set by Start, before the thread

@@ -11,8 +11,10 @@
 #include "absl/status/status.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "bench/harness/chrome_trace.h"
 #include "bench/harness/experiment.h"
+#include "bench/harness/interrupt.h"
 #include "bench/harness/plots.h"
 #include "bench/harness/report.h"
 #include "bench/harness/scenario.h"
@@ -59,6 +61,14 @@ options:
   --no-trace             do not record trace.json
   --no-plots             do not run gnuplot
   -h, --help             this text
+
+Ctrl-C (or SIGTERM) stops the jobs at their next step and writes every
+output for the time run, marked interrupted; a second one quits at once.
+summary.json says "running" until the run's outputs are written.
+
+exit status: 0 when every job ran to its end, 1 when a job failed (listed
+on stderr) or the experiment could not run, 2 for bad arguments, 128 + the
+signal when interrupted.
 )";
 
 struct ColocateArgs {
@@ -130,29 +140,65 @@ absl::StatusOr<std::optional<ColocateArgs>> ParseColocate(const std::vector<std:
   return out;
 }
 
-absl::Status Colocate(ColocateArgs args) {
+// What a finished run prints last, and its exit status: 128 + the signal
+// when interrupted, 1 when a job failed, else 0.
+int Conclude(const ExperimentResult& result) {
+  std::vector<std::string> failures;
+  for (const JobResult& job : result.jobs) {
+    if (!job.status.ok()) failures.push_back(std::string(job.status.message()));
+  }
+  if (!failures.empty()) {
+    std::cerr << "minitf colocate: " << failures.size() << " of " << result.jobs.size()
+              << " jobs failed:\n";
+    for (const std::string& failure : failures) std::cerr << "  " << failure << "\n";
+  }
+  if (const int signo = InterruptSignal(); signo != 0) {
+    std::cerr << "minitf colocate: interrupted by " << result.interrupted_by << " at "
+              << result.interrupted_at_s << " s; the outputs cover the time run\n";
+    return 128 + signo;
+  }
+  return failures.empty() ? 0 : 1;
+}
+
+// Runs the experiment and writes its outputs; the exit status (Conclude).
+absl::StatusOr<int> Colocate(ColocateArgs args) {
   MINITF_ASSIGN_OR_RETURN(Scenario scenario, LoadScenario(args.scenario));
   if (args.out.empty()) args.out = absl::StrCat("runs/", scenario.name);
   args.options.out_dir = args.out;
   args.options.progress = &std::cerr;
   args.options.progress_is_tty = isatty(STDERR_FILENO) != 0;
+  InstallInterruptHandlers();
+  args.options.interruption = [] { return InterruptSignalName(); };
+  MINITF_RETURN_IF_ERROR(BeginReport(args.out, scenario.name));
   std::cout << "minitf colocate: scenario '" << scenario.name << "' from " << args.scenario
             << ", " << scenario.jobs.size() << " jobs, "
             << (args.options.seconds > 0 ? args.options.seconds : scenario.duration_s)
             << " s, outputs in " << args.out << "\n"
             << std::flush;
-  MINITF_ASSIGN_OR_RETURN(ExperimentResult result, RunExperiment(scenario, args.options));
-  MINITF_RETURN_IF_ERROR(WriteReport(result, args.out));
+  absl::StatusOr<ExperimentResult> result = RunExperiment(scenario, args.options);
+  if (!result.ok()) {
+    absl::Status abandoned = AbandonReport(args.out, scenario.name, result.status());
+    if (!abandoned.ok()) std::cerr << "minitf colocate: " << abandoned << "\n";
+    return result.status();
+  }
+  MINITF_RETURN_IF_ERROR(WriteReport(*result, args.out));
+  std::vector<std::string> written = {"summary.json", "table.txt", "*.csv"};
   if (args.options.max_trace_spans > 0) {
-    MINITF_RETURN_IF_ERROR(WriteChromeTrace(result, args.out + "/trace.json"));
+    MINITF_RETURN_IF_ERROR(WriteChromeTrace(*result, args.out + "/trace.json"));
+    written.push_back("trace.json");
   }
-  std::cout << "\n" << FormatTable(result) << "\n";
+  std::cout << "\n" << FormatTable(*result) << "\n";
   if (args.plots) {
-    absl::Status plotted = WritePlots(result, args.out);
-    if (!plotted.ok()) std::cerr << "plots: " << plotted.message() << "\n";
+    absl::Status plotted = WritePlots(*result, args.out);
+    if (plotted.ok()) {
+      written.push_back("*.png");
+    } else {
+      std::cerr << "plots: " << plotted.message() << "\n";
+    }
   }
-  std::cout << "wrote " << args.out << "/{summary.json,table.txt,trace.json,*.csv,*.png}\n";
-  return absl::OkStatus();
+  std::cout << "wrote " << args.out << "/{" << absl::StrJoin(written, ",") << "}\n"
+            << std::flush;
+  return Conclude(*result);
 }
 
 int Main(int argc, char** argv) {
@@ -184,12 +230,12 @@ int Main(int argc, char** argv) {
       std::cout << kColocateUsage;
       return 0;
     }
-    absl::Status s = Colocate(**std::move(parsed));
-    if (!s.ok()) {
-      std::cerr << "minitf colocate: " << s << "\n";
-      return 1;
+    absl::StatusOr<int> exit_status = Colocate(**std::move(parsed));
+    if (!exit_status.ok()) {
+      std::cerr << "minitf colocate: " << exit_status.status() << "\n";
+      return InterruptSignal() != 0 ? 128 + InterruptSignal() : 1;
     }
-    return 0;
+    return *exit_status;
   }
   std::cerr << "minitf: no command '" << args[0] << "'\n\n" << kUsage;
   return 2;

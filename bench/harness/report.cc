@@ -1,10 +1,16 @@
 #include "bench/harness/report.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <map>
+#include <system_error>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "bench/harness/timeline.h"
@@ -77,7 +83,12 @@ std::vector<Phase> Phases(const ExperimentResult& result) {
 }
 
 std::string FormatTable(const ExperimentResult& result) {
-  std::string out = fmt::format(
+  std::string out;
+  if (result.interrupted()) {
+    out += fmt::format("interrupted by {} at {:.1f} s: the figures cover the time run\n\n",
+                       result.interrupted_by, result.interrupted_at_s);
+  }
+  out += fmt::format(
       "{:<16} {:<13} {:>6} {:>8} {:>10} {:>8} {:>7} {:>6} {:>11} {:>10} {:>10}  {}\n", "job",
       "role", "steps", "steps/s", "examples/s", "solo/s", "vs solo", "GPU", "peak device",
       "peak host", "host steps", "failure");
@@ -136,6 +147,12 @@ absl::Status WriteText(const std::string& path, const std::string& text) {
   return WriteFileAtomically(path, text);
 }
 
+// A scenario path or an error message can hold bytes that are not UTF-8:
+// they become U+FFFD rather than cost the run its summary.
+std::string JsonText(const nlohmann::json& j) {
+  return j.dump(2, ' ', /*ensure_ascii=*/false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
 std::string StepsCsv(const JobResult& job) {
   std::string csv = "time_s,step,step_ms,device_bytes,host_bytes,limit_bytes,perf_control,gpu_share\n";
   for (const StepRecord& r : job.steps) {
@@ -189,6 +206,13 @@ nlohmann::json SummaryJson(const ExperimentResult& result) {
   using nlohmann::json;
   const Scenario& sc = result.scenario;
   json j;
+  // "complete", or "interrupted" (the figures cover the time run);
+  // BeginReport's placeholder says "running".
+  j["status"] = result.interrupted() ? "interrupted" : "complete";
+  if (result.interrupted()) {
+    j["interrupted_by"] = result.interrupted_by;
+    j["interrupted_at_s"] = result.interrupted_at_s;
+  }
   j["scenario"] = sc.name;
   j["simgpu"] = sc.simgpu_options;
   j["duration_s"] = sc.duration_s;
@@ -246,6 +270,51 @@ nlohmann::json SummaryJson(const ExperimentResult& result) {
 
 }  // namespace
 
+absl::Status BeginReport(const std::string& dir, const std::string& scenario_name) {
+  std::error_code error;
+  std::filesystem::create_directories(dir, error);
+  if (error) {
+    return absl::UnavailableError(
+        absl::StrCat("cannot create output directory '", dir, "': ", error.message()));
+  }
+  // The per-job files an earlier run wrote are the ones its summary lists.
+  std::vector<std::string> stale = {"table.txt",       "device_timeline.csv", "throughput.csv",
+                                    "actions.csv",     "trace.json",          "throughput.png",
+                                    "memory.png",      "utilisation.png",     "throughput.gp",
+                                    "memory.gp",       "utilisation.gp"};
+  std::ifstream previous(dir + "/summary.json");
+  const nlohmann::json old = nlohmann::json::parse(previous, nullptr, /*allow_exceptions=*/false);
+  if (old.is_object() && old.contains("jobs") && old["jobs"].is_array()) {
+    for (const nlohmann::json& job : old["jobs"]) {
+      if (!job.is_object() || !job.contains("steps_file") || !job["steps_file"].is_string()) {
+        continue;
+      }
+      const std::string file = job["steps_file"].get<std::string>();
+      if (absl::EndsWith(file, ".steps.csv") && file.find('/') == std::string::npos &&
+          file[0] != '.') {
+        stale.push_back(file);
+      }
+    }
+  }
+  for (const std::string& file : stale) {
+    const std::string path = absl::StrCat(dir, "/", file);
+    if (std::remove(path.c_str()) != 0 && errno != ENOENT) {
+      return absl::UnavailableError(absl::StrCat("cannot remove the earlier run's '", path,
+                                                 "': ", std::strerror(errno)));
+    }
+  }
+  return WriteText(dir + "/summary.json",
+                   JsonText({{"status", "running"}, {"scenario", scenario_name}}));
+}
+
+absl::Status AbandonReport(const std::string& dir, const std::string& scenario_name,
+                           const absl::Status& error) {
+  return WriteText(dir + "/summary.json",
+                   JsonText({{"status", "failed"},
+                             {"scenario", scenario_name},
+                             {"error", error.ToString()}}));
+}
+
 absl::Status WriteReport(const ExperimentResult& result, const std::string& dir) {
   for (const JobResult& job : result.jobs) {
     MINITF_RETURN_IF_ERROR(WriteText(absl::StrCat(dir, "/", job.spec.name, ".steps.csv"),
@@ -254,7 +323,7 @@ absl::Status WriteReport(const ExperimentResult& result, const std::string& dir)
   MINITF_RETURN_IF_ERROR(WriteText(dir + "/device_timeline.csv", TimelineCsv(result)));
   MINITF_RETURN_IF_ERROR(WriteText(dir + "/throughput.csv", ThroughputCsv(result)));
   MINITF_RETURN_IF_ERROR(WriteText(dir + "/actions.csv", ActionsCsv(result)));
-  MINITF_RETURN_IF_ERROR(WriteText(dir + "/summary.json", SummaryJson(result).dump(2) + "\n"));
+  MINITF_RETURN_IF_ERROR(WriteText(dir + "/summary.json", JsonText(SummaryJson(result))));
   return WriteText(dir + "/table.txt", FormatTable(result));
 }
 

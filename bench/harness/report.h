@@ -49,7 +49,20 @@ std::vector<Phase> Phases(const ExperimentResult& result);
 // The table printed at the end: one row per job, then the phases.
 std::string FormatTable(const ExperimentResult& result);
 
-// Writes every file above into `dir`. An error names the file.
+// Before a run: creates `dir`, removes what an earlier run left there (the
+// files above, trace.json, the plots and their scripts, the steps files
+// its summary lists; nothing else) and writes a summary.json whose status
+// is "running", so no earlier run's outputs pass for this one's, even if
+// this one is killed. An error names the file.
+absl::Status BeginReport(const std::string& dir, const std::string& scenario_name);
+// After a run that failed before it measured anything: summary.json's
+// status becomes "failed", with the error.
+absl::Status AbandonReport(const std::string& dir, const std::string& scenario_name,
+                           const absl::Status& error);
+
+// Writes every file above into `dir`; summary.json's "status" is
+// "complete" or "interrupted" (with "interrupted_by", "interrupted_at_s").
+// An error names the file.
 absl::Status WriteReport(const ExperimentResult& result, const std::string& dir);
 
 }  // namespace minitf::harness

@@ -61,7 +61,9 @@ class TimelineDriver {
 };
 
 // Writes `content` to `path` through "<path>.tmp" and a rename, so a reader
-// sees the old file or the new one. An error names the file.
+// sees the old file or the new one. An error names the file and gives the
+// OS's reason ("No space left on device"); a failed write leaves no
+// "<path>.tmp" behind.
 absl::Status WriteFileAtomically(const std::string& path, const std::string& content);
 
 }  // namespace minitf::harness

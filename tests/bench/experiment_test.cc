@@ -4,6 +4,7 @@
 #include "bench/harness/experiment.h"
 
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <string>
 #include <vector>
@@ -191,6 +192,58 @@ TEST(ExperimentTest, PlotsAreDrawnWithGnuplot) {
     // A PNG file starts with its signature.
     EXPECT_EQ(test::ReadFileOrDie(path).substr(1, 3), "PNG") << path;
   }
+}
+
+// An interruption (the command line's Ctrl-C) ends the run early as its
+// end would: the suspended job is released, every job stops at a step
+// boundary, and the result keeps what was measured, marked interrupted.
+TEST(ExperimentTest, AnInterruptionEndsTheRunKeepingWhatItMeasured) {
+  const std::string dir = test::MakeTempDir("experiment_interrupted");
+  ExperimentOptions options;
+  options.out_dir = dir;
+  options.max_trace_spans = 0;
+  Scenario s = TwoJobs();
+  s.duration_s = 600;
+  s.timeline[1].at_s = 0.5;  // the suspension
+  const std::string config = dir + "/jobs/opportunistic.config.json";
+  // Interrupted once the opportunistic job has been suspended.
+  options.interruption = [&config]() -> std::string {
+    std::ifstream in(config);
+    const json file = json::parse(in, nullptr, /*allow_exceptions=*/false);
+    return file.is_object() && file.value("perfControl", 100) == 0 ? "SIGTERM" : "";
+  };
+  absl::StatusOr<ExperimentResult> result = RunExperiment(s, options);
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_TRUE(result->interrupted());
+  EXPECT_EQ(result->interrupted_by, "SIGTERM");
+  EXPECT_GE(result->interrupted_at_s, 0.5);
+  EXPECT_LT(result->interrupted_at_s, s.duration_s);
+  EXPECT_LT(result->wall_s, s.duration_s);
+  ASSERT_FALSE(result->actions.empty());
+  EXPECT_EQ(result->actions.back().action.job, "opportunistic");
+  EXPECT_EQ(result->actions.back().action.perf_control, 100);  // released
+  for (const JobResult& job : result->jobs) {
+    EXPECT_TRUE(job.status.ok()) << job.status;
+    EXPECT_FALSE(job.steps.empty()) << job.spec.name;
+  }
+  ASSERT_TRUE(WriteReport(*result, dir).ok());
+  const json summary = json::parse(test::ReadFileOrDie(dir + "/summary.json"));
+  EXPECT_EQ(summary["status"], "interrupted");
+  EXPECT_EQ(summary["interrupted_by"], "SIGTERM");
+}
+
+// Interrupted before the jobs start (during the baselines), the result
+// has the jobs and no steps.
+TEST(ExperimentTest, AnInterruptionBeforeTheRunLeavesEmptyJobs) {
+  ExperimentOptions options;
+  options.out_dir = test::MakeTempDir("experiment_interrupted_early");
+  options.baseline = true;
+  options.interruption = [] { return std::string("SIGINT"); };
+  absl::StatusOr<ExperimentResult> result = RunExperiment(TwoJobs(), options);
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_EQ(result->interrupted_by, "SIGINT");
+  ASSERT_EQ(result->jobs.size(), 2u);
+  for (const JobResult& job : result->jobs) EXPECT_TRUE(job.steps.empty());
 }
 
 TEST(ExperimentTest, AJobThatCannotBeBuiltIsAnErrorNamingIt) {

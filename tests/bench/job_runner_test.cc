@@ -136,5 +136,43 @@ TEST(JobRunnerTest, BadSpecsFailCreateNamingTheJob) {
   EXPECT_THAT(job.status().message(), ::testing::HasSubstr("job 'broken'"));
 }
 
+// A CNN whose steps SimGPU computes on the host: each takes far longer
+// than the experiments below last.
+JobRunner::Options SlowCnn(const std::string& dir, double experiment_s) {
+  JobRunner::Options o = Options(dir, "slow", 0, 0);
+  o.spec.model = "cnn";
+  o.spec.model_params = {{"image_size", 32}, {"channels", 128}};
+  o.spec.batch_size = 64;
+  o.simgpu_options = "memory=2GiB,mode=compute";
+  o.experiment_duration_s = experiment_s;
+  return o;
+}
+
+// The experiment's end cancels a step in flight: the job ends then, as it
+// would have at a step boundary, without counting the cut step and
+// without an error.
+TEST(JobRunnerTest, TheEndOfTheExperimentCutsTheStepInFlight) {
+  const std::string dir = test::MakeTempDir("job_runner");
+  auto job = JobRunner::Create(SlowCnn(dir, 0.05));
+  ASSERT_TRUE(job.ok()) << job.status();
+  (*job)->Start(absl::Now());
+  (*job)->Join();
+  EXPECT_TRUE((*job)->status().ok()) << (*job)->status();
+  EXPECT_TRUE((*job)->Records().empty());
+}
+
+// Set-up is bounded too: variables that take longer to initialise than
+// allowed fail Create with DEADLINE_EXCEEDED naming the job.
+TEST(JobRunnerTest, ASetUpLongerThanItsBoundFailsCreate) {
+  const std::string dir = test::MakeTempDir("job_runner");
+  JobRunner::Options o = SlowCnn(dir, 60);
+  o.spec.model_params["channels"] = 1024;
+  o.setup_timeout = absl::Microseconds(1);
+  auto job = JobRunner::Create(o);
+  ASSERT_FALSE(job.ok());
+  EXPECT_EQ(job.status().code(), absl::StatusCode::kDeadlineExceeded) << job.status();
+  EXPECT_THAT(job.status().message(), ::testing::HasSubstr("job 'slow'"));
+}
+
 }  // namespace
 }  // namespace minitf::harness

@@ -1,10 +1,18 @@
 // throughput.csv's bins: equal widths that span the run exactly, so the
 // plot's last point is a rate over a whole bin, not one step over a sliver.
+// The written report: any bytes in names, an interrupted run marked, an
+// earlier run's outputs cleared.
 #include "bench/harness/report.h"
 
+#include <filesystem>
+#include <string>
 #include <vector>
 
+#include "bench/harness/chrome_trace.h"
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
+#include "tests/testlib/test_files.h"
 
 namespace minitf::harness {
 namespace {
@@ -61,6 +69,65 @@ TEST(ThroughputBinsTest, ALongRunHasSixtyBinsAndAShortOneHasOne) {
   EXPECT_DOUBLE_EQ(short_run[0].to_s, 0.5);
   EXPECT_DOUBLE_EQ(short_run[0].steps_per_s[0], 2);
   EXPECT_TRUE(ThroughputBins(OneJob(0, {})).empty());
+}
+
+// A scenario path is any bytes; a summary must still be written, as JSON.
+TEST(WriteReportTest, NamesThatAreNotUtf8StillGiveAValidSummary) {
+  const std::string dir = test::MakeTempDir("report_utf8");
+  ExperimentResult result = OneJob(2, {0.5, 1, 1.5});
+  result.scenario.name = "runs/\xff\xfe-scenario.json";
+  result.jobs[0].status = absl::ResourceExhaustedError("OOM in '\xc3('");
+  ASSERT_TRUE(WriteReport(result, dir).ok());
+  ASSERT_TRUE(WriteChromeTrace(result, dir + "/trace.json").ok());
+  const nlohmann::json summary =
+      nlohmann::json::parse(test::ReadFileOrDie(dir + "/summary.json"));
+  EXPECT_EQ(summary["scenario"], "runs/\uFFFD\uFFFD-scenario.json");
+  EXPECT_EQ(summary["status"], "complete");
+  EXPECT_THAT(summary["jobs"][0]["failure"].get<std::string>(), ::testing::HasSubstr("OOM"));
+  EXPECT_TRUE(nlohmann::json::accept(test::ReadFileOrDie(dir + "/trace.json")));
+}
+
+TEST(WriteReportTest, AnInterruptedRunIsMarkedSo) {
+  const std::string dir = test::MakeTempDir("report_interrupted");
+  ExperimentResult result = OneJob(2, {0.5, 1, 1.5});
+  result.interrupted_by = "SIGINT";
+  result.interrupted_at_s = 1.9;
+  ASSERT_TRUE(WriteReport(result, dir).ok());
+  const nlohmann::json summary =
+      nlohmann::json::parse(test::ReadFileOrDie(dir + "/summary.json"));
+  EXPECT_EQ(summary["status"], "interrupted");
+  EXPECT_EQ(summary["interrupted_by"], "SIGINT");
+  EXPECT_DOUBLE_EQ(summary["interrupted_at_s"].get<double>(), 1.9);
+  EXPECT_EQ(summary["jobs"][0]["steps"], 3);
+  EXPECT_THAT(test::ReadFileOrDie(dir + "/table.txt"),
+              ::testing::StartsWith("interrupted by SIGINT at 1.9 s"));
+}
+
+// What an earlier run left goes, whatever else is in the directory stays,
+// and until the new report is written, summary.json says "running".
+TEST(BeginReportTest, ClearsTheEarlierRunsOutputsOnly) {
+  const std::string dir = test::MakeTempDir("report_begin");
+  ExperimentResult earlier = OneJob(2, {0.5, 1});
+  earlier.jobs[0].spec.name = "old_job";
+  ASSERT_TRUE(WriteReport(earlier, dir).ok());
+  ASSERT_TRUE(WriteChromeTrace(earlier, dir + "/trace.json").ok());
+  test::WriteFileAtomically(dir + "/notes.txt", "the user's own file");
+  ASSERT_TRUE(BeginReport(dir, "next").ok());
+  for (const char* file : {"old_job.steps.csv", "table.txt", "device_timeline.csv",
+                           "throughput.csv", "actions.csv", "trace.json"}) {
+    EXPECT_FALSE(std::filesystem::exists(dir + "/" + file)) << file;
+  }
+  EXPECT_TRUE(std::filesystem::exists(dir + "/notes.txt"));
+  const nlohmann::json summary =
+      nlohmann::json::parse(test::ReadFileOrDie(dir + "/summary.json"));
+  EXPECT_EQ(summary["status"], "running");
+  EXPECT_EQ(summary["scenario"], "next");
+
+  ASSERT_TRUE(AbandonReport(dir, "next", absl::DeadlineExceededError("too slow")).ok());
+  const nlohmann::json failed =
+      nlohmann::json::parse(test::ReadFileOrDie(dir + "/summary.json"));
+  EXPECT_EQ(failed["status"], "failed");
+  EXPECT_THAT(failed["error"].get<std::string>(), ::testing::HasSubstr("too slow"));
 }
 
 }  // namespace

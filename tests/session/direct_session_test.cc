@@ -309,6 +309,28 @@ TEST(DirectSessionTest, TimeoutReturnsDeadlineExceededAndSessionStaysUsable) {
   EXPECT_EQ(out[0].scalar<int32_t>()(), 2);
 }
 
+// The step's first expensive kernel runs on whichever thread starts the
+// executor; the deadline must hold even when that kernel never returns on
+// its own.
+TEST(DirectSessionTest, TimeoutHoldsWhenTheFirstKernelHoldsItsThread) {
+  GraphDef def;
+  def.node = {IntConst("c", 1),
+              Node("spin", "_TestSpinUntilCancelled", {"c"}, {{"T", DT_INT32}}),
+              Node("inc", "_TestIncrement", {"c"})};
+  // One device, so the step has one partition, started on the calling thread.
+  SessionOptions cpu_only;
+  cpu_only.config.device_count["GPU"] = 0;
+  auto session = MakeSession(cpu_only);
+  ASSERT_TRUE(session->Create(def).ok());
+  RunOptions options;
+  options.timeout_in_ms = 50;
+  std::vector<Tensor> out;
+  absl::Status s = session->Run(options, {}, {"spin"}, {}, &out, nullptr);
+  EXPECT_EQ(s.code(), absl::StatusCode::kDeadlineExceeded) << s;
+  ASSERT_TRUE(session->Run(options, {}, {"inc"}, {}, &out, nullptr).ok());
+  EXPECT_EQ(out[0].scalar<int32_t>()(), 2);
+}
+
 TEST(DirectSessionTest, ExtendAddsNodes) {
   auto session = MakeSession();
   ASSERT_TRUE(session->Create(IncrementGraph()).ok());

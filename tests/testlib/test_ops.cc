@@ -96,6 +96,34 @@ class TestBlockUntilCancelledOp : public AsyncOpKernel {
 REGISTER_KERNEL_BUILDER(Name("_TestBlockUntilCancelled").Device(DEVICE_CPU),
                         TestBlockUntilCancelledOp);
 
+REGISTER_OP("_TestSpinUntilCancelled")
+    .Input("input: T")
+    .Output("output: T")
+    .Attr("T: type")
+    .SetShapeFn(shape_fns::UnchangedShape);
+
+// A synchronous, expensive kernel that holds its thread until the step is
+// cancelled, as a long kernel does; it gives up after 10 s, passing its
+// input on, so a step nobody cancels ends (and its test fails) rather than
+// hangs.
+class TestSpinUntilCancelledOp : public OpKernel {
+ public:
+  explicit TestSpinUntilCancelledOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
+  void Compute(OpKernelContext* ctx) override {
+    CancellationManager* cm = ctx->cancellation_manager();
+    OP_REQUIRES(ctx, cm != nullptr, absl::InternalError("no cancellation manager"));
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (!cm->IsCancelled() && std::chrono::steady_clock::now() < give_up) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    OP_REQUIRES(ctx, !cm->IsCancelled(), absl::CancelledError("spinning op was cancelled"));
+    ctx->set_output(0, ctx->input(0));
+  }
+  bool IsExpensive() override { return true; }
+};
+REGISTER_KERNEL_BUILDER(Name("_TestSpinUntilCancelled").Device(DEVICE_CPU),
+                        TestSpinUntilCancelledOp);
+
 REGISTER_OP("_TestIncrement").Input("x: int32").Output("y: int32")
     .SetShapeFn(shape_fns::UnchangedShape);
 REGISTER_OP("_TestExpensiveIncrement").Input("x: int32").Output("y: int32")

@@ -5,6 +5,9 @@
 //                                            after attr `delay_ms`
 //   _TestBlockUntilCancelled(input: T) -> T  async; finishes only when the step
 //                                            is cancelled, with Cancelled
+//   _TestSpinUntilCancelled(input: T) -> T   synchronous and expensive; holds
+//                                            its thread until the step is
+//                                            cancelled (gives up after 10 s)
 //   _TestIncrement(x: int32) -> int32        x + 1, cheap (runs inline)
 //   _TestExpensiveIncrement(x: int32) -> int32  x + 1, expensive (inter-op pool)
 //   _TestCountRuns -> int32                  counts its executions (stateful;

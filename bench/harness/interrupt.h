@@ -1,0 +1,29 @@
+// Ctrl-C and SIGTERM for a long command: the first asks it to wind down
+// (it polls InterruptSignal() and writes what it has), a second one ends
+// the process at once with status 128 + the signal, as the default action
+// would.
+//
+//   InstallInterruptHandlers();
+//   options.interruption = [] { return InterruptSignalName(); };
+//   ...
+//   if (int signo = InterruptSignal()) return 128 + signo;
+#ifndef MINITF_BENCH_HARNESS_INTERRUPT_H_
+#define MINITF_BENCH_HARNESS_INTERRUPT_H_
+
+#include <string>
+
+namespace minitf::harness {
+
+// Handles SIGINT and SIGTERM from now on. The first one prints a line to
+// stderr saying what happens next.
+void InstallInterruptHandlers();
+
+// 0, or the first signal received since InstallInterruptHandlers.
+int InterruptSignal();
+
+// "", "SIGINT" or "SIGTERM".
+std::string InterruptSignalName();
+
+}  // namespace minitf::harness
+
+#endif  // MINITF_BENCH_HARNESS_INTERRUPT_H_

@@ -1,0 +1,126 @@
+#!/bin/sh
+# `minitf colocate` as a user runs it: exit statuses, interruption by a
+# signal, and what the output directory holds afterwards.
+#
+#   colocate_cli_test.sh MINITF CASE
+#
+# CASE is one of:
+#   job_failures  every job fails: exit 1, the failures listed on stderr
+#   interrupt     SIGINT mid-run: exit 130, summary.json marked interrupted
+#                 with the steps run, an earlier run's outputs gone
+#   interrupt_twice  a second SIGTERM while the jobs finish their step:
+#                 exit 143 at once, summary.json still says "running"
+#   no_plots      --no-plots: the closing line names no *.png
+set -u
+minitf=$1
+case_name=$2
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+out=$dir/out
+
+fail() {
+  echo "FAIL: $*"
+  echo "--- minitf's output:"
+  cat "$dir/log" 2>/dev/null
+  exit 1
+}
+
+# Waits (at most 60 s) until summary.json says the run has begun.
+wait_running() {
+  i=0
+  while ! grep -q '"status": "running"' "$out/summary.json" 2>/dev/null; do
+    i=$((i + 1))
+    [ $i -le 600 ] || fail "the run never wrote its running summary"
+    sleep 0.1
+  done
+}
+
+# Small MLP jobs, quick to set up.
+cat > "$dir/mlp.json" <<'JSON'
+{"name": "mlp", "device": {"simgpu": "memory=1GiB,mode=timing"}, "duration_s": 60,
+ "jobs": [{"name": "a", "model": "mlp", "batch_size": 64},
+          {"name": "b", "model": "mlp", "batch_size": 64, "role": "guarantee"}]}
+JSON
+# Each job's input batch alone is larger than its memory limit.
+cat > "$dir/oom.json" <<'JSON'
+{"name": "oom", "device": {"simgpu": "memory=1GiB,mode=timing"}, "duration_s": 2,
+ "jobs": [{"name": "a", "model": "mlp", "batch_size": 16384, "memory_limit": "2MiB"},
+          {"name": "b", "model": "mlp", "batch_size": 16384, "memory_limit": "2MiB"}]}
+JSON
+# Steps that take seconds each: SimGPU computes a wide CNN on the host.
+cat > "$dir/slow.json" <<'JSON'
+{"name": "slow", "device": {"simgpu": "memory=4GiB,mode=compute"}, "duration_s": 60,
+ "jobs": [{"name": "a", "model": "cnn", "batch_size": 64,
+           "model_params": {"image_size": 32, "channels": 128}}]}
+JSON
+
+case $case_name in
+job_failures)
+  TF_GPU_VMEM=false "$minitf" colocate "$dir/oom.json" --out "$out" --no-plots --no-trace \
+    > "$dir/log" 2>&1
+  rc=$?
+  [ $rc -eq 1 ] || fail "exit status $rc, want 1"
+  grep -q "2 of 2 jobs failed" "$dir/log" || fail "the failures are not counted"
+  grep -q "job 'a': .*OOM" "$dir/log" || fail "job a's failure is not listed"
+  grep -q "job 'b': .*OOM" "$dir/log" || fail "job b's failure is not listed"
+  grep -q '"status": "complete"' "$out/summary.json" || fail "summary.json is not complete"
+  ;;
+interrupt)
+  mkdir -p "$out"
+  printf '{"status": "complete", "jobs": [{"steps_file": "old.steps.csv"}]}\n' \
+    > "$out/summary.json"
+  echo "time_s,step" > "$out/old.steps.csv"
+  echo "a table of another run" > "$out/table.txt"
+  "$minitf" colocate "$dir/mlp.json" --out "$out" --no-plots > "$dir/log" 2>&1 &
+  pid=$!
+  wait_running
+  [ ! -e "$out/old.steps.csv" ] || fail "the earlier run's steps file survived"
+  [ ! -e "$out/table.txt" ] || fail "the earlier run's table survived"
+  sleep 1
+  kill -INT $pid
+  wait $pid
+  rc=$?
+  [ $rc -eq 130 ] || fail "exit status $rc, want 130"
+  grep -q '"status": "interrupted"' "$out/summary.json" || fail "summary.json not marked"
+  grep -q '"interrupted_by": "SIGINT"' "$out/summary.json" || fail "no interrupted_by"
+  grep -q "interrupted by SIGINT" "$out/table.txt" || fail "table.txt not marked"
+  for f in a.steps.csv b.steps.csv device_timeline.csv throughput.csv actions.csv \
+           trace.json; do
+    [ -s "$out/$f" ] || fail "$f was not written"
+  done
+  grep -q "interrupted by SIGINT" "$dir/log" || fail "stderr does not say it was interrupted"
+  ;;
+interrupt_twice)
+  "$minitf" colocate "$dir/slow.json" --out "$out" --no-plots --no-trace > "$dir/log" 2>&1 &
+  pid=$!
+  wait_running
+  # The job writes its status file after initialising its variables: its
+  # first step, seconds long, is under way.
+  i=0
+  while [ ! -e "$out/jobs/a.status.json" ]; do
+    i=$((i + 1))
+    [ $i -le 600 ] || fail "the job never started"
+    sleep 0.1
+  done
+  kill -TERM $pid
+  sleep 0.2
+  kill -TERM $pid
+  wait $pid
+  rc=$?
+  [ $rc -eq 143 ] || fail "exit status $rc, want 143"
+  grep -q '"status": "running"' "$out/summary.json" ||
+    fail "summary.json of a run killed at once must not look finished"
+  ;;
+no_plots)
+  "$minitf" colocate "$dir/mlp.json" --seconds 0.5 --out "$out" --no-plots > "$dir/log" 2>&1
+  rc=$?
+  [ $rc -eq 0 ] || fail "exit status $rc, want 0"
+  grep -q "^wrote " "$dir/log" || fail "no closing line"
+  if grep "^wrote " "$dir/log" | grep -q png; then fail "--no-plots still claims plots"; fi
+  ;;
+*)
+  echo "unknown case '$case_name'"
+  exit 2
+  ;;
+esac
+echo "PASS: $case_name"
