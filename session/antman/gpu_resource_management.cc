@@ -140,7 +140,7 @@ void GPUResourceState::ApplyMemoryLimits(const GPUConfig& config) {
           config_file_, key);
       continue;
     }
-    if (target->requested_limit == bytes && !target->shrink_pending) continue;
+    if (target->requested_limit == bytes) continue;  // Reached, or being retried.
     target->requested_limit = bytes;
     target->shrink_pending = true;  // RetryShrinks applies it now.
   }
@@ -153,16 +153,27 @@ void GPUResourceState::RetryShrinks() {
         GPUUsageAdjustment::AdjustMemLimit(managed.gpu, managed.requested_limit);
     managed.limit_in_force = result.in_force;
     managed.shrink_pending = !result.reached;
-    if (result.in_force != managed.last_logged_limit) {
-      managed.last_logged_limit = result.in_force;
-      if (result.reached) {
-        LOG(INFO, "{}: memory limit in force {} bytes", managed.gpu->name(), result.in_force);
-      } else {
-        LOG(INFO,
-            "{}: memory limit in force {} bytes, target {}: live buffers hold the rest; "
-            "retrying after the next step",
-            managed.gpu->name(), result.in_force, result.target);
-      }
+    // Said once per request, then again only when the limit in force moves:
+    // a job left above its target for many steps is not reported at each.
+    const bool new_request = managed.reported_request != result.requested;
+    if (!new_request && managed.reported_limit == result.in_force) continue;
+    managed.reported_request = result.requested;
+    managed.reported_limit = result.in_force;
+    const std::string device = absl::StrCat("GPU:", managed.gpu->id());
+    if (new_request && result.target < result.requested) {
+      LOG(WARNING,
+          "GPU config '{}': {}: maxDeviceMem {} is above the limit the session was created "
+          "with; using {}",
+          config_file_, device, result.requested, result.target);
+    }
+    if (result.reached) {
+      LOG(INFO, "GPU config '{}': {}: memory limit in force {} bytes", config_file_, device,
+          result.in_force);
+    } else {
+      LOG(WARNING,
+          "GPU config '{}': {}: memory limit {} bytes not reached, {} bytes in force: live "
+          "buffers hold the rest; retrying after each step",
+          config_file_, device, result.target, result.in_force);
     }
   }
 }

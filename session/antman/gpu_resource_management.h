@@ -11,7 +11,8 @@
 //             clamped to the limit it was created with; a shrink that live
 //             buffers prevent is retried after each later step until reached
 //             or changed again (meanwhile VMem puts what does not fit on the
-//             host). The limit in force is logged on every change.
+//             host). Logged once per requested limit, with the limit in
+//             force, and again only when that limit moves.
 //   compute   perfControl 100 runs unrestricted; 1..99 is the job's target
 //             share of GPU time, met by idle time: slots the device's
 //             GpuOpManager inserts before queued launches, and a sleep after
@@ -95,7 +96,10 @@ class GPUResourceState : public SessionActionState {
     int64_t requested_limit = 0;
     int64_t limit_in_force = 0;
     bool shrink_pending = false;
-    int64_t last_logged_limit = -1;
+    // What the last memory-limit log line was about: the requested limit
+    // and the limit then in force (-1: none yet).
+    int64_t reported_request = -1;
+    int64_t reported_limit = -1;
   };
 
   void OnFileEvent(const FileEvent& event);

@@ -7,18 +7,25 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <initializer_list>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "ops/cc/scope.h"
 #include "ops/standard_ops.h"
+#include "platform/logging.h"
 #include "platform/mutex.h"
 #include "session/direct_session.h"
+#include "spdlog/sinks/base_sink.h"
 #include "tests/testlib/test_files.h"
 
 namespace minitf {
@@ -90,6 +97,64 @@ void Publish(DirectSession* session, const std::string& path, const std::string&
                                         absl::Seconds(10)))
       << "the listener never delivered " << path;
 }
+
+// Collects what LOG prints while it exists, by adding a sink to spdlog's
+// default logger (the one LOG writes to) at level info. Make it while no
+// other thread logs, and destroy it likewise: spdlog's sink list is not
+// guarded.
+class LogCapture {
+ public:
+  LogCapture() : sink_(std::make_shared<Sink>()) {
+    logging::InitOnce();  // Applies MINITF_LOG_LEVEL now, not over the level set here.
+    level_ = spdlog::default_logger()->level();
+    spdlog::default_logger()->set_level(spdlog::level::info);
+    spdlog::default_logger()->sinks().push_back(sink_);
+  }
+  ~LogCapture() {
+    std::vector<spdlog::sink_ptr>& sinks = spdlog::default_logger()->sinks();
+    sinks.erase(std::remove(sinks.begin(), sinks.end(), sink_), sinks.end());
+    spdlog::default_logger()->set_level(level_);
+  }
+  LogCapture(const LogCapture&) = delete;
+  LogCapture& operator=(const LogCapture&) = delete;
+
+  // The lines captured so far that contain every one of `parts`.
+  std::vector<std::string> Lines(std::initializer_list<absl::string_view> parts) const {
+    std::vector<std::string> lines;
+    for (const std::string& line : sink_->Lines()) {
+      if (std::all_of(parts.begin(), parts.end(),
+                      [&line](absl::string_view part) { return absl::StrContains(line, part); })) {
+        lines.push_back(line);
+      }
+    }
+    return lines;
+  }
+
+ private:
+  // Keeps every message as "<level>: <text>", e.g. "warning: ...".
+  class Sink : public spdlog::sinks::base_sink<std::mutex> {
+   public:
+    std::vector<std::string> Lines() {
+      std::lock_guard<std::mutex> lock(mutex_);
+      return lines_;
+    }
+
+   protected:
+    void sink_it_(const spdlog::details::log_msg& msg) override {
+      lines_.push_back(absl::StrCat(
+          absl::string_view(spdlog::level::to_string_view(msg.level).data(),
+                            spdlog::level::to_string_view(msg.level).size()),
+          ": ", absl::string_view(msg.payload.data(), msg.payload.size())));
+    }
+    void flush_() override {}
+
+   private:
+    std::vector<std::string> lines_;  // Guarded by base_sink's mutex_.
+  };
+
+  std::shared_ptr<Sink> sink_;
+  spdlog::level::level_enum level_;
+};
 
 TEST(GPUResourceManagementTest, TheControlPlaneReadsItsEnvironmentWhenASessionIsMade) {
   // GPU_CONFIG_FILE, GPU_STATUS_FILE and MINITF_PACING_POLICY are read by
@@ -221,6 +286,64 @@ TEST(GPUResourceManagementTest, ShrinkBlockedByLiveBuffersIsRetriedUntilReached)
   EXPECT_FALSE(status.devices[0].shrink_pending);
   EXPECT_EQ(status.devices[0].limit_in_force, 1 * kMiB);
   EXPECT_EQ(DeviceLimit(session.get()), 1 * kMiB);
+}
+
+// The warning for a limit live buffers keep out of reach is printed once
+// per requested limit, and the limit in force again only when it changes:
+// not at every step of a job that keeps running above its target.
+TEST(GPUResourceManagementTest, UnreachedLimitIsLoggedOncePerRequestNotAtEveryStep) {
+  const std::string dir = test::MakeTempDir("gpu_rm");
+  const std::string file = dir + "/job.json";
+  test::WriteFileAtomically(file, "{}");
+  LogCapture log;  // Before the session: its threads are not logging yet.
+  auto session = MakeSession(Options(file));
+  Step(session.get());
+  GPUDevice* gpu = nullptr;
+  for (Device* d : session->ListDevices()) {
+    if (auto* g = dynamic_cast<GPUDevice*>(d)) gpu = g;
+  }
+  ASSERT_NE(gpu, nullptr);
+  Allocator* allocator = gpu->allocator_stack()->allocator();
+  void* held = allocator->AllocateRaw(Allocator::kAllocatorAlignment, 8 * kMiB);
+  ASSERT_NE(held, nullptr);
+  // Lines about the memory limit, and every warning.
+  auto reports = [&log] {
+    std::vector<std::string> lines = log.Lines({"memory limit"});
+    for (const std::string& line : log.Lines({"warning: "})) {
+      if (!absl::StrContains(line, "memory limit")) lines.push_back(line);
+    }
+    return lines;
+  };
+  const size_t at_start = reports().size();
+
+  Publish(session.get(), file, R"({"gpuConfigInfo": {"GPU:0": {"maxDeviceMem": 1048576}}})");
+  for (int i = 0; i < 4; ++i) Step(session.get());
+  ASSERT_TRUE(StateOf(session.get())->GetStatus().devices[0].shrink_pending);
+  std::vector<std::string> lines = reports();
+  ASSERT_EQ(lines.size(), at_start + 1) << ::testing::PrintToString(lines);
+  EXPECT_THAT(lines.back(), HasSubstr("warning: "));
+  EXPECT_THAT(lines.back(), HasSubstr(file));
+  EXPECT_THAT(lines.back(), HasSubstr("GPU:0"));
+  EXPECT_THAT(lines.back(), HasSubstr("1048576"));
+
+  // Another request that is out of reach too: reported once, although the
+  // limit in force stays the same.
+  Publish(session.get(), file, R"({"gpuConfigInfo": {"GPU:0": {"maxDeviceMem": 2097152}}})");
+  for (int i = 0; i < 4; ++i) Step(session.get());
+  ASSERT_TRUE(StateOf(session.get())->GetStatus().devices[0].shrink_pending);
+  lines = reports();
+  ASSERT_EQ(lines.size(), at_start + 2) << ::testing::PrintToString(lines);
+  EXPECT_THAT(lines.back(), HasSubstr("2097152"));
+
+  // Reached once the buffer goes: reported once more, then nothing.
+  allocator->DeallocateRaw(held);
+  for (int i = 0; i < 3; ++i) Step(session.get());
+  EXPECT_FALSE(StateOf(session.get())->GetStatus().devices[0].shrink_pending);
+  lines = reports();
+  ASSERT_EQ(lines.size(), at_start + 3) << ::testing::PrintToString(lines);
+  EXPECT_THAT(lines.back(), HasSubstr("info: "));
+  EXPECT_THAT(lines.back(), HasSubstr("memory limit in force 2097152 bytes"));
+  session.reset();  // Its threads stop before the capture goes.
 }
 
 TEST(GPUResourceManagementTest, BadFilesChangeNothingAndTheJobKeepsRunning) {
