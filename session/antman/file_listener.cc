@@ -77,13 +77,13 @@ bool SplitPath(const std::string& path, std::string* dir, std::string* name) {
   return !name->empty();
 }
 
+// Whether `error` (errno) says that no directory is at the path: one may
+// appear later.
+bool IsMissing(int error) { return error == ENOENT || error == ENOTDIR; }
+
 absl::Status DirectoryError(int error, const std::string& dir, const std::string& path) {
-  const std::string message =
-      absl::StrCat("FileListener cannot watch directory '", dir, "' of '", path, "'");
-  if (error == ENOENT || error == ENOTDIR) {
-    return absl::NotFoundError(absl::StrCat(message, ": no such directory"));
-  }
-  return absl::ErrnoToStatus(error, message);
+  return absl::ErrnoToStatus(
+      error, absl::StrCat("FileListener cannot watch directory '", dir, "' of '", path, "'"));
 }
 
 }  // namespace
@@ -96,7 +96,7 @@ struct FileListener::Registration {
   Callback callback;  // run without mu_
 
   // Guarded by the listener's mu_.
-  int wd = -1;                // inotify mode: its directory's watch; -1 while lost
+  int wd = -1;                // inotify mode: its directory's watch; -1 while it is missing
   bool dirty = true;          // to be read in the next pass (a new registration is)
   bool deleted_hint = false;  // an event took the file away since the last pass
   bool removed = false;       // unregistered while its callback was running
@@ -159,16 +159,22 @@ absl::StatusOr<int64_t> FileListener::Register(const std::string& path, Callback
   }
   reg->path = path;
   reg->callback = std::move(callback);
+  // A directory not there yet (or something else in its place) is waited
+  // for; any other reason not to watch it is the caller's to hear.
   if (!using_inotify_) {
     struct stat st;
-    if (stat(reg->dir.c_str(), &st) != 0) return DirectoryError(errno, reg->dir, path);
-    if (!S_ISDIR(st.st_mode)) return DirectoryError(ENOTDIR, reg->dir, path);
+    if (stat(reg->dir.c_str(), &st) != 0 && !IsMissing(errno)) {
+      return DirectoryError(errno, reg->dir, path);
+    }
   }
   MutexLock lock(&mu_);
   if (using_inotify_) {
     reg->wd = inotify_add_watch(inotify_fd_, reg->dir.c_str(), kWatchMask);
-    if (reg->wd < 0) return DirectoryError(errno, reg->dir, path);
-    ++watch_refs_[reg->wd];
+    if (reg->wd >= 0) {
+      ++watch_refs_[reg->wd];
+    } else if (!IsMissing(errno)) {
+      return DirectoryError(errno, reg->dir, path);
+    }
   }
   const int64_t id = next_id_++;
   registrations_.emplace(id, std::move(reg));

@@ -14,11 +14,11 @@
 // each file's directory (one watch per directory, shared by its files), so it
 // sees a file replaced by rename (write a temporary file, rename it over),
 // rewritten in place (read at the writer's close, not at every write),
-// deleted, and created again; when the directory itself is removed or moved
-// it retries every poll_interval until one is back at the path. Without
-// inotify (Options::use_inotify false, or inotify_init1 failing) it stats
-// every file each poll_interval and reads those whose (inode, size, mtime)
-// changed.
+// deleted, and created again; while the directory is missing (not made yet,
+// or removed or moved later) it tries again every poll_interval until one
+// is at the path. Without inotify (Options::use_inotify false, or
+// inotify_init1 failing) it stats every file each poll_interval and reads
+// those whose (inode, size, mtime) changed.
 //
 // What a registration receives, in order, on the listener thread:
 //   - kChanged with the content when the file exists at Register;
@@ -71,7 +71,7 @@ class FileListener {
     // false: polling only (tests, and systems without inotify).
     bool use_inotify = true;
     // Polling mode: how often every file is stat'ed. inotify mode: how often
-    // a lost directory watch is retried.
+    // a missing directory is looked for again.
     absl::Duration poll_interval = absl::Milliseconds(100);
   };
 
@@ -88,9 +88,11 @@ class FileListener {
   FileListener(const FileListener&) = delete;
   FileListener& operator=(const FileListener&) = delete;
 
-  // Watches `path`, whose directory must exist (else NotFound naming the
-  // directory); the file itself need not. If it exists, its current content
-  // is delivered soon after (maybe before Register returns). Several
+  // Watches `path`. Neither the file nor its directory need exist yet: the
+  // file is delivered once both do. An error (naming the directory) only
+  // when the directory cannot be watched for another reason (permissions,
+  // no inotify watches left). If the file exists, its current content is
+  // delivered soon after (maybe before Register returns). Several
   // registrations of one path each get every event. Returns the id to pass
   // to Unregister.
   absl::StatusOr<int64_t> Register(const std::string& path, Callback callback);
@@ -118,9 +120,11 @@ class FileListener {
   void WaitForTick();
   void ApplyEvent(const inotify_event& event) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // The directory watch `wd` is gone (directory removed or moved): its files
-  // wait for RewatchLostDirectories.
+  // wait for RewatchLostDirectories, as those whose directory was missing
+  // at Register do.
   void LoseWatch(int wd, bool still_installed) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  // Returns true when some directory is still not back.
+  // Watches the directory of every registration without a watch; returns
+  // true when some directory is still missing.
   bool RewatchLostDirectories() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void ReleaseWatch(Registration* reg) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // What this pass looks at: files marked by events, or every file when polling.

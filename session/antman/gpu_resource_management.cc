@@ -3,6 +3,8 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <system_error>
 #include <utility>
 
 #include "absl/strings/ascii.h"
@@ -39,6 +41,12 @@ GPUResourceState::GPUResourceState(std::string config_file, PacingPolicy policy,
   listener_id_ = *id;
   LOG(INFO, "GPU resource management: watching '{}' ({} pacing)", config_file_,
       PacingPolicyName(policy_));
+  const std::filesystem::path dir = std::filesystem::path(config_file_).parent_path();
+  std::error_code error;
+  if (!dir.empty() && !std::filesystem::is_directory(dir, error)) {
+    LOG(INFO, "GPU config '{}': directory '{}' does not exist yet; the file is taken once it does",
+        config_file_, dir.string());
+  }
 }
 
 GPUResourceState::~GPUResourceState() {

@@ -355,14 +355,27 @@ TEST_P(FileListenerTest, DirectoryMovedAwayIsNoLongerFollowed) {
   EXPECT_THAT(Describe(events->Events()), ElementsAre("C:old", "D", "C:new"));
 }
 
-TEST_P(FileListenerTest, RegisterRejectsMissingDirectoryAndPathNamingNoFile) {
+TEST_P(FileListenerTest, FileInADirectoryMadeAfterRegisterIsDelivered) {
+  const std::string file = Path("absent/deeper/f.json");
   EventCollector* events = NewCollector();
-  absl::StatusOr<int64_t> id = listener_->Register(Path("absent/f.json"), events->AsCallback());
-  ASSERT_FALSE(id.ok());
-  EXPECT_EQ(id.status().code(), absl::StatusCode::kNotFound);
-  EXPECT_THAT(id.status().message(), HasSubstr(Path("absent")));
-  id = listener_->Register(dir_ + "/", events->AsCallback());
+  Register(file, events);
+  StartFence();
+  Fence();
+  EXPECT_TRUE(events->Events().empty());
+  ASSERT_EQ(mkdir(Path("absent").c_str(), 0755), 0);
+  ASSERT_EQ(mkdir(Path("absent/deeper").c_str(), 0755), 0);
+  WriteAtomically(file, "made later");
+  EXPECT_THAT(Describe(events->WaitFor(1)), ElementsAre("C:made later"));
+  // Watched from then on like any other.
+  WriteAtomically(file, "changed");
+  EXPECT_THAT(Describe(events->WaitFor(2)), ElementsAre("C:made later", "C:changed"));
+}
+
+TEST_P(FileListenerTest, RegisterRejectsPathNamingNoFile) {
+  EventCollector* events = NewCollector();
+  absl::StatusOr<int64_t> id = listener_->Register(dir_ + "/", events->AsCallback());
   EXPECT_EQ(id.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(id.status().message(), HasSubstr(dir_));
 }
 
 INSTANTIATE_TEST_SUITE_P(Modes, FileListenerTest, ::testing::Values(true, false),

@@ -1,10 +1,11 @@
 // GPUResourceManagement through real sessions on SimGPU: a config file
 // written as a scheduler would (atomically) changes the memory limit and
 // the compute share of exactly the session that watches it, at a step
-// boundary; bad files change nothing; perfControl 0 suspends the job until
-// the value is raised.
+// boundary; bad files change nothing; a file whose directory is made later
+// is taken; perfControl 0 suspends the job until the value is raised.
 #include "session/antman/gpu_resource_management.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -344,6 +345,28 @@ TEST(GPUResourceManagementTest, UnreachedLimitIsLoggedOncePerRequestNotAtEverySt
   EXPECT_THAT(lines.back(), HasSubstr("info: "));
   EXPECT_THAT(lines.back(), HasSubstr("memory limit in force 2097152 bytes"));
   session.reset();  // Its threads stop before the capture goes.
+}
+
+// A config path whose directory does not exist when the session starts is
+// watched once the directory is made.
+TEST(GPUResourceManagementTest, ConfigFileInADirectoryMadeLaterIsTaken) {
+  const std::string dir = test::MakeTempDir("gpu_rm");
+  const std::string sub = dir + "/later/jobs";
+  const std::string file = sub + "/job.json";
+  auto session = MakeSession(Options(file));
+  Step(session.get());
+  GPUResourceState* state = StateOf(session.get());
+  ASSERT_NE(state, nullptr);
+  EXPECT_EQ(DeviceLimit(session.get()), 64 * kMiB);
+
+  ASSERT_EQ(mkdir((dir + "/later").c_str(), 0755), 0);
+  ASSERT_EQ(mkdir(sub.c_str(), 0755), 0);
+  test::WriteFileAtomically(file, R"({"gpuConfigInfo": {"GPU:0": {"maxDeviceMem": 8388608}}})");
+  ASSERT_TRUE(state->WaitForConfigCount(1, absl::Seconds(10)))
+      << file << " was never taken after its directory appeared";
+  Step(session.get());
+  EXPECT_EQ(state->GetStatus().configs_applied, 1);
+  EXPECT_EQ(DeviceLimit(session.get()), 8 * kMiB);
 }
 
 TEST(GPUResourceManagementTest, BadFilesChangeNothingAndTheJobKeepsRunning) {
