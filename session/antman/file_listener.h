@@ -26,14 +26,21 @@
 //     it: an identical rewrite is not delivered again;
 //   - kDeleted once when a file it has seen goes away; the remembered content
 //     is then forgotten, so a file created again is delivered even when its
-//     content is unchanged.
+//     content is unchanged;
+//   - kUnreadable, with the reason naming the path, for each change that
+//     leaves something at the path the listener will not or cannot read:
+//     no regular file (a FIFO, a device such as /dev/zero, a directory; a
+//     symlink counts as what it leads to), more than Options::max_file_size
+//     bytes, no permission. The content last delivered is still remembered.
+// Reading never blocks and is bounded: a file that is no regular file is
+// not read at all, and a regular one is read up to max_file_size + 1 bytes,
+// whatever size it claims.
 //
 // Limits: a writer rewriting a file in place while the listener reads it may
 // be seen mid-write (its final content follows at its close); writers that
 // need atomic updates rename a complete file over the old one. Polling sees
-// only the states at its ticks. A file that cannot be read (permissions) is
-// logged and skipped until it changes again. The path is watched through the
-// directory it names: re-pointing a symlink in another directory is not seen.
+// only the states at its ticks. The path is watched through the directory
+// it names: re-pointing a symlink in another directory is not seen.
 #ifndef MINITF_SESSION_ANTMAN_FILE_LISTENER_H_
 #define MINITF_SESSION_ANTMAN_FILE_LISTENER_H_
 
@@ -46,6 +53,7 @@
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "platform/mutex.h"
@@ -55,10 +63,11 @@ struct inotify_event;
 namespace minitf {
 
 struct FileEvent {
-  enum class Kind { kChanged, kDeleted };
+  enum class Kind { kChanged, kDeleted, kUnreadable };
   Kind kind;
   std::string path;     // as given to Register
-  std::string content;  // the whole file for kChanged; empty for kDeleted
+  std::string content;  // the whole file for kChanged; empty otherwise
+  absl::Status error;   // kUnreadable: why, naming the path; OK otherwise
 };
 
 // Thread-safe. Callbacks run on the listener's thread, one at a time, with no
@@ -73,6 +82,9 @@ class FileListener {
     // Polling mode: how often every file is stat'ed. inotify mode: how often
     // a missing directory is looked for again.
     absl::Duration poll_interval = absl::Milliseconds(100);
+    // Larger files are not read (kUnreadable): what a path that leads to
+    // something huge costs the job stays bounded.
+    int64_t max_file_size = int64_t{1} << 20;
   };
 
   // The process's default listener, made on first use and never destroyed.

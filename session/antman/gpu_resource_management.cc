@@ -67,7 +67,11 @@ void GPUResourceState::OnFileEvent(const FileEvent& event) {
     return;
   }
   std::vector<std::string> warnings;
-  absl::StatusOr<GPUConfig> config = ParseGPUConfig(event.content, config_file_, &warnings);
+  // An unreadable file (no regular file, too large) is rejected as a bad one.
+  absl::StatusOr<GPUConfig> config =
+      event.kind == FileEvent::Kind::kUnreadable
+          ? absl::StatusOr<GPUConfig>(event.error)
+          : ParseGPUConfig(event.content, config_file_, &warnings);
   for (const std::string& warning : warnings) LOG(WARNING, "{}", warning);
   MutexLock lock(&mu_);
   if (!config.ok()) {

@@ -21,10 +21,11 @@
 //             without spinning, until the value is raised.
 //
 // A bad file (malformed JSON, a wrong type, perfControl outside 0..100, a
-// deleted file) is logged with the file and field at fault and changes
-// nothing: the last good settings stay in force. An unknown device in an
-// otherwise good file is logged and skipped. A file whose directory does
-// not exist yet is taken once both exist.
+// deleted file, more than 1 MiB, no regular file such as a FIFO or
+// /dev/zero) is logged with the file and field or bound at fault and
+// changes nothing: the last good settings stay in force. An unknown device
+// in an otherwise good file is logged and skipped. A file whose directory
+// does not exist yet is taken once both exist.
 //
 // Pacing assumes one step at a time per session (a training loop); the
 // boundary's bookkeeping is serialised, its sleep or suspension is not.

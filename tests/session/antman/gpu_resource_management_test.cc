@@ -1,10 +1,12 @@
 // GPUResourceManagement through real sessions on SimGPU: a config file
 // written as a scheduler would (atomically) changes the memory limit and
 // the compute share of exactly the session that watches it, at a step
-// boundary; bad files change nothing; a file whose directory is made later
-// is taken; perfControl 0 suspends the job until the value is raised.
+// boundary; bad files change nothing (nor do oversized files or ones that
+// are no regular file); a file whose directory is made later is taken;
+// perfControl 0 suspends the job until the value is raised.
 #include "session/antman/gpu_resource_management.h"
 
+#include <stdio.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -97,6 +99,14 @@ void Publish(DirectSession* session, const std::string& path, const std::string&
   ASSERT_TRUE(state->WaitForConfigCount(before.configs_applied + before.configs_rejected + 1,
                                         absl::Seconds(10)))
       << "the listener never delivered " << path;
+}
+
+// Makes `path` a symbolic link to `target`, atomically (a link made next to
+// it, renamed over it), as a scheduler replacing the file would.
+void LinkAtomically(const std::string& target, const std::string& path) {
+  const std::string tmp = path + ".link";
+  ASSERT_EQ(symlink(target.c_str(), tmp.c_str()), 0) << tmp;
+  ASSERT_EQ(rename(tmp.c_str(), path.c_str()), 0) << path;
 }
 
 // Collects what LOG prints while it exists, by adding a sink to spdlog's
@@ -345,6 +355,68 @@ TEST(GPUResourceManagementTest, UnreachedLimitIsLoggedOncePerRequestNotAtEverySt
   EXPECT_THAT(lines.back(), HasSubstr("info: "));
   EXPECT_THAT(lines.back(), HasSubstr("memory limit in force 2097152 bytes"));
   session.reset();  // Its threads stop before the capture goes.
+}
+
+// A config file over the size bound (1 MiB) is not taken, whatever it
+// holds, and the job keeps the last good settings.
+TEST(GPUResourceManagementTest, OversizedConfigFileIsRejectedAndTheSettingsStay) {
+  const std::string dir = test::MakeTempDir("gpu_rm");
+  const std::string file = dir + "/job.json";
+  test::WriteFileAtomically(file, R"({"gpuConfigInfo": {"GPU:0": {"maxDeviceMem": 16777216}}})");
+  auto session = MakeSession(Options(file));
+  Step(session.get());
+  ASSERT_EQ(DeviceLimit(session.get()), 16 * kMiB);
+
+  // Valid JSON, padded to 2 MiB.
+  std::string big = R"({"perfControl": 50, "gpuConfigInfo": {"GPU:0": {"maxDeviceMem": 8388608}}})";
+  big.resize(2 * kMiB, ' ');
+  Publish(session.get(), file, big);
+  Step(session.get());
+  GPUResourceState::Status status = StateOf(session.get())->GetStatus();
+  EXPECT_EQ(status.configs_rejected, 1);
+  EXPECT_THAT(status.last_error, HasSubstr(file));
+  EXPECT_THAT(status.last_error, HasSubstr("1048576"));
+  EXPECT_EQ(status.perf_control, 100);
+  EXPECT_EQ(DeviceLimit(session.get()), 16 * kMiB);
+
+  // A good file afterwards is taken.
+  Publish(session.get(), file, R"({"gpuConfigInfo": {"GPU:0": {"maxDeviceMem": 33554432}}})");
+  Step(session.get());
+  EXPECT_EQ(DeviceLimit(session.get()), 32 * kMiB);
+}
+
+// A config file replaced by something that is no regular file is not read
+// at all: not /dev/zero (which never ends), not a FIFO (which blocks).
+TEST(GPUResourceManagementTest, ConfigFileThatIsNoRegularFileIsRejected) {
+  const std::string dir = test::MakeTempDir("gpu_rm");
+  const std::string file = dir + "/job.json";
+  test::WriteFileAtomically(file, R"({"gpuConfigInfo": {"GPU:0": {"maxDeviceMem": 16777216}}})");
+  auto session = MakeSession(Options(file));
+  Step(session.get());
+  ASSERT_EQ(DeviceLimit(session.get()), 16 * kMiB);
+  GPUResourceState* state = StateOf(session.get());
+
+  LinkAtomically("/dev/zero", file);
+  ASSERT_TRUE(state->WaitForConfigCount(2, absl::Seconds(10)))
+      << "a symbolic link to /dev/zero was never reported";
+  Step(session.get());
+  GPUResourceState::Status status = state->GetStatus();
+  EXPECT_EQ(status.configs_rejected, 1);
+  EXPECT_THAT(status.last_error, HasSubstr(file));
+  EXPECT_THAT(status.last_error, HasSubstr("not a regular file"));
+  EXPECT_EQ(DeviceLimit(session.get()), 16 * kMiB);
+
+  const std::string fifo = dir + "/fifo";
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0644), 0);
+  ASSERT_EQ(rename(fifo.c_str(), file.c_str()), 0);
+  ASSERT_TRUE(state->WaitForConfigCount(3, absl::Seconds(10))) << "a FIFO was never reported";
+  Step(session.get());
+  EXPECT_EQ(state->GetStatus().configs_rejected, 2);
+  EXPECT_EQ(DeviceLimit(session.get()), 16 * kMiB);
+
+  Publish(session.get(), file, R"({"gpuConfigInfo": {"GPU:0": {"maxDeviceMem": 33554432}}})");
+  Step(session.get());
+  EXPECT_EQ(DeviceLimit(session.get()), 32 * kMiB);
 }
 
 // A config path whose directory does not exist when the session starts is
