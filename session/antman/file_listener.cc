@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstring>
@@ -45,26 +46,69 @@ FileStamp StatFile(const std::string& path) {
                    int64_t{st.st_mtim.tv_sec} * 1000000000 + st.st_mtim.tv_nsec};
 }
 
-// Reads the whole of `path`; nullopt when there is no such file.
-absl::StatusOr<std::optional<std::string>> ReadWholeFile(const std::string& path) {
-  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+// What `mode` names, for errors about a path that is no regular file.
+const char* FileTypeName(mode_t mode) {
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "not a regular file";
+}
+
+absl::Status NotRegularFile(const std::string& path, mode_t mode) {
+  return absl::FailedPreconditionError(absl::StrCat("FileListener: '", path,
+                                                    "' is not a regular file (",
+                                                    FileTypeName(mode), ")"));
+}
+
+absl::Status TooLarge(const std::string& path, int64_t max_bytes) {
+  return absl::ResourceExhaustedError(absl::StrCat("FileListener: '", path,
+                                                   "' is larger than the limit of ", max_bytes,
+                                                   " bytes for a watched file"));
+}
+
+// Reads `path`, which must be a regular file of at most `max_bytes` bytes;
+// nullopt when there is no such file. Never blocks: what is no regular file
+// (a FIFO, /dev/zero) is refused by stat before it is opened, and opened
+// non-blocking in case one took the file's place in between. Reads at most
+// max_bytes + 1 bytes, so a file that grows while read costs no more.
+absl::StatusOr<std::optional<std::string>> ReadRegularFile(const std::string& path,
+                                                           int64_t max_bytes) {
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0) {
+    if (errno == ENOENT || errno == ENOTDIR) return std::optional<std::string>();
+    return absl::ErrnoToStatus(errno, absl::StrCat("FileListener cannot stat '", path, "'"));
+  }
+  if (!S_ISREG(st.st_mode)) return NotRegularFile(path, st.st_mode);
+  if (st.st_size > max_bytes) return TooLarge(path, max_bytes);
+
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
   if (fd < 0) {
     if (errno == ENOENT || errno == ENOTDIR) return std::optional<std::string>();
     return absl::ErrnoToStatus(errno, absl::StrCat("FileListener cannot open '", path, "'"));
   }
+  absl::Status status;
   std::string content;
+  if (fstat(fd, &st) != 0) {
+    status = absl::ErrnoToStatus(errno, absl::StrCat("FileListener cannot stat '", path, "'"));
+  } else if (!S_ISREG(st.st_mode)) {
+    status = NotRegularFile(path, st.st_mode);
+  }
+  const size_t cap = static_cast<size_t>(max_bytes) + 1;
   char buffer[16384];
-  ssize_t n;
-  while ((n = read(fd, buffer, sizeof(buffer))) != 0) {
+  while (status.ok() && content.size() < cap) {
+    const ssize_t n = read(fd, buffer, std::min(sizeof(buffer), cap - content.size()));
+    if (n == 0) break;
     if (n > 0) {
       content.append(buffer, static_cast<size_t>(n));
     } else if (errno != EINTR) {
-      const int error = errno;
-      close(fd);
-      return absl::ErrnoToStatus(error, absl::StrCat("FileListener cannot read '", path, "'"));
+      status = absl::ErrnoToStatus(errno, absl::StrCat("FileListener cannot read '", path, "'"));
     }
   }
   close(fd);
+  if (!status.ok()) return status;
+  if (content.size() > static_cast<size_t>(max_bytes)) return TooLarge(path, max_bytes);
   return std::optional<std::string>(std::move(content));
 }
 
@@ -77,13 +121,13 @@ bool SplitPath(const std::string& path, std::string* dir, std::string* name) {
   return !name->empty();
 }
 
+// Whether `error` (errno) says that no directory is at the path: one may
+// appear later.
+bool IsMissing(int error) { return error == ENOENT || error == ENOTDIR; }
+
 absl::Status DirectoryError(int error, const std::string& dir, const std::string& path) {
-  const std::string message =
-      absl::StrCat("FileListener cannot watch directory '", dir, "' of '", path, "'");
-  if (error == ENOENT || error == ENOTDIR) {
-    return absl::NotFoundError(absl::StrCat(message, ": no such directory"));
-  }
-  return absl::ErrnoToStatus(error, message);
+  return absl::ErrnoToStatus(
+      error, absl::StrCat("FileListener cannot watch directory '", dir, "' of '", path, "'"));
 }
 
 }  // namespace
@@ -96,7 +140,7 @@ struct FileListener::Registration {
   Callback callback;  // run without mu_
 
   // Guarded by the listener's mu_.
-  int wd = -1;                // inotify mode: its directory's watch; -1 while lost
+  int wd = -1;                // inotify mode: its directory's watch; -1 while it is missing
   bool dirty = true;          // to be read in the next pass (a new registration is)
   bool deleted_hint = false;  // an event took the file away since the last pass
   bool removed = false;       // unregistered while its callback was running
@@ -159,16 +203,22 @@ absl::StatusOr<int64_t> FileListener::Register(const std::string& path, Callback
   }
   reg->path = path;
   reg->callback = std::move(callback);
+  // A directory not there yet (or something else in its place) is waited
+  // for; any other reason not to watch it is the caller's to hear.
   if (!using_inotify_) {
     struct stat st;
-    if (stat(reg->dir.c_str(), &st) != 0) return DirectoryError(errno, reg->dir, path);
-    if (!S_ISDIR(st.st_mode)) return DirectoryError(ENOTDIR, reg->dir, path);
+    if (stat(reg->dir.c_str(), &st) != 0 && !IsMissing(errno)) {
+      return DirectoryError(errno, reg->dir, path);
+    }
   }
   MutexLock lock(&mu_);
   if (using_inotify_) {
     reg->wd = inotify_add_watch(inotify_fd_, reg->dir.c_str(), kWatchMask);
-    if (reg->wd < 0) return DirectoryError(errno, reg->dir, path);
-    ++watch_refs_[reg->wd];
+    if (reg->wd >= 0) {
+      ++watch_refs_[reg->wd];
+    } else if (!IsMissing(errno)) {
+      return DirectoryError(errno, reg->dir, path);
+    }
   }
   const int64_t id = next_id_++;
   registrations_.emplace(id, std::move(reg));
@@ -235,7 +285,7 @@ void FileListener::Run() {
         check.stamp = now;
       }
       check.read = true;
-      check.content = ReadWholeFile(check.path);
+      check.content = ReadRegularFile(check.path, options_.max_file_size);
     }
     Deliver(checks);
   }
@@ -335,19 +385,20 @@ void FileListener::Deliver(std::vector<Check>& checks) {
     if (it == registrations_.end() || it->second->removed || !check.read) continue;
     Registration* reg = it->second.get();
     reg->stamp = check.stamp;
-    if (!check.content.ok()) {
-      LOG(WARNING, "{}", check.content.status());
-      continue;
-    }
-    std::optional<std::string>& content = *check.content;
+    // What is at the path now: no file (nullopt), or content, or an error.
+    const bool gone = check.content.ok() && !check.content->has_value();
     std::vector<FileEvent> events;
-    if (reg->last_content.has_value() && (check.deleted_hint || !content.has_value())) {
-      events.push_back(FileEvent{FileEvent::Kind::kDeleted, reg->path, ""});
+    if (reg->last_content.has_value() && (check.deleted_hint || gone)) {
+      events.push_back(FileEvent{FileEvent::Kind::kDeleted, reg->path, "", absl::OkStatus()});
       reg->last_content.reset();
     }
-    if (content.has_value() && content != reg->last_content) {
-      reg->last_content = content;
-      events.push_back(FileEvent{FileEvent::Kind::kChanged, reg->path, std::move(*content)});
+    if (!check.content.ok()) {
+      events.push_back(
+          FileEvent{FileEvent::Kind::kUnreadable, reg->path, "", check.content.status()});
+    } else if (!gone && *check.content != reg->last_content) {
+      reg->last_content = *check.content;
+      events.push_back(FileEvent{FileEvent::Kind::kChanged, reg->path,
+                                 std::move(**check.content), absl::OkStatus()});
     }
     for (const FileEvent& event : events) {
       if (shutdown_ || !RunCallback(check.id, reg, event)) break;

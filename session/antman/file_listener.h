@@ -14,11 +14,11 @@
 // each file's directory (one watch per directory, shared by its files), so it
 // sees a file replaced by rename (write a temporary file, rename it over),
 // rewritten in place (read at the writer's close, not at every write),
-// deleted, and created again; when the directory itself is removed or moved
-// it retries every poll_interval until one is back at the path. Without
-// inotify (Options::use_inotify false, or inotify_init1 failing) it stats
-// every file each poll_interval and reads those whose (inode, size, mtime)
-// changed.
+// deleted, and created again; while the directory is missing (not made yet,
+// or removed or moved later) it tries again every poll_interval until one
+// is at the path. Without inotify (Options::use_inotify false, or
+// inotify_init1 failing) it stats every file each poll_interval and reads
+// those whose (inode, size, mtime) changed.
 //
 // What a registration receives, in order, on the listener thread:
 //   - kChanged with the content when the file exists at Register;
@@ -26,14 +26,21 @@
 //     it: an identical rewrite is not delivered again;
 //   - kDeleted once when a file it has seen goes away; the remembered content
 //     is then forgotten, so a file created again is delivered even when its
-//     content is unchanged.
+//     content is unchanged;
+//   - kUnreadable, with the reason naming the path, for each change that
+//     leaves something at the path the listener will not or cannot read:
+//     no regular file (a FIFO, a device such as /dev/zero, a directory; a
+//     symlink counts as what it leads to), more than Options::max_file_size
+//     bytes, no permission. The content last delivered is still remembered.
+// Reading never blocks and is bounded: a file that is no regular file is
+// not read at all, and a regular one is read up to max_file_size + 1 bytes,
+// whatever size it claims.
 //
 // Limits: a writer rewriting a file in place while the listener reads it may
 // be seen mid-write (its final content follows at its close); writers that
 // need atomic updates rename a complete file over the old one. Polling sees
-// only the states at its ticks. A file that cannot be read (permissions) is
-// logged and skipped until it changes again. The path is watched through the
-// directory it names: re-pointing a symlink in another directory is not seen.
+// only the states at its ticks. The path is watched through the directory
+// it names: re-pointing a symlink in another directory is not seen.
 #ifndef MINITF_SESSION_ANTMAN_FILE_LISTENER_H_
 #define MINITF_SESSION_ANTMAN_FILE_LISTENER_H_
 
@@ -46,6 +53,7 @@
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "platform/mutex.h"
@@ -55,10 +63,11 @@ struct inotify_event;
 namespace minitf {
 
 struct FileEvent {
-  enum class Kind { kChanged, kDeleted };
+  enum class Kind { kChanged, kDeleted, kUnreadable };
   Kind kind;
   std::string path;     // as given to Register
-  std::string content;  // the whole file for kChanged; empty for kDeleted
+  std::string content;  // the whole file for kChanged; empty otherwise
+  absl::Status error;   // kUnreadable: why, naming the path; OK otherwise
 };
 
 // Thread-safe. Callbacks run on the listener's thread, one at a time, with no
@@ -71,8 +80,11 @@ class FileListener {
     // false: polling only (tests, and systems without inotify).
     bool use_inotify = true;
     // Polling mode: how often every file is stat'ed. inotify mode: how often
-    // a lost directory watch is retried.
+    // a missing directory is looked for again.
     absl::Duration poll_interval = absl::Milliseconds(100);
+    // Larger files are not read (kUnreadable): what a path that leads to
+    // something huge costs the job stays bounded.
+    int64_t max_file_size = int64_t{1} << 20;
   };
 
   // The process's default listener, made on first use and never destroyed.
@@ -88,9 +100,11 @@ class FileListener {
   FileListener(const FileListener&) = delete;
   FileListener& operator=(const FileListener&) = delete;
 
-  // Watches `path`, whose directory must exist (else NotFound naming the
-  // directory); the file itself need not. If it exists, its current content
-  // is delivered soon after (maybe before Register returns). Several
+  // Watches `path`. Neither the file nor its directory need exist yet: the
+  // file is delivered once both do. An error (naming the directory) only
+  // when the directory cannot be watched for another reason (permissions,
+  // no inotify watches left). If the file exists, its current content is
+  // delivered soon after (maybe before Register returns). Several
   // registrations of one path each get every event. Returns the id to pass
   // to Unregister.
   absl::StatusOr<int64_t> Register(const std::string& path, Callback callback);
@@ -118,9 +132,11 @@ class FileListener {
   void WaitForTick();
   void ApplyEvent(const inotify_event& event) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // The directory watch `wd` is gone (directory removed or moved): its files
-  // wait for RewatchLostDirectories.
+  // wait for RewatchLostDirectories, as those whose directory was missing
+  // at Register do.
   void LoseWatch(int wd, bool still_installed) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  // Returns true when some directory is still not back.
+  // Watches the directory of every registration without a watch; returns
+  // true when some directory is still missing.
   bool RewatchLostDirectories() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void ReleaseWatch(Registration* reg) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // What this pass looks at: files marked by events, or every file when polling.

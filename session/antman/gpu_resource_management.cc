@@ -3,6 +3,8 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <system_error>
 #include <utility>
 
 #include "absl/strings/ascii.h"
@@ -39,6 +41,12 @@ GPUResourceState::GPUResourceState(std::string config_file, PacingPolicy policy,
   listener_id_ = *id;
   LOG(INFO, "GPU resource management: watching '{}' ({} pacing)", config_file_,
       PacingPolicyName(policy_));
+  const std::filesystem::path dir = std::filesystem::path(config_file_).parent_path();
+  std::error_code error;
+  if (!dir.empty() && !std::filesystem::is_directory(dir, error)) {
+    LOG(INFO, "GPU config '{}': directory '{}' does not exist yet; the file is taken once it does",
+        config_file_, dir.string());
+  }
 }
 
 GPUResourceState::~GPUResourceState() {
@@ -59,7 +67,11 @@ void GPUResourceState::OnFileEvent(const FileEvent& event) {
     return;
   }
   std::vector<std::string> warnings;
-  absl::StatusOr<GPUConfig> config = ParseGPUConfig(event.content, config_file_, &warnings);
+  // An unreadable file (no regular file, too large) is rejected as a bad one.
+  absl::StatusOr<GPUConfig> config =
+      event.kind == FileEvent::Kind::kUnreadable
+          ? absl::StatusOr<GPUConfig>(event.error)
+          : ParseGPUConfig(event.content, config_file_, &warnings);
   for (const std::string& warning : warnings) LOG(WARNING, "{}", warning);
   MutexLock lock(&mu_);
   if (!config.ok()) {
@@ -140,7 +152,7 @@ void GPUResourceState::ApplyMemoryLimits(const GPUConfig& config) {
           config_file_, key);
       continue;
     }
-    if (target->requested_limit == bytes && !target->shrink_pending) continue;
+    if (target->requested_limit == bytes) continue;  // Reached, or being retried.
     target->requested_limit = bytes;
     target->shrink_pending = true;  // RetryShrinks applies it now.
   }
@@ -153,16 +165,27 @@ void GPUResourceState::RetryShrinks() {
         GPUUsageAdjustment::AdjustMemLimit(managed.gpu, managed.requested_limit);
     managed.limit_in_force = result.in_force;
     managed.shrink_pending = !result.reached;
-    if (result.in_force != managed.last_logged_limit) {
-      managed.last_logged_limit = result.in_force;
-      if (result.reached) {
-        LOG(INFO, "{}: memory limit in force {} bytes", managed.gpu->name(), result.in_force);
-      } else {
-        LOG(INFO,
-            "{}: memory limit in force {} bytes, target {}: live buffers hold the rest; "
-            "retrying after the next step",
-            managed.gpu->name(), result.in_force, result.target);
-      }
+    // Said once per request, then again only when the limit in force moves:
+    // a job left above its target for many steps is not reported at each.
+    const bool new_request = managed.reported_request != result.requested;
+    if (!new_request && managed.reported_limit == result.in_force) continue;
+    managed.reported_request = result.requested;
+    managed.reported_limit = result.in_force;
+    const std::string device = absl::StrCat("GPU:", managed.gpu->id());
+    if (new_request && result.target < result.requested) {
+      LOG(WARNING,
+          "GPU config '{}': {}: maxDeviceMem {} is above the limit the session was created "
+          "with; using {}",
+          config_file_, device, result.requested, result.target);
+    }
+    if (result.reached) {
+      LOG(INFO, "GPU config '{}': {}: memory limit in force {} bytes", config_file_, device,
+          result.in_force);
+    } else {
+      LOG(WARNING,
+          "GPU config '{}': {}: memory limit {} bytes not reached, {} bytes in force: live "
+          "buffers hold the rest; retrying after each step",
+          config_file_, device, result.target, result.in_force);
     }
   }
 }

@@ -11,7 +11,8 @@
 //             clamped to the limit it was created with; a shrink that live
 //             buffers prevent is retried after each later step until reached
 //             or changed again (meanwhile VMem puts what does not fit on the
-//             host). The limit in force is logged on every change.
+//             host). Logged once per requested limit, with the limit in
+//             force, and again only when that limit moves.
 //   compute   perfControl 100 runs unrestricted; 1..99 is the job's target
 //             share of GPU time, met by idle time: slots the device's
 //             GpuOpManager inserts before queued launches, and a sleep after
@@ -20,9 +21,11 @@
 //             without spinning, until the value is raised.
 //
 // A bad file (malformed JSON, a wrong type, perfControl outside 0..100, a
-// deleted file) is logged with the file and field at fault and changes
-// nothing: the last good settings stay in force. An unknown device in an
-// otherwise good file is logged and skipped.
+// deleted file, more than 1 MiB, no regular file such as a FIFO or
+// /dev/zero) is logged with the file and field or bound at fault and
+// changes nothing: the last good settings stay in force. An unknown device
+// in an otherwise good file is logged and skipped. A file whose directory
+// does not exist yet is taken once both exist.
 //
 // Pacing assumes one step at a time per session (a training loop); the
 // boundary's bookkeeping is serialised, its sleep or suspension is not.
@@ -95,7 +98,10 @@ class GPUResourceState : public SessionActionState {
     int64_t requested_limit = 0;
     int64_t limit_in_force = 0;
     bool shrink_pending = false;
-    int64_t last_logged_limit = -1;
+    // What the last memory-limit log line was about: the requested limit
+    // and the limit then in force (-1: none yet).
+    int64_t reported_request = -1;
+    int64_t reported_limit = -1;
   };
 
   void OnFileEvent(const FileEvent& event);

@@ -8,7 +8,6 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "allocator/adjustable_allocator.h"
-#include "platform/logging.h"
 
 namespace minitf {
 
@@ -34,10 +33,6 @@ GPUUsageAdjustment::Result GPUUsageAdjustment::AdjustMemLimit(GPUDevice* device,
   Result result;
   result.requested = bytes;
   result.target = std::min(bytes, stack->initial_memory_limit());
-  if (result.target < bytes) {
-    LOG(WARNING, "{}: maxDeviceMem {} is above the limit the session was created with; using {}",
-        device->name(), bytes, result.target);
-  }
   const size_t reached = AdjustableAllocator().AdjustMemoryLimit(
       static_cast<size_t>(result.target), stack->device_bfc());
   result.in_force = static_cast<int64_t>(reached);

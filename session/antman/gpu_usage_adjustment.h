@@ -6,11 +6,13 @@
 //   if (!r.reached) { /* live buffers hold more: try again after the next step */ }
 //
 // A limit above the one the device's allocator stack was built with is
-// clamped to it (with a warning): a job cannot grant itself more than its
-// session was created with. A shrink below what live buffers occupy is
-// only partly reached now (AdjustableAllocator frees what it can); the
-// caller retries at later step boundaries. With VMem on, what no longer
-// fits on the device is allocated on the host meanwhile.
+// clamped to it: a job cannot grant itself more than its session was
+// created with. A shrink below what live buffers occupy is only partly
+// reached now (AdjustableAllocator frees what it can); the caller retries
+// at later step boundaries. With VMem on, what no longer fits on the
+// device is allocated on the host meanwhile. Nothing is logged here: the
+// Result says what happened, and the caller, who knows whether the request
+// is new or a retry, reports it.
 #ifndef MINITF_SESSION_ANTMAN_GPU_USAGE_ADJUSTMENT_H_
 #define MINITF_SESSION_ANTMAN_GPU_USAGE_ADJUSTMENT_H_
 

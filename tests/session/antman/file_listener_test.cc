@@ -26,11 +26,22 @@ using ::testing::HasSubstr;
 
 constexpr absl::Duration kWaitLimit = absl::Seconds(5);
 
-// "C:<content>" for kChanged, "D" for kDeleted: what the assertions compare.
+// "C:<content>" for kChanged, "D" for kDeleted, "U" for kUnreadable: what
+// the assertions compare.
 std::vector<std::string> Describe(const std::vector<FileEvent>& events) {
   std::vector<std::string> out;
   for (const FileEvent& e : events) {
-    out.push_back(e.kind == FileEvent::Kind::kChanged ? "C:" + e.content : "D");
+    switch (e.kind) {
+      case FileEvent::Kind::kChanged:
+        out.push_back("C:" + e.content);
+        break;
+      case FileEvent::Kind::kDeleted:
+        out.push_back("D");
+        break;
+      case FileEvent::Kind::kUnreadable:
+        out.push_back("U");
+        break;
+    }
   }
   return out;
 }
@@ -90,6 +101,13 @@ void WriteInPlace(const std::string& path, const std::string& content) {
   ASSERT_EQ(close(fd), 0);
 }
 
+// Puts at `path`, by rename, a symbolic link to `target`.
+void LinkAtomically(const std::string& target, const std::string& path) {
+  const std::string tmp = path + ".link";
+  ASSERT_EQ(symlink(target.c_str(), tmp.c_str()), 0) << tmp;
+  ASSERT_EQ(rename(tmp.c_str(), path.c_str()), 0) << path;
+}
+
 // Parameter: true for inotify, false for polling.
 class FileListenerTest : public ::testing::TestWithParam<bool> {
  protected:
@@ -109,6 +127,11 @@ class FileListenerTest : public ::testing::TestWithParam<bool> {
     options.use_inotify = GetParam();
     options.poll_interval = absl::Milliseconds(10);
     return options;
+  }
+  // Replaces the listener by one made with `options`.
+  void Restart(const FileListener::Options& options) {
+    listener_.reset();
+    listener_ = std::make_unique<FileListener>(options);
   }
   std::string Path(const std::string& name) const { return dir_ + "/" + name; }
 
@@ -355,14 +378,89 @@ TEST_P(FileListenerTest, DirectoryMovedAwayIsNoLongerFollowed) {
   EXPECT_THAT(Describe(events->Events()), ElementsAre("C:old", "D", "C:new"));
 }
 
-TEST_P(FileListenerTest, RegisterRejectsMissingDirectoryAndPathNamingNoFile) {
+TEST_P(FileListenerTest, FileInADirectoryMadeAfterRegisterIsDelivered) {
+  const std::string file = Path("absent/deeper/f.json");
   EventCollector* events = NewCollector();
-  absl::StatusOr<int64_t> id = listener_->Register(Path("absent/f.json"), events->AsCallback());
-  ASSERT_FALSE(id.ok());
-  EXPECT_EQ(id.status().code(), absl::StatusCode::kNotFound);
-  EXPECT_THAT(id.status().message(), HasSubstr(Path("absent")));
-  id = listener_->Register(dir_ + "/", events->AsCallback());
+  Register(file, events);
+  StartFence();
+  Fence();
+  EXPECT_TRUE(events->Events().empty());
+  ASSERT_EQ(mkdir(Path("absent").c_str(), 0755), 0);
+  ASSERT_EQ(mkdir(Path("absent/deeper").c_str(), 0755), 0);
+  WriteAtomically(file, "made later");
+  EXPECT_THAT(Describe(events->WaitFor(1)), ElementsAre("C:made later"));
+  // Watched from then on like any other.
+  WriteAtomically(file, "changed");
+  EXPECT_THAT(Describe(events->WaitFor(2)), ElementsAre("C:made later", "C:changed"));
+}
+
+TEST_P(FileListenerTest, RegisterRejectsPathNamingNoFile) {
+  EventCollector* events = NewCollector();
+  absl::StatusOr<int64_t> id = listener_->Register(dir_ + "/", events->AsCallback());
   EXPECT_EQ(id.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(id.status().message(), HasSubstr(dir_));
+}
+
+TEST_P(FileListenerTest, FileOverTheSizeLimitIsReportedUnreadable) {
+  FileListener::Options options = Options();
+  options.max_file_size = 8;
+  Restart(options);
+  WriteAtomically(Path("f"), "12345678");  // At the limit: read.
+  EventCollector* events = NewCollector();
+  Register(Path("f"), events);
+  EXPECT_THAT(Describe(events->WaitFor(1)), ElementsAre("C:12345678"));
+  WriteAtomically(Path("f"), "123456789");
+  const std::vector<FileEvent> got = events->WaitFor(2);
+  ASSERT_THAT(Describe(got), ElementsAre("C:12345678", "U"));
+  EXPECT_EQ(got[1].path, Path("f"));
+  EXPECT_EQ(got[1].content, "");
+  EXPECT_THAT(got[1].error.message(), HasSubstr(Path("f")));
+  EXPECT_THAT(got[1].error.message(), HasSubstr("8 bytes"));
+  // Back under the limit: delivered as usual.
+  WriteAtomically(Path("f"), "1234");
+  EXPECT_THAT(Describe(events->WaitFor(3)), ElementsAre("C:12345678", "U", "C:1234"));
+}
+
+TEST_P(FileListenerTest, TwoMebibyteFileIsNotDeliveredUnderTheDefaultLimit) {
+  WriteAtomically(Path("f"), "small");
+  EventCollector* events = NewCollector();
+  Register(Path("f"), events);
+  events->WaitFor(1);
+  WriteAtomically(Path("f"), std::string(2 << 20, 'x'));
+  const std::vector<FileEvent> got = events->WaitFor(2);
+  ASSERT_EQ(got.size(), 2u);
+  ASSERT_EQ(got[1].kind, FileEvent::Kind::kUnreadable)
+      << "delivered " << got[1].content.size() << " bytes";
+  EXPECT_THAT(got[1].error.message(), HasSubstr(Path("f")));
+  EXPECT_THAT(got[1].error.message(), HasSubstr("1048576 bytes"));
+}
+
+// /dev/zero never ends: reading it until its end would never return.
+TEST_P(FileListenerTest, SymlinkToDevZeroIsReportedUnreadableNotRead) {
+  WriteAtomically(Path("f"), "good");
+  EventCollector* events = NewCollector();
+  Register(Path("f"), events);
+  events->WaitFor(1);
+  LinkAtomically("/dev/zero", Path("f"));
+  const std::vector<FileEvent> got = events->WaitFor(2);
+  ASSERT_THAT(Describe(got), ElementsAre("C:good", "U"));
+  EXPECT_THAT(got[1].error.message(), HasSubstr(Path("f")));
+  EXPECT_THAT(got[1].error.message(), HasSubstr("not a regular file"));
+  WriteAtomically(Path("f"), "good again");
+  EXPECT_THAT(Describe(events->WaitFor(3)), ElementsAre("C:good", "U", "C:good again"));
+}
+
+// Opening a FIFO for reading waits for a writer: the listener must not.
+TEST_P(FileListenerTest, FifoIsReportedUnreadableAndDoesNotBlockTheListener) {
+  EventCollector* events = NewCollector();
+  Register(Path("f"), events);
+  StartFence();
+  ASSERT_EQ(mkfifo(Path("fifo").c_str(), 0644), 0);
+  ASSERT_EQ(rename(Path("fifo").c_str(), Path("f").c_str()), 0);
+  const std::vector<FileEvent> got = events->WaitFor(1);
+  ASSERT_THAT(Describe(got), ElementsAre("U"));
+  EXPECT_THAT(got[0].error.message(), HasSubstr("not a regular file"));
+  Fence();  // Other files are still served.
 }
 
 INSTANTIATE_TEST_SUITE_P(Modes, FileListenerTest, ::testing::Values(true, false),

@@ -1,24 +1,34 @@
 // GPUResourceManagement through real sessions on SimGPU: a config file
 // written as a scheduler would (atomically) changes the memory limit and
 // the compute share of exactly the session that watches it, at a step
-// boundary; bad files change nothing; perfControl 0 suspends the job until
-// the value is raised.
+// boundary; bad files change nothing (nor do oversized files or ones that
+// are no regular file); a file whose directory is made later is taken;
+// perfControl 0 suspends the job until the value is raised.
 #include "session/antman/gpu_resource_management.h"
 
+#include <stdio.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <initializer_list>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "ops/cc/scope.h"
 #include "ops/standard_ops.h"
+#include "platform/logging.h"
 #include "platform/mutex.h"
 #include "session/direct_session.h"
+#include "spdlog/sinks/base_sink.h"
 #include "tests/testlib/test_files.h"
 
 namespace minitf {
@@ -90,6 +100,72 @@ void Publish(DirectSession* session, const std::string& path, const std::string&
                                         absl::Seconds(10)))
       << "the listener never delivered " << path;
 }
+
+// Makes `path` a symbolic link to `target`, atomically (a link made next to
+// it, renamed over it), as a scheduler replacing the file would.
+void LinkAtomically(const std::string& target, const std::string& path) {
+  const std::string tmp = path + ".link";
+  ASSERT_EQ(symlink(target.c_str(), tmp.c_str()), 0) << tmp;
+  ASSERT_EQ(rename(tmp.c_str(), path.c_str()), 0) << path;
+}
+
+// Collects what LOG prints while it exists, by adding a sink to spdlog's
+// default logger (the one LOG writes to) at level info. Make it while no
+// other thread logs, and destroy it likewise: spdlog's sink list is not
+// guarded.
+class LogCapture {
+ public:
+  LogCapture() : sink_(std::make_shared<Sink>()) {
+    logging::InitOnce();  // Applies MINITF_LOG_LEVEL now, not over the level set here.
+    level_ = spdlog::default_logger()->level();
+    spdlog::default_logger()->set_level(spdlog::level::info);
+    spdlog::default_logger()->sinks().push_back(sink_);
+  }
+  ~LogCapture() {
+    std::vector<spdlog::sink_ptr>& sinks = spdlog::default_logger()->sinks();
+    sinks.erase(std::remove(sinks.begin(), sinks.end(), sink_), sinks.end());
+    spdlog::default_logger()->set_level(level_);
+  }
+  LogCapture(const LogCapture&) = delete;
+  LogCapture& operator=(const LogCapture&) = delete;
+
+  // The lines captured so far that contain every one of `parts`.
+  std::vector<std::string> Lines(std::initializer_list<absl::string_view> parts) const {
+    std::vector<std::string> lines;
+    for (const std::string& line : sink_->Lines()) {
+      if (std::all_of(parts.begin(), parts.end(),
+                      [&line](absl::string_view part) { return absl::StrContains(line, part); })) {
+        lines.push_back(line);
+      }
+    }
+    return lines;
+  }
+
+ private:
+  // Keeps every message as "<level>: <text>", e.g. "warning: ...".
+  class Sink : public spdlog::sinks::base_sink<std::mutex> {
+   public:
+    std::vector<std::string> Lines() {
+      std::lock_guard<std::mutex> lock(mutex_);
+      return lines_;
+    }
+
+   protected:
+    void sink_it_(const spdlog::details::log_msg& msg) override {
+      lines_.push_back(absl::StrCat(
+          absl::string_view(spdlog::level::to_string_view(msg.level).data(),
+                            spdlog::level::to_string_view(msg.level).size()),
+          ": ", absl::string_view(msg.payload.data(), msg.payload.size())));
+    }
+    void flush_() override {}
+
+   private:
+    std::vector<std::string> lines_;  // Guarded by base_sink's mutex_.
+  };
+
+  std::shared_ptr<Sink> sink_;
+  spdlog::level::level_enum level_;
+};
 
 TEST(GPUResourceManagementTest, TheControlPlaneReadsItsEnvironmentWhenASessionIsMade) {
   // GPU_CONFIG_FILE, GPU_STATUS_FILE and MINITF_PACING_POLICY are read by
@@ -221,6 +297,148 @@ TEST(GPUResourceManagementTest, ShrinkBlockedByLiveBuffersIsRetriedUntilReached)
   EXPECT_FALSE(status.devices[0].shrink_pending);
   EXPECT_EQ(status.devices[0].limit_in_force, 1 * kMiB);
   EXPECT_EQ(DeviceLimit(session.get()), 1 * kMiB);
+}
+
+// The warning for a limit live buffers keep out of reach is printed once
+// per requested limit, and the limit in force again only when it changes:
+// not at every step of a job that keeps running above its target.
+TEST(GPUResourceManagementTest, UnreachedLimitIsLoggedOncePerRequestNotAtEveryStep) {
+  const std::string dir = test::MakeTempDir("gpu_rm");
+  const std::string file = dir + "/job.json";
+  test::WriteFileAtomically(file, "{}");
+  LogCapture log;  // Before the session: its threads are not logging yet.
+  auto session = MakeSession(Options(file));
+  Step(session.get());
+  GPUDevice* gpu = nullptr;
+  for (Device* d : session->ListDevices()) {
+    if (auto* g = dynamic_cast<GPUDevice*>(d)) gpu = g;
+  }
+  ASSERT_NE(gpu, nullptr);
+  Allocator* allocator = gpu->allocator_stack()->allocator();
+  void* held = allocator->AllocateRaw(Allocator::kAllocatorAlignment, 8 * kMiB);
+  ASSERT_NE(held, nullptr);
+  // Lines about the memory limit, and every warning.
+  auto reports = [&log] {
+    std::vector<std::string> lines = log.Lines({"memory limit"});
+    for (const std::string& line : log.Lines({"warning: "})) {
+      if (!absl::StrContains(line, "memory limit")) lines.push_back(line);
+    }
+    return lines;
+  };
+  const size_t at_start = reports().size();
+
+  Publish(session.get(), file, R"({"gpuConfigInfo": {"GPU:0": {"maxDeviceMem": 1048576}}})");
+  for (int i = 0; i < 4; ++i) Step(session.get());
+  ASSERT_TRUE(StateOf(session.get())->GetStatus().devices[0].shrink_pending);
+  std::vector<std::string> lines = reports();
+  ASSERT_EQ(lines.size(), at_start + 1) << ::testing::PrintToString(lines);
+  EXPECT_THAT(lines.back(), HasSubstr("warning: "));
+  EXPECT_THAT(lines.back(), HasSubstr(file));
+  EXPECT_THAT(lines.back(), HasSubstr("GPU:0"));
+  EXPECT_THAT(lines.back(), HasSubstr("1048576"));
+
+  // Another request that is out of reach too: reported once, although the
+  // limit in force stays the same.
+  Publish(session.get(), file, R"({"gpuConfigInfo": {"GPU:0": {"maxDeviceMem": 2097152}}})");
+  for (int i = 0; i < 4; ++i) Step(session.get());
+  ASSERT_TRUE(StateOf(session.get())->GetStatus().devices[0].shrink_pending);
+  lines = reports();
+  ASSERT_EQ(lines.size(), at_start + 2) << ::testing::PrintToString(lines);
+  EXPECT_THAT(lines.back(), HasSubstr("2097152"));
+
+  // Reached once the buffer goes: reported once more, then nothing.
+  allocator->DeallocateRaw(held);
+  for (int i = 0; i < 3; ++i) Step(session.get());
+  EXPECT_FALSE(StateOf(session.get())->GetStatus().devices[0].shrink_pending);
+  lines = reports();
+  ASSERT_EQ(lines.size(), at_start + 3) << ::testing::PrintToString(lines);
+  EXPECT_THAT(lines.back(), HasSubstr("info: "));
+  EXPECT_THAT(lines.back(), HasSubstr("memory limit in force 2097152 bytes"));
+  session.reset();  // Its threads stop before the capture goes.
+}
+
+// A config file over the size bound (1 MiB) is not taken, whatever it
+// holds, and the job keeps the last good settings.
+TEST(GPUResourceManagementTest, OversizedConfigFileIsRejectedAndTheSettingsStay) {
+  const std::string dir = test::MakeTempDir("gpu_rm");
+  const std::string file = dir + "/job.json";
+  test::WriteFileAtomically(file, R"({"gpuConfigInfo": {"GPU:0": {"maxDeviceMem": 16777216}}})");
+  auto session = MakeSession(Options(file));
+  Step(session.get());
+  ASSERT_EQ(DeviceLimit(session.get()), 16 * kMiB);
+
+  // Valid JSON, padded to 2 MiB.
+  std::string big = R"({"perfControl": 50, "gpuConfigInfo": {"GPU:0": {"maxDeviceMem": 8388608}}})";
+  big.resize(2 * kMiB, ' ');
+  Publish(session.get(), file, big);
+  Step(session.get());
+  GPUResourceState::Status status = StateOf(session.get())->GetStatus();
+  EXPECT_EQ(status.configs_rejected, 1);
+  EXPECT_THAT(status.last_error, HasSubstr(file));
+  EXPECT_THAT(status.last_error, HasSubstr("1048576"));
+  EXPECT_EQ(status.perf_control, 100);
+  EXPECT_EQ(DeviceLimit(session.get()), 16 * kMiB);
+
+  // A good file afterwards is taken.
+  Publish(session.get(), file, R"({"gpuConfigInfo": {"GPU:0": {"maxDeviceMem": 33554432}}})");
+  Step(session.get());
+  EXPECT_EQ(DeviceLimit(session.get()), 32 * kMiB);
+}
+
+// A config file replaced by something that is no regular file is not read
+// at all: not /dev/zero (which never ends), not a FIFO (which blocks).
+TEST(GPUResourceManagementTest, ConfigFileThatIsNoRegularFileIsRejected) {
+  const std::string dir = test::MakeTempDir("gpu_rm");
+  const std::string file = dir + "/job.json";
+  test::WriteFileAtomically(file, R"({"gpuConfigInfo": {"GPU:0": {"maxDeviceMem": 16777216}}})");
+  auto session = MakeSession(Options(file));
+  Step(session.get());
+  ASSERT_EQ(DeviceLimit(session.get()), 16 * kMiB);
+  GPUResourceState* state = StateOf(session.get());
+
+  LinkAtomically("/dev/zero", file);
+  ASSERT_TRUE(state->WaitForConfigCount(2, absl::Seconds(10)))
+      << "a symbolic link to /dev/zero was never reported";
+  Step(session.get());
+  GPUResourceState::Status status = state->GetStatus();
+  EXPECT_EQ(status.configs_rejected, 1);
+  EXPECT_THAT(status.last_error, HasSubstr(file));
+  EXPECT_THAT(status.last_error, HasSubstr("not a regular file"));
+  EXPECT_EQ(DeviceLimit(session.get()), 16 * kMiB);
+
+  const std::string fifo = dir + "/fifo";
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0644), 0);
+  ASSERT_EQ(rename(fifo.c_str(), file.c_str()), 0);
+  ASSERT_TRUE(state->WaitForConfigCount(3, absl::Seconds(10))) << "a FIFO was never reported";
+  Step(session.get());
+  EXPECT_EQ(state->GetStatus().configs_rejected, 2);
+  EXPECT_EQ(DeviceLimit(session.get()), 16 * kMiB);
+
+  Publish(session.get(), file, R"({"gpuConfigInfo": {"GPU:0": {"maxDeviceMem": 33554432}}})");
+  Step(session.get());
+  EXPECT_EQ(DeviceLimit(session.get()), 32 * kMiB);
+}
+
+// A config path whose directory does not exist when the session starts is
+// watched once the directory is made.
+TEST(GPUResourceManagementTest, ConfigFileInADirectoryMadeLaterIsTaken) {
+  const std::string dir = test::MakeTempDir("gpu_rm");
+  const std::string sub = dir + "/later/jobs";
+  const std::string file = sub + "/job.json";
+  auto session = MakeSession(Options(file));
+  Step(session.get());
+  GPUResourceState* state = StateOf(session.get());
+  ASSERT_NE(state, nullptr);
+  EXPECT_EQ(DeviceLimit(session.get()), 64 * kMiB);
+
+  ASSERT_EQ(mkdir((dir + "/later").c_str(), 0755), 0);
+  ASSERT_EQ(mkdir(sub.c_str(), 0755), 0);
+  test::WriteFileAtomically(file, R"({"gpuConfigInfo": {"GPU:0": {"maxDeviceMem": 8388608}}})");
+  ASSERT_TRUE(state->WaitForConfigCount(1, absl::Seconds(10)))
+      << file << " was never taken after its directory appeared";
+  Step(session.get());
+  EXPECT_EQ(state->GetStatus().configs_applied, 1);
+  EXPECT_EQ(DeviceLimit(session.get()), 8 * kMiB);
 }
 
 TEST(GPUResourceManagementTest, BadFilesChangeNothingAndTheJobKeepsRunning) {
