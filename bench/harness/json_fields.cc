@@ -210,8 +210,9 @@ JsonFields::JsonFields(const Json& object, std::string file, std::string path)
 
 absl::Status JsonFields::Error(absl::string_view field, absl::string_view what) const {
   const absl::string_view dot = path_.empty() || field.empty() ? "" : ".";
-  return absl::InvalidArgumentError(
-      absl::StrCat("scenario '", file_, "': ", path_, dot, field, " ", what));
+  return absl::InvalidArgumentError(absl::StrCat("scenario '", file_, "': ", path_, dot,
+                                                 PrintableText(field, /*quoted=*/false), " ",
+                                                 what));
 }
 
 absl::Status JsonFields::CheckKeys(absl::Span<const absl::string_view> known) const {
@@ -224,7 +225,7 @@ absl::Status JsonFields::CheckKeys(absl::Span<const absl::string_view> known) co
   return absl::OkStatus();
 }
 
-absl::Status JsonFields::String(const char* field, std::string* out, bool required) const {
+absl::Status JsonFields::String(const std::string& field, std::string* out, bool required) const {
   if (!Has(field)) return required ? Error(field, "is missing") : absl::OkStatus();
   const Json& v = object_.at(field);
   if (!v.is_string()) return Error(field, absl::StrCat("must be a string, got ", DescribeJson(v)));
@@ -232,7 +233,8 @@ absl::Status JsonFields::String(const char* field, std::string* out, bool requir
   return absl::OkStatus();
 }
 
-absl::Status JsonFields::Seconds(const char* field, double* out, double min, double max) const {
+absl::Status JsonFields::Seconds(const std::string& field, double* out, double min,
+                                 double max) const {
   if (!Has(field)) return absl::OkStatus();
   const Json& v = object_.at(field);
   const double d = v.is_number() ? v.get<double>() : std::nan("");
@@ -244,7 +246,8 @@ absl::Status JsonFields::Seconds(const char* field, double* out, double min, dou
   return absl::OkStatus();
 }
 
-absl::Status JsonFields::Integer(const char* field, int64_t* out, int64_t min, int64_t max) const {
+absl::Status JsonFields::Integer(const std::string& field, int64_t* out, int64_t min,
+                                 int64_t max) const {
   if (!Has(field)) return absl::OkStatus();
   const Json& v = object_.at(field);
   const std::optional<int64_t> i = AsInt64(v);
@@ -256,7 +259,7 @@ absl::Status JsonFields::Integer(const char* field, int64_t* out, int64_t min, i
   return absl::OkStatus();
 }
 
-absl::Status JsonFields::Size(const char* field, int64_t* out) const {
+absl::Status JsonFields::Size(const std::string& field, int64_t* out) const {
   if (!Has(field)) return absl::OkStatus();
   const Json& v = object_.at(field);
   std::optional<int64_t> bytes = AsInt64(v);

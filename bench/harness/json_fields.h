@@ -63,18 +63,18 @@ class JsonFields {
   // An error for the first key not in `known` (UnknownKeyMessage).
   absl::Status CheckKeys(absl::Span<const absl::string_view> known) const;
 
-  bool Has(const char* field) const { return object_.contains(field); }
+  bool Has(const std::string& field) const { return object_.contains(field); }
 
   // Each reads `field` into `*out` when it is present, leaving `*out` as it
   // is when it is not (an error for a missing `required` string), and is an
   // error naming the field and the value when it has the wrong type or
   // range.
-  absl::Status String(const char* field, std::string* out, bool required = false) const;
+  absl::Status String(const std::string& field, std::string* out, bool required = false) const;
   // A finite number in min..max, written as "seconds" in errors.
-  absl::Status Seconds(const char* field, double* out, double min, double max) const;
-  absl::Status Integer(const char* field, int64_t* out, int64_t min, int64_t max) const;
+  absl::Status Seconds(const std::string& field, double* out, double min, double max) const;
+  absl::Status Integer(const std::string& field, int64_t* out, int64_t min, int64_t max) const;
   // A positive size: an integer of bytes or a string such as "4GiB".
-  absl::Status Size(const char* field, int64_t* out) const;
+  absl::Status Size(const std::string& field, int64_t* out) const;
 
  private:
   const nlohmann::json& object_;

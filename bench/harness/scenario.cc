@@ -62,7 +62,7 @@ constexpr char kSafeNameRule[] =
     "files), got ";
 
 // A name of files (IsSafeName), when present or `required`.
-absl::Status Name(const JsonFields& f, const char* field, std::string* out, bool required) {
+absl::Status Name(const JsonFields& f, const std::string& field, std::string* out, bool required) {
   MINITF_RETURN_IF_ERROR(f.String(field, out, required));
   if (f.Has(field) && !IsSafeName(*out)) {
     return f.Error(field, absl::StrCat(kSafeNameRule, QuotedText(*out)));
@@ -71,7 +71,7 @@ absl::Status Name(const JsonFields& f, const char* field, std::string* out, bool
 }
 
 // A time in a scenario: min..kMaxScenarioSeconds.
-absl::Status Seconds(const JsonFields& f, const char* field, double* out, double min) {
+absl::Status Seconds(const JsonFields& f, const std::string& field, double* out, double min) {
   return f.Seconds(field, out, min, kMaxScenarioSeconds);
 }
 
@@ -99,7 +99,7 @@ absl::Status ParseJob(const Json& j, const std::string& file, const std::string&
     JsonFields pf(params, file, absl::StrCat(path, ".model_params"));
     for (const auto& [key, value] : params.items()) {
       int64_t v = 0;
-      MINITF_RETURN_IF_ERROR(pf.Integer(key.c_str(), &v, 1, int64_t{1} << 20));
+      MINITF_RETURN_IF_ERROR(pf.Integer(key, &v, 1, int64_t{1} << 20));
       job->model_params[key] = v;
     }
   }

@@ -421,6 +421,30 @@ TEST(ScenarioTest, ErrorsShowLongAndBinaryValuesShortAndEscaped) {
   EXPECT_TRUE(IsPrintable(role.status().message())) << role.status().message();
 }
 
+TEST(ScenarioTest, ModelParamsKeysAreReadWholeAndShownEscaped) {
+  // A key is not cut at a NUL: its value is read (and the model builder
+  // refuses the name).
+  absl::StatusOr<Scenario> nul = ParseScenarioJson(
+      WithJobs(R"({"name": "a", "model": "cnn", "model_params": {"channels\u0000x": 5}})"),
+      "params.json");
+  ASSERT_TRUE(nul.ok()) << nul.status();
+  ASSERT_EQ(nul->jobs[0].model_params.size(), 1u);
+  EXPECT_EQ(nul->jobs[0].model_params.at(std::string("channels\0x", 10)), 5);
+  EXPECT_FALSE(BuildJobModel(nul->jobs[0]).ok());
+  absl::StatusOr<Scenario> bad = ParseScenarioJson(
+      WithJobs(absl::StrCat(R"({"name": "a", "model": "cnn", "model_params": {")",
+                            std::string(5000, 'k'), R"(\u0000": 0}})")),
+      "params.json");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_THAT(bad.status().message(), HasSubstr("jobs[0].model_params.kkkk"));
+  EXPECT_THAT(bad.status().message(), HasSubstr("must be an integer in 1..1048576, got 0"));
+  EXPECT_LT(bad.status().message().size(), 400u);
+  absl::StatusOr<Scenario> binary = ParseScenarioJson(
+      WithJobs(R"({"name": "a", "model": "cnn", "model_params": {"c\u0000": 0}})"),
+      "params.json");
+  EXPECT_THAT(binary.status().message(), HasSubstr(R"(jobs[0].model_params.c\x00 must be)"));
+}
+
 TEST(ScenarioTest, CsvJobListLastsUntilAMinuteAfterItsLastSubmission) {
   const std::string header = "submit_time,model_name,batch_size,iterations,gpu_requests,priority\n";
   absl::StatusOr<Scenario> s =
