@@ -78,13 +78,10 @@ struct ColocateArgs {
   bool plots = true;
 };
 
+// A time flag's value: finite, positive and bounded (ParseSeconds), so the
+// run ends and its times convert to absl::Duration without overflow.
 absl::StatusOr<double> Seconds(const std::string& flag, const std::string& value) {
-  double v = 0;
-  if (!absl::SimpleAtod(value, &v) || !(v > 0)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(flag, " wants a positive number of seconds, got '", value, "'"));
-  }
-  return v;
+  return ParseSeconds(flag, value);
 }
 
 // Parses colocate's arguments; std::nullopt after --help.

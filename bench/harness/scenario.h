@@ -25,7 +25,19 @@
 //   0,cnn,64,200,1,0
 //
 // priority 0 is a guarantee job, anything else opportunistic; gpu_requests
-// must be 1 (one shared GPU); there is no timeline.
+// must be 1 (one shared GPU); there is no timeline. A job list's scenario
+// lasts until kCsvTailSeconds after its last submission (the run ends sooner
+// once every job has done its iterations).
+//
+// What the parsers check, beyond each field's type and range:
+//  - every key is known (model_params' keys are the model builder's to
+//    check), and no object gives a key twice;
+//  - names (the scenario's and each job's) name files: 1 to 64 of
+//    [A-Za-z0-9._-], not starting with '.' or '-'; job names are distinct
+//    even ignoring case;
+//  - times are finite and at most kMaxScenarioSeconds; a job starts, and a
+//    timeline action happens, before the scenario ends.
+// What still runs, but not as written, is a warning in Scenario::warnings.
 #ifndef MINITF_BENCH_HARNESS_SCENARIO_H_
 #define MINITF_BENCH_HARNESS_SCENARIO_H_
 
@@ -74,28 +86,59 @@ struct TimelineAction {
   std::optional<int> perf_control;
 };
 
+// Every time in a scenario, and each time flag of `minitf colocate`, is at
+// most this many seconds (about 116 days): longer than any experiment, and
+// far from where a time in microseconds overflows int64 (292,000 years),
+// however a scenario is scaled (a duration is at least kMinDurationSeconds).
+inline constexpr double kMaxScenarioSeconds = 1e7;
+inline constexpr double kMinDurationSeconds = 1e-3;
+inline constexpr double kCsvTailSeconds = 60;
+
 struct Scenario {
+  // Names the default output directory (runs/<name>); without a "name", the
+  // file's name without directory and extension.
   std::string name;
   std::string simgpu_options;  // SimGPU option string (docs/SIMGPU.md)
   std::string platform;        // "" = CUDA when present, else SimGPU
   double duration_s = 60;
   std::vector<JobSpec> jobs;
   std::vector<TimelineAction> timeline;  // sorted by at_s (stable)
+  // What the file asks for that the run will not do as written, each a
+  // sentence naming the file and the field: a job whose start_s +
+  // duration_s passes the scenario's end (it is cut there), a timeline
+  // action after its job stops (it has no effect). For the caller to show
+  // before the run; the parsers print nothing.
+  std::vector<std::string> warnings;
 };
 
-// Parses a scenario; `file_name` names the file in errors. InvalidArgument
-// naming the field: bad JSON, a missing or mistyped field, an unknown
-// model, role, pacing policy or stream priority, a duplicate job name, a timeline action for
-// an unknown job or with nothing to set, negative times, perfControl
-// outside 0..100, a size that does not parse.
+// Parses a scenario; `file_name` names the file in errors, and its stem is
+// the default name. InvalidArgument naming the field and showing the value
+// (escaped, and shortened when long): bad JSON (with its line and column),
+// an unknown key (with the closest known one) or a key given twice, a
+// missing or mistyped field, an unknown model, role, pacing policy or
+// stream priority, a name that is not a safe file name, a duplicate job
+// name, a timeline action for an unknown job or with nothing to set, a time
+// that is negative, not finite, too large or at or after the scenario's
+// end, perfControl outside 0..100, a size that does not parse.
 absl::StatusOr<Scenario> ParseScenarioJson(absl::string_view content, absl::string_view file_name);
 absl::StatusOr<Scenario> ParseScenarioCsv(absl::string_view content, absl::string_view file_name);
-// Reads `path` and parses it by its extension (.json or .csv); NotFound
-// naming the file when it cannot be read.
+
+// The largest scenario file LoadScenario reads.
+inline constexpr int64_t kMaxScenarioFileBytes = int64_t{16} << 20;
+
+// Reads `path` and parses it by its extension (.json or .csv). NotFound
+// (or the error's own code) naming the file when it cannot be opened;
+// InvalidArgument when it is a directory or not a regular file (a FIFO or
+// a device, which could block or never end) or is larger than
+// kMaxScenarioFileBytes.
 absl::StatusOr<Scenario> LoadScenario(const std::string& path);
 
 // "16GiB", "512MiB", "1.5GB", or a plain integer of bytes.
 absl::StatusOr<int64_t> ParseByteSize(absl::string_view text);
+
+// A time flag's value (`flag` names it in errors): a finite number of
+// seconds in kMinDurationSeconds..kMaxScenarioSeconds, else InvalidArgument.
+absl::StatusOr<double> ParseSeconds(absl::string_view flag, absl::string_view text);
 
 }  // namespace minitf::harness
 
