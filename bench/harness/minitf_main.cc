@@ -49,6 +49,7 @@ scenario's timeline by rewriting the jobs' config files, and writes:
 options:
   --out DIR              where the outputs go (default: runs/<scenario name>)
   --seconds N            scale the scenario's time axis to last N seconds
+                         (0.001 to 1e7)
   --baseline             run each job alone first: slowdowns against solo
   --baseline-seconds N   length of each solo run (default: the job's time in
                          the scenario, at most 15 s)
@@ -61,6 +62,9 @@ options:
   --no-trace             do not record trace.json
   --no-plots             do not run gnuplot
   -h, --help             this text
+
+Each job's set-up must finish within the experiment's length, and a step
+still running at its job's end is cancelled and not counted.
 
 Ctrl-C (or SIGTERM) stops the jobs at their next step and writes every
 output for the time run, marked interrupted; a second one quits at once.
@@ -160,6 +164,9 @@ int Conclude(const ExperimentResult& result) {
 // Runs the experiment and writes its outputs; the exit status (Conclude).
 absl::StatusOr<int> Colocate(ColocateArgs args) {
   MINITF_ASSIGN_OR_RETURN(Scenario scenario, LoadScenario(args.scenario));
+  for (const std::string& warning : scenario.warnings) {
+    std::cerr << "minitf colocate: warning: " << warning << "\n";
+  }
   if (args.out.empty()) args.out = absl::StrCat("runs/", scenario.name);
   args.options.out_dir = args.out;
   args.options.progress = &std::cerr;

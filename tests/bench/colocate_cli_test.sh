@@ -11,6 +11,8 @@
 #   interrupt_twice  a second SIGTERM while the jobs finish their step:
 #                 exit 143 at once, summary.json still says "running"
 #   no_plots      --no-plots: the closing line names no *.png
+#   warnings      what the scenario asks for but will not get is said
+#                 before the run
 set -u
 minitf=$1
 case_name=$2
@@ -117,6 +119,17 @@ no_plots)
   [ $rc -eq 0 ] || fail "exit status $rc, want 0"
   grep -q "^wrote " "$dir/log" || fail "no closing line"
   if grep "^wrote " "$dir/log" | grep -q png; then fail "--no-plots still claims plots"; fi
+  ;;
+warnings)
+  cat > "$dir/cut.json" <<'JSON'
+{"name": "cut", "device": {"simgpu": "memory=1GiB,mode=timing"}, "duration_s": 1,
+ "jobs": [{"name": "a", "model": "mlp", "batch_size": 64, "duration_s": 5}]}
+JSON
+  "$minitf" colocate "$dir/cut.json" --out "$out" --no-plots --no-trace > "$dir/log" 2>&1
+  rc=$?
+  [ $rc -eq 0 ] || fail "exit status $rc, want 0"
+  head -n 1 "$dir/log" | grep -q "warning: .*jobs\[0\]" ||
+    fail "the cut job is not warned about before the run"
   ;;
 *)
   echo "unknown case '$case_name'"
