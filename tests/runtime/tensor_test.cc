@@ -64,6 +64,44 @@ TEST(TensorShapeTest, BuildRejectsNegativeDims) {
   EXPECT_TRUE(TensorShape::Build({2, 0}).ok());
 }
 
+TEST(TensorShapeTest, BuildRejectsAnElementCountThatOverflows) {
+  const int64_t big = int64_t{1} << 32;
+  auto s = TensorShape::Build({big, big});
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(s.status().message().find("[4294967296,4294967296]"), absl::string_view::npos);
+  EXPECT_FALSE(TensorShape::Build({3, int64_t{1} << 62}).ok());
+  auto fits = TensorShape::Build({big, (int64_t{1} << 31) - 1});
+  ASSERT_TRUE(fits.ok());
+  EXPECT_EQ(fits->num_elements(), big * ((int64_t{1} << 31) - 1));
+}
+
+TEST(TensorShapeTest, AddDimWithStatusRejectsOverflowAndNegativeSizesAndChangesNothing) {
+  TensorShape s({int64_t{1} << 40});
+  absl::Status status = s.AddDimWithStatus(int64_t{1} << 30);
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(s, TensorShape({int64_t{1} << 40}));
+  EXPECT_EQ(s.AddDimWithStatus(-2).code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_TRUE(s.AddDimWithStatus(1 << 20).ok());
+  EXPECT_EQ(s.num_elements(), int64_t{1} << 60);
+}
+
+TEST(TensorShapeDeathTest, ConstructingAnOverflowingShapeAbortsInsteadOfWrapping) {
+  EXPECT_DEATH((void)TensorShape({int64_t{1} << 32, int64_t{1} << 32}).dims(), "2\\^63-1 elements");
+}
+
+TEST(TensorShapeTest, MultiplyWithoutOverflow) {
+  EXPECT_EQ(MultiplyWithoutOverflow(3, 4), 12);
+  EXPECT_EQ(MultiplyWithoutOverflow(0, int64_t{1} << 62), 0);
+  EXPECT_EQ(MultiplyWithoutOverflow(int64_t{1} << 32, int64_t{1} << 31), -1);
+  EXPECT_EQ(MultiplyWithoutOverflow(-1, 2), -1);
+}
+
+TEST(PartialTensorShapeTest, ElementCountThatOverflowsIsUnknown) {
+  EXPECT_EQ(PartialTensorShape({int64_t{1} << 32, int64_t{1} << 32}).num_elements(), -1);
+  EXPECT_EQ(PartialTensorShape({int64_t{1} << 31, 4}).num_elements(), int64_t{1} << 33);
+}
+
 TEST(PartialTensorShapeTest, MergeAndCompatibility) {
   PartialTensorShape a({2, -1});
   PartialTensorShape b({-1, 3});
