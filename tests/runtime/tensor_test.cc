@@ -42,6 +42,45 @@ TEST(TensorTest, AllocateReportsExhaustion) {
   EXPECT_NE(t.status().message().find("OOM"), absl::string_view::npos);
 }
 
+// 2^62 doubles are 2^65 bytes: the byte count itself overflows size_t.
+TEST(TensorTest, AllocateReportsAByteCountThatOverflowsAsExhaustion) {
+  auto t = Tensor::Allocate(cpu_allocator(), DT_DOUBLE, TensorShape({int64_t{1} << 62}));
+  ASSERT_FALSE(t.ok());
+  EXPECT_EQ(t.status().code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_NE(t.status().message().find("shape[4611686018427387904] and type double"),
+            absl::string_view::npos)
+      << t.status();
+}
+
+TEST(TensorTest, AllocateNamesTheShapeTypeAndAllocator) {
+  auto t = Tensor::Allocate(cpu_allocator(), DT_FLOAT, TensorShape({1024, int64_t{1} << 40}));
+  ASSERT_FALSE(t.ok());
+  EXPECT_NE(t.status().message().find("OOM when allocating tensor with shape[1024,1099511627776] "
+                                      "and type float"),
+            absl::string_view::npos)
+      << t.status();
+  EXPECT_NE(t.status().message().find(cpu_allocator()->Name()), absl::string_view::npos);
+}
+
+// As TensorFlow's: the constructor does not abort when memory runs out; the
+// tensor has its type and shape but no buffer, and says so.
+TEST(TensorTest, ConstructorLeavesTheTensorUninitializedWhenMemoryRunsOut) {
+  Tensor t(DT_FLOAT, TensorShape({int64_t{1} << 50}));
+  EXPECT_FALSE(t.IsInitialized());
+  EXPECT_EQ(t.dtype(), DT_FLOAT);
+  EXPECT_EQ(t.shape(), TensorShape({int64_t{1} << 50}));
+  EXPECT_EQ(t.AllocatedBytes(), 0u);
+  EXPECT_EQ(t.SummarizeValue(), "<uninitialized>");
+  EXPECT_FALSE(t.DeepCopy().IsInitialized());
+  Tensor empty(DT_FLOAT, TensorShape({0, int64_t{1} << 50}));
+  EXPECT_TRUE(empty.IsInitialized());
+}
+
+TEST(TensorDeathTest, ReadingTheElementsOfAnUnallocatedTensorAbortsWithAMessage) {
+  Tensor t(DT_FLOAT, TensorShape({int64_t{1} << 50}));
+  EXPECT_DEATH(t.flat<float>(), "has no buffer");
+}
+
 TEST(TensorTest, PointersAreAligned) {
   for (int n : {1, 3, 17, 1000}) {
     Tensor t(DT_DOUBLE, TensorShape({n}));
