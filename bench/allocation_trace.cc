@@ -102,7 +102,9 @@ absl::StatusOr<AllocationTrace> RecordMlpTrainingTrace(const MlpConfig& config,
   }
   absl::StatusOr<TrainingModel> model = BuildMlpModel(config);
   if (!model.ok()) return model.status();
-  const Batch batch = MakeRingsBatch(config, batch_size, /*seed=*/7);
+  absl::StatusOr<Batch> made = MakeRingsBatch(config, batch_size, /*seed=*/7);
+  if (!made.ok()) return made.status();
+  const Batch& batch = *made;
 
   recorder->Start();
   absl::Status status = [&]() -> absl::Status {

@@ -89,7 +89,7 @@ absl::StatusOr<Job> MakeJob(const std::string& config_file, const std::string& p
   config.channels = kChannels;
   config.device = "/device:GPU:0";
   MINITF_ASSIGN_OR_RETURN(job.model, BuildCnnModel(config));
-  job.batch = MakeBarsBatch(config, kBatchSize, /*seed=*/1);
+  MINITF_ASSIGN_OR_RETURN(job.batch, MakeBarsBatch(config, kBatchSize, /*seed=*/1));
   SessionOptions options;
   options.config.gpu_options.simgpu_options = SimGPUOptions();
   options.config.gpu_options.private_allocators = true;

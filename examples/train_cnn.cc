@@ -32,10 +32,14 @@ int main(int argc, char** argv) {
     return 1;
   }
   constexpr int kExamples = 96;
-  const Batch data = MakeBarsBatch(config, kExamples, /*seed=*/1234);
+  const absl::StatusOr<Batch> data = MakeBarsBatch(config, kExamples, /*seed=*/1234);
+  if (!data.ok()) {
+    std::fprintf(stderr, "making the batch: %s\n", data.status().ToString().c_str());
+    return 1;
+  }
   absl::StatusOr<TrainLoopResult> result =
-      TrainLoop(*model, data, {.steps = flags.steps, .print_every = flags.print_every,
-                               .session_options = {}});
+      TrainLoop(*model, *data,
+                {.steps = flags.steps, .print_every = flags.print_every, .session_options = {}});
   if (!result.ok()) {
     std::fprintf(stderr, "training: %s\n", result.status().ToString().c_str());
     return 1;

@@ -72,7 +72,12 @@ absl::Status GetNodeAttr(const NodeDef& def, absl::string_view name, TensorShape
                                                    "' must be a fully defined shape, got ",
                                                    partial.DebugString()));
   }
-  *value = partial.AsTensorShape();
+  absl::StatusOr<TensorShape> shape = TensorShape::Build(partial.dim_sizes());
+  if (!shape.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("Node '", def.name, "': attr '", name,
+                                                   "': ", shape.status().message()));
+  }
+  *value = *std::move(shape);
   return absl::OkStatus();
 }
 absl::Status GetNodeAttr(const NodeDef& def, absl::string_view name, Tensor* value) {

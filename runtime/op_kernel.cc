@@ -39,6 +39,14 @@ const Tensor& OpKernelContext::input(int i) const {
   return *params_->inputs[i].tensor;
 }
 
+absl::Status OpKernelContext::AllocationError(absl::string_view what,
+                                              const absl::Status& status) const {
+  return absl::Status(
+      status.code(),
+      absl::StrCat("Node '", op_kernel().name(), "' (op '", op_kernel().type_string(), "') on ",
+                   device()->name(), ": ", what, ": ", status.message()));
+}
+
 absl::Status OpKernelContext::allocate_output(int index, const TensorShape& shape,
                                               Tensor** output) {
   if (index < 0 || index >= num_outputs()) {
@@ -47,11 +55,7 @@ absl::Status OpKernelContext::allocate_output(int index, const TensorShape& shap
   }
   const DataType dtype = RemoveRefType(expected_output_dtype(index));
   auto tensor = Tensor::Allocate(get_allocator(), dtype, shape);
-  if (!tensor.ok()) {
-    return absl::ResourceExhaustedError(absl::StrCat(
-        "Node '", op_kernel().name(), "' (op '", op_kernel().type_string(),
-        "'): output ", index, ": ", tensor.status().message()));
-  }
+  if (!tensor.ok()) return AllocationError(absl::StrCat("output ", index), tensor.status());
   output_bytes_allocated_ += static_cast<int64_t>(tensor->AllocatedBytes());
   Output& slot = outputs_[index];
   slot.is_set = true;
@@ -89,11 +93,7 @@ absl::Status OpKernelContext::forward_input_or_allocate_output(
 absl::Status OpKernelContext::allocate_temp(DataType dtype, const TensorShape& shape,
                                             Tensor* out) {
   auto tensor = Tensor::Allocate(get_allocator(), dtype, shape);
-  if (!tensor.ok()) {
-    return absl::ResourceExhaustedError(absl::StrCat("Node '", op_kernel().name(),
-                                                     "': temporary: ",
-                                                     tensor.status().message()));
-  }
+  if (!tensor.ok()) return AllocationError("temporary", tensor.status());
   *out = *std::move(tensor);
   return absl::OkStatus();
 }

@@ -222,13 +222,15 @@ class OpKernelContext {
   Mutex* input_ref_mutex(int i) const { return params_->inputs[i].mutex_if_ref; }
 
   // Allocates output i from the device's allocator. ResourceExhausted names
-  // the node and size when memory runs out.
+  // the node, its device, the shape, type and size, and the allocator when
+  // memory runs out.
   absl::Status allocate_output(int index, const TensorShape& shape, Tensor** output);
   // Reuses the buffer of the first candidate input that has the right type
   // and size and no other user; otherwise allocates.
   absl::Status forward_input_or_allocate_output(std::initializer_list<int> candidate_inputs,
                                                 int output_index, const TensorShape& shape,
                                                 Tensor** output);
+  // A scratch tensor from the device's allocator; errors as allocate_output's.
   absl::Status allocate_temp(DataType dtype, const TensorShape& shape, Tensor* out);
   // Sets output i to a tensor computed elsewhere (shares its buffer).
   void set_output(int index, const Tensor& tensor);
@@ -249,6 +251,9 @@ class OpKernelContext {
   int64_t output_bytes_allocated() const { return output_bytes_allocated_; }
 
  private:
+  // `status` of a failed allocation of `what`, naming the node and device.
+  absl::Status AllocationError(absl::string_view what, const absl::Status& status) const;
+
   Params* const params_;  // Not owned.
   std::vector<Output> outputs_;
   absl::Status status_;

@@ -1,6 +1,8 @@
 #include "runtime/tensor.h"
 
 #include <cstdio>
+#include <cstdlib>
+#include <limits>
 
 #include "absl/strings/str_cat.h"
 
@@ -22,14 +24,29 @@ void TensorBuffer::Unref() {
 Tensor::Tensor(DataType dtype, const TensorShape& shape)
     : Tensor(cpu_allocator(), dtype, shape) {}
 
-Tensor::Tensor(Allocator* allocator, DataType dtype, const TensorShape& shape)
-    : dtype_(dtype), shape_(shape) {
+namespace {
+
+// The ResourceExhausted of a failed tensor allocation, in TensorFlow's words.
+absl::Status AllocationFailure(Allocator* allocator, DataType dtype, const TensorShape& shape,
+                               absl::string_view bytes) {
+  return absl::ResourceExhaustedError(
+      absl::StrCat("OOM when allocating tensor with shape", shape.DebugString(), " and type ",
+                   DataTypeString(dtype), " (", bytes, " bytes) by allocator ", allocator->Name()));
+}
+
+}  // namespace
+
+Tensor::Tensor(Allocator* allocator, DataType dtype, const TensorShape& shape) {
   MINITF_CHECK(dtype != DT_INVALID);
-  const size_t bytes = TotalBytes();
-  if (bytes > 0) {
-    buf_ = TensorBuffer::Allocate(allocator, bytes, AllocationAttributes());
-    MINITF_CHECK(buf_ != nullptr);
+  absl::StatusOr<Tensor> t = Allocate(allocator, dtype, shape);
+  if (t.ok()) {
+    *this = *std::move(t);
+    return;
   }
+  LOG(ERROR, "{}", t.status());
+  // As TensorFlow's: the type and shape, without a buffer.
+  dtype_ = dtype;
+  shape_ = shape;
 }
 
 absl::StatusOr<Tensor> Tensor::Allocate(Allocator* allocator, DataType dtype,
@@ -38,6 +55,12 @@ absl::StatusOr<Tensor> Tensor::Allocate(Allocator* allocator, DataType dtype,
   if (dtype == DT_INVALID) {
     return absl::InvalidArgumentError("cannot allocate a tensor of type invalid");
   }
+  const size_t element_size = DataTypeSize(dtype);
+  const auto elements = static_cast<uint64_t>(shape.num_elements());
+  if (element_size > 0 && elements > std::numeric_limits<size_t>::max() / element_size) {
+    return AllocationFailure(allocator, dtype, shape,
+                             absl::StrCat("more than ", std::numeric_limits<size_t>::max()));
+  }
   Tensor t;
   t.dtype_ = dtype;
   t.shape_ = shape;
@@ -45,10 +68,7 @@ absl::StatusOr<Tensor> Tensor::Allocate(Allocator* allocator, DataType dtype,
   if (bytes > 0) {
     t.buf_ = TensorBuffer::Allocate(allocator, bytes, attrs);
     if (t.buf_ == nullptr) {
-      return absl::ResourceExhaustedError(absl::StrCat(
-          "OOM when allocating tensor of type ", DataTypeString(dtype), " and shape ",
-          shape.DebugString(), " (", bytes, " bytes) from allocator '",
-          allocator->Name(), "'"));
+      return AllocationFailure(allocator, dtype, shape, absl::StrCat(bytes));
     }
   }
   return t;
@@ -103,8 +123,17 @@ bool Tensor::CopyFrom(const Tensor& other, const TensorShape& shape) {
 Tensor Tensor::DeepCopy() const {
   if (dtype_ == DT_INVALID) return Tensor();
   Tensor copy(dtype_, shape_);
-  if (TotalBytes() > 0) std::memcpy(copy.raw_data(), raw_data(), TotalBytes());
+  if (copy.buf_ != nullptr && buf_ != nullptr) {
+    std::memcpy(copy.raw_data(), raw_data(), TotalBytes());
+  }
   return copy;
+}
+
+void Tensor::BufferMissing() const {
+  std::fprintf(stderr, "Tensor of type %s and shape %s has no buffer (its allocation failed)\n",
+               DataTypeString(dtype_).c_str(), shape_.DebugString().c_str());
+  MINITF_CHECK(buf_ != nullptr);
+  std::abort();
 }
 
 void Tensor::CheckType(DataType expected) const {

@@ -64,19 +64,27 @@ class Tensor {
  public:
   // An uninitialized tensor of DT_INVALID.
   Tensor() = default;
-  // Allocates from cpu_allocator(). Aborts if host memory is exhausted; use
-  // Allocate() where failure must be reported.
+  // Allocates from cpu_allocator(). When the memory cannot be had the error
+  // is logged and the tensor is left without a buffer (IsInitialized() is
+  // false), as in TensorFlow: for small tensors of fixed size, and tests.
+  // Code on the path of a step, or sizing a tensor from user input, uses
+  // Allocate() and returns its status.
   Tensor(DataType dtype, const TensorShape& shape);
-  // Allocates from `allocator`; aborts on failure (use Allocate() instead).
+  // Allocates from `allocator`; on failure as above.
   Tensor(Allocator* allocator, DataType dtype, const TensorShape& shape);
-  // Allocates from `allocator`; ResourceExhausted naming the size on failure.
+  // Allocates from `allocator`. ResourceExhausted naming the shape, type,
+  // size and allocator when the memory cannot be had (or the byte count
+  // overflows); InvalidArgument for DT_INVALID.
   static absl::StatusOr<Tensor> Allocate(Allocator* allocator, DataType dtype,
                                          const TensorShape& shape,
                                          const AllocationAttributes& attrs = {});
 
+  // Small host tensors holding the given values (a failed allocation here
+  // is a broken invariant: it aborts).
   template <typename T>
   static Tensor Scalar(T value) {
     Tensor t(DataTypeToEnum<T>::value, TensorShape());
+    MINITF_CHECK(t.IsInitialized());
     t.scalar<T>()() = value;
     return t;
   }
@@ -85,6 +93,7 @@ class Tensor {
   static Tensor FromVector(absl::Span<const T> values, const TensorShape& shape) {
     MINITF_CHECK(static_cast<int64_t>(values.size()) == shape.num_elements());
     Tensor t(DataTypeToEnum<T>::value, shape);
+    MINITF_CHECK(t.IsInitialized());
     std::copy(values.begin(), values.end(), t.flat<T>().data());
     return t;
   }
@@ -109,6 +118,8 @@ class Tensor {
   int dims() const { return shape_.dims(); }
   int64_t dim_size(int d) const { return shape_.dim_size(d); }
   int64_t NumElements() const { return shape_.num_elements(); }
+  // NumElements() * the type's size: exact for every tensor with a buffer
+  // (Allocate refuses a byte count that does not fit in size_t).
   size_t TotalBytes() const { return NumElements() * DataTypeSize(dtype_); }
   // Bytes the buffer really holds (0 without a buffer).
   size_t AllocatedBytes() const { return buf_ == nullptr ? 0 : buf_->size(); }
@@ -129,14 +140,17 @@ class Tensor {
   // Makes this tensor share `other`'s buffer with a new shape. Returns false
   // (and changes nothing) when the element counts differ.
   bool CopyFrom(const Tensor& other, const TensorShape& shape);
-  // A tensor with its own copy of the elements, from cpu_allocator().
+  // A tensor with its own copy of the elements, from cpu_allocator(); left
+  // without a buffer (logged) when that memory cannot be had.
   Tensor DeepCopy() const;
 
   void* raw_data() const { return buf_ == nullptr ? nullptr : buf_->data(); }
 
+  // REQUIRES: the type is T, and the tensor has its buffer (or no elements).
   template <typename T>
   T* data() const {
     CheckType(DataTypeToEnum<T>::value);
+    CheckHasBuffer();
     return static_cast<T*>(raw_data());
   }
 
@@ -207,6 +221,10 @@ class Tensor {
 
  private:
   void CheckType(DataType expected) const;
+  void CheckHasBuffer() const {
+    if (buf_ == nullptr && NumElements() > 0) BufferMissing();
+  }
+  [[noreturn]] void BufferMissing() const;
   void CheckRank(int expected) const { MINITF_CHECK(dims() == expected); }
   static int64_t ProductOf(absl::Span<const int64_t> dims) {
     int64_t n = 1;

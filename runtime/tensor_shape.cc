@@ -1,12 +1,33 @@
 #include "runtime/tensor_shape.h"
 
-#include <limits>
+#include <cstdio>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "platform/logging.h"
 
 namespace minitf {
+namespace {
+
+// The element count of `dims`, or -1 when a size is negative or the product
+// overflows.
+int64_t ElementCount(absl::Span<const int64_t> dims) {
+  int64_t n = 1;
+  for (int64_t d : dims) {
+    n = MultiplyWithoutOverflow(n, d);
+    if (n < 0) return -1;
+  }
+  return n;
+}
+
+}  // namespace
+
+int64_t MultiplyWithoutOverflow(int64_t x, int64_t y) {
+  if (x < 0 || y < 0) return -1;
+  int64_t product = 0;
+  if (__builtin_mul_overflow(x, y, &product)) return -1;
+  return product;
+}
 
 TensorShape::TensorShape(std::initializer_list<int64_t> dims)
     : TensorShape(absl::Span<const int64_t>(dims.begin(), dims.size())) {}
@@ -17,30 +38,44 @@ TensorShape::TensorShape(absl::Span<const int64_t> dims) : dims_(dims.begin(), d
 }
 
 absl::StatusOr<TensorShape> TensorShape::Build(absl::Span<const int64_t> dims) {
-  int64_t product = 1;
   for (int64_t d : dims) {
     if (d < 0) {
       return absl::InvalidArgumentError(absl::StrCat(
           "shape [", absl::StrJoin(dims, ","), "] has a negative dimension"));
     }
-    if (d != 0 && product > std::numeric_limits<int64_t>::max() / d) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "shape [", absl::StrJoin(dims, ","), "] has too many elements"));
-    }
-    product *= d;
+  }
+  if (ElementCount(dims) < 0) {
+    return absl::InvalidArgumentError(absl::StrCat("shape [", absl::StrJoin(dims, ","),
+                                                   "] has too many elements (more than 2^63-1)"));
   }
   return TensorShape(dims);
 }
 
 void TensorShape::Recompute() {
-  num_elements_ = 1;
-  for (int64_t d : dims_) num_elements_ *= d;
+  num_elements_ = ElementCount(dims_);
+  if (num_elements_ < 0) {
+    std::fprintf(stderr, "TensorShape %s: more than 2^63-1 elements (use TensorShape::Build)\n",
+                 DebugString().c_str());
+  }
+  MINITF_CHECK(num_elements_ >= 0);
 }
 
 void TensorShape::AddDim(int64_t size) {
   MINITF_CHECK(size >= 0);
   dims_.push_back(size);
   Recompute();
+}
+
+absl::Status TensorShape::AddDimWithStatus(int64_t size) {
+  const int64_t n = MultiplyWithoutOverflow(num_elements_, size);
+  if (n < 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("cannot add dimension ", size, " to shape ", DebugString(),
+                     size < 0 ? ": negative size" : ": more than 2^63-1 elements"));
+  }
+  dims_.push_back(size);
+  num_elements_ = n;
+  return absl::OkStatus();
 }
 
 void TensorShape::InsertDim(int d, int64_t size) {
@@ -95,9 +130,7 @@ bool PartialTensorShape::IsFullyDefined() const {
 
 int64_t PartialTensorShape::num_elements() const {
   if (!IsFullyDefined()) return -1;
-  int64_t n = 1;
-  for (int64_t d : dims_) n *= d;
-  return n;
+  return ElementCount(dims_);
 }
 
 TensorShape PartialTensorShape::AsTensorShape() const {

@@ -4,6 +4,12 @@
 //
 //   TensorShape s({2, 3});     // s.dims() == 2, s.num_elements() == 6
 //   s.DebugString();           // "[2,3]"
+//
+// A TensorShape's element count always fits in int64_t. The constructors and
+// AddDim require it (they abort on a negative size or an overflowing product,
+// as TensorFlow's do); sizes that come from a user, a tensor or arithmetic on
+// other shapes go through Build or AddDimWithStatus, which return
+// InvalidArgument instead.
 #ifndef MINITF_RUNTIME_TENSOR_SHAPE_H_
 #define MINITF_RUNTIME_TENSOR_SHAPE_H_
 
@@ -17,11 +23,16 @@
 
 namespace minitf {
 
+// x * y for x, y >= 0, or -1 when the product does not fit in int64_t
+// (or either factor is negative).
+int64_t MultiplyWithoutOverflow(int64_t x, int64_t y);
+
 class TensorShape {
  public:
   // A scalar (rank 0, one element).
   TensorShape() = default;
-  // REQUIRES: every dimension >= 0 (use BuildTensorShape for untrusted input).
+  // REQUIRES: every dimension >= 0 and the element count fits in int64_t
+  // (use Build for untrusted input).
   TensorShape(std::initializer_list<int64_t> dims);
   explicit TensorShape(absl::Span<const int64_t> dims);
 
@@ -33,7 +44,11 @@ class TensorShape {
   absl::Span<const int64_t> dim_sizes() const { return dims_; }
   int64_t num_elements() const { return num_elements_; }
 
+  // REQUIRES: size >= 0 and the new element count fits in int64_t.
   void AddDim(int64_t size);
+  // AddDim for untrusted sizes: InvalidArgument (and no change) for a
+  // negative size or an element count that overflows int64_t.
+  absl::Status AddDimWithStatus(int64_t size);
   void InsertDim(int d, int64_t size);
   void RemoveDim(int d);
   void set_dim(int d, int64_t size);
@@ -72,9 +87,10 @@ class PartialTensorShape {
   int64_t dim_size(int d) const { return dims_[d]; }
   absl::Span<const int64_t> dim_sizes() const { return dims_; }
   bool IsFullyDefined() const;
-  // -1 unless fully defined.
+  // -1 unless fully defined with an element count that fits in int64_t.
   int64_t num_elements() const;
-  // REQUIRES: IsFullyDefined().
+  // REQUIRES: IsFullyDefined() and num_elements() >= 0 (else use
+  // TensorShape::Build(dim_sizes())).
   TensorShape AsTensorShape() const;
 
   // True when some fully defined shape fits both.

@@ -247,6 +247,11 @@ absl::Status DirectSession::Run(const RunOptions& run_options,
           "Feed '", inputs[i].first, "' has shape ", value.shape().DebugString(),
           ", but the graph expects ", eks->feed_shapes[index].DebugString()));
     }
+    if (!value.IsInitialized()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "Feed '", inputs[i].first, "' (type ", DataTypeString(value.dtype()), ", shape ",
+          value.shape().DebugString(), ") has no buffer: its allocation failed"));
+    }
     args[index] = value;
   }
 

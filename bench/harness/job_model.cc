@@ -27,6 +27,11 @@ absl::StatusOr<std::map<std::string, int64_t>> Params(const JobSpec& spec,
           "job '", spec.name, "': model ", spec.model, " has no parameter '", name,
           "' (it has: ", absl::StrJoin(known, ", "), ")"));
     }
+    if (value < 1 || value > kMaxModelParam) {
+      return absl::InvalidArgumentError(absl::StrCat("job '", spec.name, "': model ", spec.model,
+                                                     " parameter '", name, "' must be in 1..",
+                                                     kMaxModelParam, ", got ", value));
+    }
     defaults[name] = value;
   }
   return defaults;
@@ -40,6 +45,11 @@ absl::Status Named(const JobSpec& spec, const absl::Status& status) {
 }  // namespace
 
 absl::StatusOr<JobModel> BuildJobModel(const JobSpec& spec) {
+  if (spec.batch_size < 1 || spec.batch_size > kMaxBatchSize) {
+    return absl::InvalidArgumentError(absl::StrCat("job '", spec.name,
+                                                   "': batch_size must be in 1..", kMaxBatchSize,
+                                                   ", got ", spec.batch_size));
+  }
   JobModel job;
   if (spec.model == "mlp") {
     MINITF_ASSIGN_OR_RETURN(auto p,
@@ -52,7 +62,9 @@ absl::StatusOr<JobModel> BuildJobModel(const JobSpec& spec) {
     absl::StatusOr<TrainingModel> model = BuildMlpModel(config);
     if (!model.ok()) return Named(spec, model.status());
     job.model = *std::move(model);
-    job.batch = MakeRingsBatch(config, spec.batch_size, /*seed=*/1);
+    absl::StatusOr<Batch> batch = MakeRingsBatch(config, spec.batch_size, /*seed=*/1);
+    if (!batch.ok()) return Named(spec, batch.status());
+    job.batch = *std::move(batch);
     return job;
   }
   if (spec.model == "cnn") {
@@ -71,7 +83,9 @@ absl::StatusOr<JobModel> BuildJobModel(const JobSpec& spec) {
     absl::StatusOr<TrainingModel> model = BuildCnnModel(config);
     if (!model.ok()) return Named(spec, model.status());
     job.model = *std::move(model);
-    job.batch = MakeBarsBatch(config, spec.batch_size, /*seed=*/1);
+    absl::StatusOr<Batch> batch = MakeBarsBatch(config, spec.batch_size, /*seed=*/1);
+    if (!batch.ok()) return Named(spec, batch.status());
+    job.batch = *std::move(batch);
     return job;
   }
   if (spec.model == "transformer") {
@@ -87,7 +101,9 @@ absl::StatusOr<JobModel> BuildJobModel(const JobSpec& spec) {
     absl::StatusOr<TrainingModel> model = BuildTransformerModel(config);
     if (!model.ok()) return Named(spec, model.status());
     job.model = *std::move(model);
-    job.batch = MakeSequenceBatch(config, spec.batch_size, /*seed=*/1);
+    absl::StatusOr<Batch> batch = MakeSequenceBatch(config, spec.batch_size, /*seed=*/1);
+    if (!batch.ok()) return Named(spec, batch.status());
+    job.batch = *std::move(batch);
     return job;
   }
   return absl::InvalidArgumentError(absl::StrCat("job '", spec.name, "': unknown model '",

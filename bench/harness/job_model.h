@@ -10,16 +10,28 @@
 //   cnn          image_size [32], channels [32], classes [3]
 //   transformer  seq_len [16], d_model [64], heads [4], hidden [256], classes [3]
 //                (heads must divide d_model)
-// An unknown model or parameter, or a value the model rejects, is
-// InvalidArgument naming the job (and the parameter).
+// Every parameter must be in 1..kMaxModelParam and batch_size in
+// 1..kMaxBatchSize (what scenario files accept). An unknown model or
+// parameter, a value out of range or one the model rejects (an odd cnn
+// image_size; a cnn whose (image_size/2)^2 * channels exceeds 2^31-1; cnn
+// classes above 3; transformer heads not dividing d_model) is
+// InvalidArgument naming the job and the parameter; a batch that host
+// memory cannot hold is ResourceExhausted naming the job, the feed and its
+// shape. Sizes that fit here but not in the GPU fail later, when the job's
+// session runs the node that cannot get its memory (ResourceExhausted).
 #ifndef MINITF_BENCH_HARNESS_JOB_MODEL_H_
 #define MINITF_BENCH_HARNESS_JOB_MODEL_H_
+
+#include <cstdint>
 
 #include "absl/status/statusor.h"
 #include "bench/harness/scenario.h"
 #include "bench/models/model_util.h"
 
 namespace minitf::harness {
+
+inline constexpr int64_t kMaxModelParam = int64_t{1} << 20;
+inline constexpr int kMaxBatchSize = 1 << 16;
 
 struct JobModel {
   TrainingModel model;

@@ -1,12 +1,42 @@
 #include "bench/models/cnn_model.h"
 
 #include <cmath>
+#include <limits>
 #include <random>
 
+#include "absl/strings/str_cat.h"
 #include "ops/standard_ops.h"
+#include "platform/status_macros.h"
 
 namespace minitf {
 namespace {
+
+constexpr int kMaxInt = std::numeric_limits<int>::max();
+
+// The width of the dense layer's input: the pooled activations flattened.
+int64_t DenseWidth(const CnnConfig& c) {
+  const int64_t half = c.image_size / 2;
+  return half * half * c.channels;
+}
+
+absl::Status CheckConfig(const char* caller, const CnnConfig& c) {
+  MINITF_RETURN_IF_ERROR(CheckRange(caller, "image_size", c.image_size, 2, kMaxInt));
+  if (c.image_size % 2 != 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        caller, ": image_size must be even (the 2x2 max pool halves it), got ", c.image_size));
+  }
+  MINITF_RETURN_IF_ERROR(CheckRange(caller, "channels", c.channels, 1, kMaxInt));
+  MINITF_RETURN_IF_ERROR(CheckRange(caller, "classes", c.classes, 2, kMaxInt));
+  // Also bounds every activation: [batch, image_size, image_size, channels]
+  // has at most 4 * batch * DenseWidth elements.
+  if (DenseWidth(c) > kMaxInt) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        caller, ": (image_size/2)^2 * channels, the dense layer's input width, must be at most ",
+        kMaxInt, ", got ", DenseWidth(c), " (image_size ", c.image_size, ", channels ", c.channels,
+        ")"));
+  }
+  return absl::OkStatus();
+}
 
 Tensor IntVector(std::vector<int32_t> values) {
   return Tensor::FromVector<int32_t>(absl::Span<const int32_t>(values),
@@ -19,12 +49,9 @@ float HeScale(int fan_in) { return std::sqrt(2.0f / static_cast<float>(fan_in));
 }  // namespace
 
 absl::StatusOr<TrainingModel> BuildCnnModel(const CnnConfig& config) {
+  MINITF_RETURN_IF_ERROR(CheckConfig("BuildCnnModel", config));
   const int s = config.image_size, c = config.channels, k = config.classes;
-  if (s < 2 || s % 2 != 0 || c < 1 || k < 2) {
-    return absl::InvalidArgumentError(
-        "BuildCnnModel: image_size must be even and >= 2, channels >= 1, classes >= 2");
-  }
-  const int flat = (s / 2) * (s / 2) * c;
+  const int flat = static_cast<int>(DenseWidth(config));
   Scope root = Scope::NewRootScope().WithDevice(config.device);
   auto x = ops::Placeholder(root.WithOpName("images"), DT_FLOAT, {.shape = {-1, s, s, 1}});
   auto labels = ops::Placeholder(root.WithOpName("labels"), DT_INT32, {.shape = {-1}});
@@ -88,13 +115,20 @@ absl::StatusOr<TrainingModel> BuildCnnModel(const CnnConfig& config) {
   return FinishTrainingModel(root, init_op, train_op, loss, logits, x, labels);
 }
 
-Batch MakeBarsBatch(const CnnConfig& config, int batch_size, uint32_t seed) {
+absl::StatusOr<Batch> MakeBarsBatch(const CnnConfig& config, int batch_size, uint32_t seed) {
+  constexpr char kCaller[] = "MakeBarsBatch";
+  MINITF_RETURN_IF_ERROR(CheckConfig(kCaller, config));
+  MINITF_RETURN_IF_ERROR(CheckRange(kCaller, "batch_size", batch_size, 1, kMaxInt));
   const int s = config.image_size;
+  Batch batch;
+  MINITF_ASSIGN_OR_RETURN(
+      batch.x, AllocateBatchTensor(kCaller, "feed 'images'", DT_FLOAT, {batch_size, s, s, 1}));
+  MINITF_ASSIGN_OR_RETURN(batch.labels,
+                          AllocateBatchTensor(kCaller, "feed 'labels'", DT_INT32, {batch_size}));
   std::mt19937 rng(seed);
   std::uniform_real_distribution<float> noise(0.0f, 0.3f);
-  std::uniform_int_distribution<int> pos(1, s - 2);
-  Batch batch{Tensor(DT_FLOAT, TensorShape({batch_size, s, s, 1})),
-              Tensor(DT_INT32, TensorShape({batch_size}))};
+  // Bars keep off the border, except in images too small to have an inside.
+  std::uniform_int_distribution<int> pos(s > 2 ? 1 : 0, s > 2 ? s - 2 : s - 1);
   auto img = batch.x.tensor<float, 4>();
   auto labels = batch.labels.vec<int32_t>();
   const int kinds = std::min(config.classes, 3);

@@ -11,7 +11,7 @@
 //
 //   CnnConfig config;  // 12x12 images, 8 channels, 3 classes
 //   MINITF_ASSIGN_OR_RETURN(TrainingModel model, BuildCnnModel(config));
-//   Batch batch = MakeBarsBatch(config, /*batch_size=*/64, /*seed=*/1);
+//   MINITF_ASSIGN_OR_RETURN(Batch batch, MakeBarsBatch(config, /*batch_size=*/64, /*seed=*/1));
 #ifndef MINITF_BENCH_MODELS_CNN_MODEL_H_
 #define MINITF_BENCH_MODELS_CNN_MODEL_H_
 
@@ -24,7 +24,7 @@
 namespace minitf {
 
 struct CnnConfig {
-  int image_size = 12;  // S: images are S x S x 1; must be even
+  int image_size = 12;  // S: images are S x S x 1; even, >= 2
   int channels = 8;     // C: filters of every convolution
   int classes = 3;      // at most 3 for MakeBarsBatch's patterns
   float learning_rate = 0.05f;
@@ -32,12 +32,17 @@ struct CnnConfig {
   std::string device;
 };
 
+// InvalidArgument naming the field for an odd image_size or one below 2,
+// channels below 1, classes below 2, or a dense layer wider than an int
+// ((image_size/2)^2 * channels > 2^31-1).
 absl::StatusOr<TrainingModel> BuildCnnModel(const CnnConfig& config);
 
 // Images of one bright bar on a noisy background: class 0 a horizontal bar,
 // 1 a vertical bar, 2 a diagonal, each at a random position. Deterministic
-// for a seed.
-Batch MakeBarsBatch(const CnnConfig& config, int batch_size, uint32_t seed);
+// for a seed. The config's errors, InvalidArgument for batch_size < 1, and
+// ResourceExhausted naming the feed and its shape when host memory cannot
+// hold the batch.
+absl::StatusOr<Batch> MakeBarsBatch(const CnnConfig& config, int batch_size, uint32_t seed);
 
 }  // namespace minitf
 

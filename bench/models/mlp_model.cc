@@ -1,14 +1,27 @@
 #include "bench/models/mlp_model.h"
 
 #include <cmath>
+#include <limits>
 #include <random>
 
 #include "bench/models/model_util.h"
 #include "ops/standard_ops.h"
+#include "platform/status_macros.h"
 
 namespace minitf {
+namespace {
+
+absl::Status CheckConfig(const char* caller, const MlpConfig& c) {
+  constexpr int kMax = std::numeric_limits<int>::max();
+  MINITF_RETURN_IF_ERROR(CheckRange(caller, "features", c.features, 1, kMax));
+  MINITF_RETURN_IF_ERROR(CheckRange(caller, "hidden", c.hidden, 1, kMax));
+  return CheckRange(caller, "classes", c.classes, 1, kMax);
+}
+
+}  // namespace
 
 absl::StatusOr<TrainingModel> BuildMlpModel(const MlpConfig& config) {
+  MINITF_RETURN_IF_ERROR(CheckConfig("BuildMlpModel", config));
   const int f = config.features, h = config.hidden, c = config.classes;
   Scope root = Scope::NewRootScope().WithDevice(config.device);
   auto x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT, {.shape = {-1, f}});
@@ -48,11 +61,18 @@ absl::StatusOr<TrainingModel> BuildMlpModel(const MlpConfig& config) {
   return FinishTrainingModel(root, init_op, train_op, loss, logits, x, labels);
 }
 
-Batch MakeRingsBatch(const MlpConfig& config, int batch_size, uint32_t seed) {
+absl::StatusOr<Batch> MakeRingsBatch(const MlpConfig& config, int batch_size, uint32_t seed) {
+  constexpr char kCaller[] = "MakeRingsBatch";
+  MINITF_RETURN_IF_ERROR(CheckConfig(kCaller, config));
+  MINITF_RETURN_IF_ERROR(
+      CheckRange(kCaller, "batch_size", batch_size, 1, std::numeric_limits<int>::max()));
+  Batch batch;
+  MINITF_ASSIGN_OR_RETURN(
+      batch.x, AllocateBatchTensor(kCaller, "feed 'x'", DT_FLOAT, {batch_size, config.features}));
+  MINITF_ASSIGN_OR_RETURN(batch.labels,
+                          AllocateBatchTensor(kCaller, "feed 'labels'", DT_INT32, {batch_size}));
   std::mt19937 rng(seed);
   std::uniform_real_distribution<float> coord(-3.0f, 3.0f);
-  Batch batch{Tensor(DT_FLOAT, TensorShape({batch_size, config.features})),
-              Tensor(DT_INT32, TensorShape({batch_size}))};
   auto x = batch.x.matrix<float>();
   auto labels = batch.labels.vec<int32_t>();
   for (int i = 0; i < batch_size;) {

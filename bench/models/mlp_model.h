@@ -10,7 +10,7 @@
 //   MINITF_ASSIGN_OR_RETURN(TrainingModel model, BuildMlpModel(config));
 //   session->Create(model.graph);
 //   session->Run({}, {}, {model.init}, nullptr);
-//   Batch batch = MakeRingsBatch(config, /*batch_size=*/512, /*seed=*/1234);
+//   MINITF_ASSIGN_OR_RETURN(Batch batch, MakeRingsBatch(config, /*batch_size=*/512, 1234));
 //   session->Run(batch.Feeds(model), {model.loss}, {model.train}, &out);
 #ifndef MINITF_BENCH_MODELS_MLP_MODEL_H_
 #define MINITF_BENCH_MODELS_MLP_MODEL_H_
@@ -32,13 +32,16 @@ struct MlpConfig {
   std::string device;
 };
 
+// InvalidArgument naming the field for a size that is not positive.
 absl::StatusOr<TrainingModel> BuildMlpModel(const MlpConfig& config);
 
 // Points uniformly in a ball of radius 3 (first two features; the others are
 // noise), labelled by the ring they fall in: radius < 1.2 → 0, < 2.2 → 1,
 // else 2 (class ids taken modulo config.classes). Not linearly separable, so
-// the hidden layer matters. Deterministic for a seed.
-Batch MakeRingsBatch(const MlpConfig& config, int batch_size, uint32_t seed);
+// the hidden layer matters. Deterministic for a seed. InvalidArgument for a
+// size that is not positive; ResourceExhausted naming the feed and its shape
+// when host memory cannot hold the batch.
+absl::StatusOr<Batch> MakeRingsBatch(const MlpConfig& config, int batch_size, uint32_t seed);
 
 }  // namespace minitf
 

@@ -1,5 +1,6 @@
 #include "bench/models/model_util.h"
 
+#include "absl/strings/str_cat.h"
 #include "ops/standard_ops.h"
 
 namespace minitf {
@@ -17,6 +18,28 @@ Tensor DimsTensor(const std::vector<int>& dims) {
 }
 
 }  // namespace
+
+absl::StatusOr<Tensor> AllocateBatchTensor(const char* caller, absl::string_view what,
+                                           DataType dtype, std::vector<int64_t> dims) {
+  absl::StatusOr<TensorShape> shape = TensorShape::Build(dims);
+  if (!shape.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(caller, ": ", what, ": ", shape.status().message()));
+  }
+  absl::StatusOr<Tensor> t = Tensor::Allocate(cpu_allocator(), dtype, *shape);
+  if (!t.ok()) {
+    return absl::Status(t.status().code(), absl::StrCat(caller, ": cannot allocate ", what, ": ",
+                                                        t.status().message()));
+  }
+  return t;
+}
+
+absl::Status CheckRange(const char* caller, const char* parameter, int64_t value, int64_t min,
+                        int64_t max) {
+  if (value >= min && value <= max) return absl::OkStatus();
+  return absl::InvalidArgumentError(
+      absl::StrCat(caller, ": ", parameter, " must be in ", min, "..", max, ", got ", value));
+}
 
 Output Parameters::Normal(const char* name, std::vector<int> dims, float scale, int seed) {
   Output var = ops::Variable(root_.WithOpName(name), ShapeOf(dims), DT_FLOAT);

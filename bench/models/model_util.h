@@ -4,6 +4,7 @@
 #ifndef MINITF_BENCH_MODELS_MODEL_UTIL_H_
 #define MINITF_BENCH_MODELS_MODEL_UTIL_H_
 
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -34,6 +35,18 @@ struct Batch {
     return {{model.input, x}, {model.labels, labels}};
   }
 };
+
+// A host tensor of `dims` for a synthetic batch, `what` it is (say "feed
+// 'images'") named in `caller`'s errors: InvalidArgument for a negative or
+// overflowing shape, ResourceExhausted naming the shape when host memory
+// cannot hold it.
+absl::StatusOr<Tensor> AllocateBatchTensor(const char* caller, absl::string_view what,
+                                           DataType dtype, std::vector<int64_t> dims);
+
+// InvalidArgument from `caller` unless `value` is in [min, max], naming the
+// parameter and the range.
+absl::Status CheckRange(const char* caller, const char* parameter, int64_t value, int64_t min,
+                        int64_t max);
 
 // The model's graph and the names of its init and train ops and its
 // loss, logits, input and labels tensors, once every node is built.

@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <cmath>
 #include <iterator>
+#include <limits>
 #include <random>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "ops/standard_ops.h"
+#include "platform/status_macros.h"
 
 namespace minitf {
 namespace {
@@ -23,11 +25,11 @@ constexpr const char* kVariables[] = {
 constexpr uint32_t kMarkerSeed = 20240917;
 constexpr float kNoiseStddev = 0.5f;
 
-absl::Status CheckConfig(const TransformerConfig& c) {
-  auto positive = [](const char* field, int value) -> absl::Status {
+absl::Status CheckConfig(const char* caller, const TransformerConfig& c) {
+  auto positive = [caller](const char* field, int value) -> absl::Status {
     if (value >= 1) return absl::OkStatus();
     return absl::InvalidArgumentError(
-        absl::StrCat("BuildTransformerModel: ", field, " must be positive, got ", value));
+        absl::StrCat(caller, ": ", field, " must be positive, got ", value));
   };
   const std::pair<const char*, int> sizes[] = {
       {"seq_len", c.seq_len}, {"d_model", c.d_model}, {"heads", c.heads}, {"hidden", c.hidden}};
@@ -35,12 +37,12 @@ absl::Status CheckConfig(const TransformerConfig& c) {
     if (absl::Status s = positive(field, value); !s.ok()) return s;
   }
   if (c.d_model % c.heads != 0) {
-    return absl::InvalidArgumentError(absl::StrCat("BuildTransformerModel: d_model (", c.d_model,
+    return absl::InvalidArgumentError(absl::StrCat(caller, ": d_model (", c.d_model,
                                                    ") must be divisible by heads (", c.heads, ")"));
   }
   if (c.classes < 2) {
     return absl::InvalidArgumentError(
-        absl::StrCat("BuildTransformerModel: classes must be at least 2, got ", c.classes));
+        absl::StrCat(caller, ": classes must be at least 2, got ", c.classes));
   }
   return absl::OkStatus();
 }
@@ -68,7 +70,7 @@ std::vector<std::string> TransformerVariableNames() {
 }
 
 absl::StatusOr<TrainingModel> BuildTransformerModel(const TransformerConfig& config) {
-  if (absl::Status s = CheckConfig(config); !s.ok()) return s;
+  MINITF_RETURN_IF_ERROR(CheckConfig("BuildTransformerModel", config));
   const int t = config.seq_len, d = config.d_model, f = config.hidden, c = config.classes;
   const Heads heads{t, d, config.heads};
   const float scale = InverseSqrt(d / config.heads);
@@ -160,18 +162,31 @@ absl::StatusOr<TrainingModel> BuildTransformerModel(const TransformerConfig& con
   return FinishTrainingModel(root, init_op, train_op, loss, logits, x, labels);
 }
 
-Batch MakeSequenceBatch(const TransformerConfig& config, int batch_size, uint32_t seed) {
-  const int t_len = config.seq_len, d = config.d_model, classes = std::max(config.classes, 1);
+absl::StatusOr<Batch> MakeSequenceBatch(const TransformerConfig& config, int batch_size,
+                                        uint32_t seed) {
+  constexpr char kCaller[] = "MakeSequenceBatch";
+  MINITF_RETURN_IF_ERROR(CheckConfig(kCaller, config));
+  MINITF_RETURN_IF_ERROR(
+      CheckRange(kCaller, "batch_size", batch_size, 1, std::numeric_limits<int>::max()));
+  const int t_len = config.seq_len, d = config.d_model, classes = config.classes;
+  Batch batch;
+  MINITF_ASSIGN_OR_RETURN(
+      batch.x, AllocateBatchTensor(kCaller, "feed 'sequences'", DT_FLOAT, {batch_size, t_len, d}));
+  MINITF_ASSIGN_OR_RETURN(batch.labels,
+                          AllocateBatchTensor(kCaller, "feed 'labels'", DT_INT32, {batch_size}));
+  // The markers of the classes the batch holds (labels cycle, so the first
+  // min(classes, batch_size)); class k's marker is the same in every batch.
+  MINITF_ASSIGN_OR_RETURN(Tensor marker_table,
+                          AllocateBatchTensor(kCaller, "the class markers", DT_FLOAT,
+                                              {std::min(classes, batch_size), d}));
+  auto markers = marker_table.matrix<float>();
   std::mt19937 marker_rng(kMarkerSeed);
-  std::vector<std::vector<float>> markers(classes, std::vector<float>(d));
-  for (std::vector<float>& marker : markers) {
-    for (float& e : marker) e = marker_rng() % 2 == 0 ? 1.0f : -1.0f;
+  for (int k = 0; k < markers.dimension(0); ++k) {
+    for (int j = 0; j < d; ++j) markers(k, j) = marker_rng() % 2 == 0 ? 1.0f : -1.0f;
   }
   std::mt19937 rng(seed);
   std::normal_distribution<float> noise(0.0f, kNoiseStddev);
-  std::uniform_int_distribution<int> position(0, std::max(t_len - 1, 0));
-  Batch batch{Tensor(DT_FLOAT, TensorShape({batch_size, t_len, d})),
-              Tensor(DT_INT32, TensorShape({batch_size}))};
+  std::uniform_int_distribution<int> position(0, t_len - 1);
   auto x = batch.x.tensor<float, 3>();
   auto labels = batch.labels.vec<int32_t>();
   for (int b = 0; b < batch_size; ++b) {
@@ -181,7 +196,7 @@ Batch MakeSequenceBatch(const TransformerConfig& config, int batch_size, uint32_
       for (int j = 0; j < d; ++j) x(b, i, j) = noise(rng);
     }
     const int at = position(rng);
-    for (int j = 0; j < d; ++j) x(b, at, j) += markers[label][j];
+    for (int j = 0; j < d; ++j) x(b, at, j) += markers(label, j);
   }
   return batch;
 }

@@ -24,7 +24,7 @@
 //
 //   TransformerConfig config;  // 16 positions of 64 features, 4 heads, 3 classes
 //   MINITF_ASSIGN_OR_RETURN(TrainingModel model, BuildTransformerModel(config));
-//   Batch batch = MakeSequenceBatch(config, /*batch_size=*/32, /*seed=*/1);
+//   MINITF_ASSIGN_OR_RETURN(Batch batch, MakeSequenceBatch(config, /*batch_size=*/32, 1));
 #ifndef MINITF_BENCH_MODELS_TRANSFORMER_MODEL_H_
 #define MINITF_BENCH_MODELS_TRANSFORMER_MODEL_H_
 
@@ -59,8 +59,11 @@ std::vector<std::string> TransformerVariableNames();
 // sequence's class added at one random position. Each class has a fixed
 // marker (entries +-1, the same for every seed), so the class is which
 // marker appears, wherever it is. Labels cycle through the classes.
-// Deterministic for a seed.
-Batch MakeSequenceBatch(const TransformerConfig& config, int batch_size, uint32_t seed);
+// Deterministic for a seed. The config's errors, InvalidArgument for
+// batch_size < 1, and ResourceExhausted naming the feed and its shape when
+// host memory cannot hold the batch.
+absl::StatusOr<Batch> MakeSequenceBatch(const TransformerConfig& config, int batch_size,
+                                        uint32_t seed);
 
 }  // namespace minitf
 

@@ -88,10 +88,23 @@ void Scope::AddNode(NodeDef def) const {
 
 namespace {
 
+absl::Status UnallocatedConstant(const Tensor& value) {
+  return absl::InvalidArgumentError(
+      absl::StrCat("the constant value (type ", DataTypeString(value.dtype()), ", shape ",
+                   value.shape().DebugString(), ") has no buffer: its allocation failed"));
+}
+
 // `value` converted to `dtype` (literals such as the 2 of Mul(x, 2)).
 absl::StatusOr<Tensor> ConvertConstant(const Tensor& value, DataType dtype) {
+  if (!value.IsInitialized()) return UnallocatedConstant(value);
   if (value.dtype() == dtype) return value;
-  Tensor out(dtype, value.shape());
+  absl::StatusOr<Tensor> converted = Tensor::Allocate(cpu_allocator(), dtype, value.shape());
+  if (!converted.ok()) {
+    return absl::Status(converted.status().code(),
+                        absl::StrCat("converting a constant to ", DataTypeString(dtype), ": ",
+                                     converted.status().message()));
+  }
+  Tensor& out = *converted;
   bool ok = true;
   MINITF_SWITCH_ALL_TYPES(value.dtype(), From, ok = false, {
     auto src = value.flat<From>();
@@ -121,6 +134,12 @@ Output ConstFromTensor(const Scope& scope, const Tensor& value) {
 namespace {
 
 Output AddConst(const Scope& scope, std::string name, const Tensor& value) {
+  if (!value.IsInitialized()) {
+    absl::Status s = UnallocatedConstant(value);
+    scope.UpdateStatus(
+        absl::Status(s.code(), absl::StrCat("Node '", name, "' (op 'Const'): ", s.message())));
+    return Output();
+  }
   NodeDef def;
   def.name = std::move(name);
   def.op = "Const";
@@ -165,9 +184,10 @@ OpBuilder& OpBuilder::Attr(const std::string& name, AttrValue value) {
 
 std::vector<Output> OpBuilder::Finalize() {
   if (!scope_.ok()) return {};
-  auto fail = [&](absl::string_view message) {
-    scope_.UpdateStatus(absl::InvalidArgumentError(
-        absl::StrCat("Node '", def_.name, "' (op '", def_.op, "'): ", message)));
+  auto fail = [&](absl::string_view message,
+                  absl::StatusCode code = absl::StatusCode::kInvalidArgument) {
+    scope_.UpdateStatus(
+        absl::Status(code, absl::StrCat("Node '", def_.name, "' (op '", def_.op, "'): ", message)));
     return std::vector<Output>();
   };
   const OpDef* op_def = OpRegistry::Global()->LookUp(def_.op);
@@ -208,7 +228,8 @@ std::vector<Output> OpBuilder::Finalize() {
         }
         auto converted = ConvertConstant(in.constant(), want);
         if (!converted.ok()) {
-          return fail(absl::StrCat("arg '", arg.name, "': ", converted.status().message()));
+          return fail(absl::StrCat("arg '", arg.name, "': ", converted.status().message()),
+                      converted.status().code());
         }
         inputs.push_back(AddConst(scope_, scope_.UniqueName(def_.name + "/" + arg.name),
                                   *converted));

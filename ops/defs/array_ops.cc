@@ -64,7 +64,11 @@ absl::Status ReshapeShape(InferenceContext* c) {
   for (int d = 0; d < requested.dims(); ++d) {
     const int64_t size = requested.dim_size(d);
     if (size >= 0) {
-      known_product *= size;
+      known_product = MultiplyWithoutOverflow(known_product, size);
+      if (known_product < 0) {
+        return c->Error(
+            absl::StrCat("shape ", requested.DebugString(), " has more than 2^63-1 elements"));
+      }
     } else if (infer_index >= 0) {
       return c->Error(absl::StrCat("can only infer one dimension of shape ",
                                    requested.DebugString()));

@@ -60,7 +60,12 @@ absl::StatusOr<TensorShape> Conv2DOpBase::ShapeFromSizes(const Tensor& sizes,
                             def());
     }
   }
-  return TensorShape({v[0], v[1], v[2], v[3]});
+  absl::StatusOr<TensorShape> shape = TensorShape::Build({v[0], v[1], v[2], v[3]});
+  if (!shape.ok()) {
+    return AttachNodeName(
+        absl::InvalidArgumentError(absl::StrCat(name, ": ", shape.status().message())), def());
+  }
+  return shape;
 }
 
 absl::Status Conv2DOpBase::CheckOutBackprop(const functor::Conv2DGeometry& g,

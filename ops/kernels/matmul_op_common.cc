@@ -32,6 +32,12 @@ absl::StatusOr<MatMulPlan> MatMulOpBase::Plan(const Tensor& a, const Tensor& b) 
   plan.m = a.dim_size(1 - plan.a_inner);
   plan.n = b.dim_size(1 - plan.b_inner);
   plan.k = a.dim_size(plan.a_inner);
+  if (MultiplyWithoutOverflow(plan.m, plan.n) < 0) {
+    return AttachNodeName(absl::InvalidArgumentError(absl::StrCat(
+                              "the product of ", a.shape().DebugString(), " and ",
+                              b.shape().DebugString(), " has more than 2^63-1 elements")),
+                          def());
+  }
   return plan;
 }
 

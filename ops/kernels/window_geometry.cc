@@ -58,6 +58,15 @@ absl::StatusOr<functor::Conv2DGeometry> MakeConv2DGeometry(const Conv2DParameter
   g.pad_top = rows.pad_before;
   g.out_cols = cols.output;
   g.pad_left = cols.pad_before;
+  // Conv2DOutputShape and the functors' element counts need the output's
+  // count to fit in int64_t (the input's and filter's do: they are shapes).
+  absl::StatusOr<TensorShape> output =
+      TensorShape::Build({g.batch, g.out_rows, g.out_cols, g.out_depth});
+  if (!output.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("the convolution of input ", input.DebugString(),
+                                                   " with filter ", filter.DebugString(),
+                                                   ": output ", output.status().message()));
+  }
   return g;
 }
 

@@ -24,6 +24,7 @@ absl::StatusOr<BatchMatMulGeometry> BatchMatMulGeometryOf(const TensorShape& x,
     if (x.dim_size(d) != y.dim_size(d)) {
       return error(absl::StrCat("batch dimension ", d, " differs: "));
     }
+    // Cannot overflow: x has these dimensions.
     g.output_shape.AddDim(x.dim_size(d));
     g.batch *= x.dim_size(d);
   }
@@ -35,8 +36,9 @@ absl::StatusOr<BatchMatMulGeometry> BatchMatMulGeometryOf(const TensorShape& x,
   g.k = adj_x ? g.x_rows : g.x_cols;
   g.n = adj_y ? g.y_rows : g.y_cols;
   if (g.k != (adj_y ? g.y_cols : g.y_rows)) return error("Matrix size-incompatible: ");
-  g.output_shape.AddDim(g.m);
-  g.output_shape.AddDim(g.n);
+  if (!g.output_shape.AddDimWithStatus(g.m).ok() || !g.output_shape.AddDimWithStatus(g.n).ok()) {
+    return error("the output has more than 2^63-1 elements: ");
+  }
   return g;
 }
 

@@ -25,11 +25,19 @@ absl::StatusOr<BCast> BCast::Make(const TensorShape& x, const TensorShape& y) {
       return absl::InvalidArgumentError(absl::StrCat(
           "incompatible shapes for broadcasting: ", x.DebugString(), " and ", y.DebugString()));
     }
-    b.output_shape_.AddDim(out);
+    if (!b.output_shape_.AddDimWithStatus(out).ok()) {
+      return absl::InvalidArgumentError(absl::StrCat("broadcasting ", x.DebugString(), " and ",
+                                                     y.DebugString(),
+                                                     " gives more than 2^63-1 elements"));
+    }
     if (out == 1) continue;  // Size 1 everywhere: no effect on the layout.
     const bool x_stretched = dx != out, y_stretched = dy != out;
+    // Merging multiplies sizes. The product overflows only when a 0 size
+    // elsewhere empties the output (whose count fits); such dimensions stay
+    // apart.
     if (!b.result_dims_.empty() && x_stretched == prev_x_stretched &&
-        y_stretched == prev_y_stretched) {
+        y_stretched == prev_y_stretched &&
+        MultiplyWithoutOverflow(b.result_dims_.back(), out) >= 0) {
       b.result_dims_.back() *= out;
       (x_stretched ? b.x_bcast_ : b.x_reshape_).back() *= out;
       (y_stretched ? b.y_bcast_ : b.y_reshape_).back() *= out;

@@ -47,7 +47,9 @@ class AntManTrainingTest : public ::testing::Test {
     auto model = BuildMlpModel(config);
     ASSERT_TRUE(model.ok()) << model.status();
     model_ = *std::move(model);
-    batch_ = MakeRingsBatch(config, /*batch_size=*/1024, /*seed=*/7);
+    auto batch = MakeRingsBatch(config, /*batch_size=*/1024, /*seed=*/7);
+    ASSERT_TRUE(batch.ok()) << batch.status();
+    batch_ = *std::move(batch);
   }
 
   SessionOptions Options() const {

@@ -37,7 +37,7 @@ TEST(MlpModelTest, TrainingHalvesTheLoss) {
   MlpConfig config;
   auto model = BuildMlpModel(config);
   ASSERT_TRUE(model.ok()) << model.status();
-  const auto [first, last] = Train(*model, MakeRingsBatch(config, 256, 1), 100);
+  const auto [first, last] = Train(*model, MakeRingsBatch(config, 256, 1).value(), 100);
   EXPECT_GT(first, 0.5f);
   EXPECT_LT(last, first / 2);
 }
@@ -48,7 +48,7 @@ TEST(CnnModelTest, TrainingHalvesTheLossAndLogitsHaveClassColumns) {
   config.channels = 4;
   auto model = BuildCnnModel(config);
   ASSERT_TRUE(model.ok()) << model.status();
-  const Batch batch = MakeBarsBatch(config, 24, 3);
+  const Batch batch = MakeBarsBatch(config, 24, 3).value();
   const auto [first, last] = Train(*model, batch, 60);
   EXPECT_LT(last, first / 2);
 
@@ -70,11 +70,12 @@ TEST(CnnModelTest, RejectsOddImageSize) {
 
 TEST(ModelDataTest, BatchesAreDeterministicPerSeedAndLabelsInRange) {
   CnnConfig cnn;
-  const Batch a = MakeBarsBatch(cnn, 9, 5), b = MakeBarsBatch(cnn, 9, 5), c = MakeBarsBatch(cnn, 9, 6);
+  const Batch a = MakeBarsBatch(cnn, 9, 5).value(), b = MakeBarsBatch(cnn, 9, 5).value(),
+              c = MakeBarsBatch(cnn, 9, 6).value();
   EXPECT_EQ(a.x.DebugString(100), b.x.DebugString(100));
   EXPECT_NE(a.x.DebugString(100), c.x.DebugString(100));
   MlpConfig mlp;
-  const Batch r = MakeRingsBatch(mlp, 200, 1);
+  const Batch r = MakeRingsBatch(mlp, 200, 1).value();
   for (int i = 0; i < 200; ++i) {
     EXPECT_GE(r.labels.vec<int32_t>()(i), 0);
     EXPECT_LT(r.labels.vec<int32_t>()(i), mlp.classes);

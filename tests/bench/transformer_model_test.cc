@@ -73,8 +73,8 @@ TEST(TransformerModelTest, ThirtyStepsOnTheCpuLowerTheLoss) {
   ASSERT_TRUE(model.ok()) << model.status();
   std::unique_ptr<Session> session = CreateSession(CpuOptions(), model->graph);
   ASSERT_NE(session, nullptr);
-  const std::vector<float> losses =
-      Train(session.get(), *model, MakeSequenceBatch(config, /*batch_size=*/48, /*seed=*/1), 30);
+  const std::vector<float> losses = Train(
+      session.get(), *model, MakeSequenceBatch(config, /*batch_size=*/48, /*seed=*/1).value(), 30);
   ASSERT_EQ(losses.size(), 31u);
   // Chance for 3 classes is ln 3 = 1.10.
   EXPECT_GT(losses.front(), 0.8f);
@@ -91,7 +91,7 @@ TEST(TransformerModelTest, LogitsHaveOneColumnPerClass) {
   std::unique_ptr<Session> session = CreateSession(CpuOptions(), model->graph);
   ASSERT_NE(session, nullptr);
   ASSERT_TRUE(session->Run({}, {}, {model->init}, nullptr).ok());
-  const Batch batch = MakeSequenceBatch(config, 7, 2);
+  const Batch batch = MakeSequenceBatch(config, 7, 2).value();
   std::vector<Tensor> out;
   absl::Status s = session->Run(batch.Feeds(*model), {model->logits}, {}, &out);
   ASSERT_TRUE(s.ok()) << s;
@@ -202,7 +202,7 @@ TEST(TransformerModelTest, HandWrittenGradientsMatchFiniteDifferences) {
   AddCheckNodes(&model->graph);
   std::unique_ptr<Session> session = CreateSession(CpuOptions(), model->graph);
   ASSERT_NE(session, nullptr);
-  const Batch batch = MakeSequenceBatch(config, /*batch_size=*/6, /*seed=*/3);
+  const Batch batch = MakeSequenceBatch(config, /*batch_size=*/6, /*seed=*/3).value();
   ASSERT_TRUE(session->Run({}, {}, {model->init}, nullptr).ok());
   GradientCheck check(session.get(), *model, batch);
   {
@@ -225,7 +225,7 @@ TEST(TransformerModelTest, SimGpuTrainingGivesTheCpuLosses) {
   config.seq_len = 8;
   config.d_model = 32;
   config.hidden = 64;
-  const Batch batch = MakeSequenceBatch(config, /*batch_size=*/16, /*seed=*/5);
+  const Batch batch = MakeSequenceBatch(config, /*batch_size=*/16, /*seed=*/5).value();
   auto cpu_model = BuildTransformerModel(config);
   ASSERT_TRUE(cpu_model.ok()) << cpu_model.status();
   config.device = "/device:GPU:0";
@@ -309,8 +309,9 @@ int MarkerPosition(const Tensor& x, int b) {
 
 TEST(TransformerDataTest, SequencesAreDeterministicPerSeedWithOneMarkerOfTheLabel) {
   TransformerConfig config;
-  const Batch a = MakeSequenceBatch(config, 9, 5), b = MakeSequenceBatch(config, 9, 5),
-              c = MakeSequenceBatch(config, 9, 6);
+  const Batch a = MakeSequenceBatch(config, 9, 5).value(),
+              b = MakeSequenceBatch(config, 9, 5).value(),
+              c = MakeSequenceBatch(config, 9, 6).value();
   EXPECT_EQ(a.x.shape(), TensorShape({9, 16, 64}));
   EXPECT_EQ(a.x.DebugString(100), b.x.DebugString(100));
   EXPECT_NE(a.x.DebugString(100), c.x.DebugString(100));

@@ -42,6 +42,45 @@ TEST(TensorTest, AllocateReportsExhaustion) {
   EXPECT_NE(t.status().message().find("OOM"), absl::string_view::npos);
 }
 
+// 2^62 doubles are 2^65 bytes: the byte count itself overflows size_t.
+TEST(TensorTest, AllocateReportsAByteCountThatOverflowsAsExhaustion) {
+  auto t = Tensor::Allocate(cpu_allocator(), DT_DOUBLE, TensorShape({int64_t{1} << 62}));
+  ASSERT_FALSE(t.ok());
+  EXPECT_EQ(t.status().code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_NE(t.status().message().find("shape[4611686018427387904] and type double"),
+            absl::string_view::npos)
+      << t.status();
+}
+
+TEST(TensorTest, AllocateNamesTheShapeTypeAndAllocator) {
+  auto t = Tensor::Allocate(cpu_allocator(), DT_FLOAT, TensorShape({1024, int64_t{1} << 40}));
+  ASSERT_FALSE(t.ok());
+  EXPECT_NE(t.status().message().find("OOM when allocating tensor with shape[1024,1099511627776] "
+                                      "and type float"),
+            absl::string_view::npos)
+      << t.status();
+  EXPECT_NE(t.status().message().find(cpu_allocator()->Name()), absl::string_view::npos);
+}
+
+// As TensorFlow's: the constructor does not abort when memory runs out; the
+// tensor has its type and shape but no buffer, and says so.
+TEST(TensorTest, ConstructorLeavesTheTensorUninitializedWhenMemoryRunsOut) {
+  Tensor t(DT_FLOAT, TensorShape({int64_t{1} << 50}));
+  EXPECT_FALSE(t.IsInitialized());
+  EXPECT_EQ(t.dtype(), DT_FLOAT);
+  EXPECT_EQ(t.shape(), TensorShape({int64_t{1} << 50}));
+  EXPECT_EQ(t.AllocatedBytes(), 0u);
+  EXPECT_EQ(t.SummarizeValue(), "<uninitialized>");
+  EXPECT_FALSE(t.DeepCopy().IsInitialized());
+  Tensor empty(DT_FLOAT, TensorShape({0, int64_t{1} << 50}));
+  EXPECT_TRUE(empty.IsInitialized());
+}
+
+TEST(TensorDeathTest, ReadingTheElementsOfAnUnallocatedTensorAbortsWithAMessage) {
+  Tensor t(DT_FLOAT, TensorShape({int64_t{1} << 50}));
+  EXPECT_DEATH(t.flat<float>(), "has no buffer");
+}
+
 TEST(TensorTest, PointersAreAligned) {
   for (int n : {1, 3, 17, 1000}) {
     Tensor t(DT_DOUBLE, TensorShape({n}));
@@ -62,6 +101,44 @@ TEST(TensorTest, ScalarAndVectorHelpers) {
 TEST(TensorShapeTest, BuildRejectsNegativeDims) {
   EXPECT_FALSE(TensorShape::Build({2, -1}).ok());
   EXPECT_TRUE(TensorShape::Build({2, 0}).ok());
+}
+
+TEST(TensorShapeTest, BuildRejectsAnElementCountThatOverflows) {
+  const int64_t big = int64_t{1} << 32;
+  auto s = TensorShape::Build({big, big});
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(s.status().message().find("[4294967296,4294967296]"), absl::string_view::npos);
+  EXPECT_FALSE(TensorShape::Build({3, int64_t{1} << 62}).ok());
+  auto fits = TensorShape::Build({big, (int64_t{1} << 31) - 1});
+  ASSERT_TRUE(fits.ok());
+  EXPECT_EQ(fits->num_elements(), big * ((int64_t{1} << 31) - 1));
+}
+
+TEST(TensorShapeTest, AddDimWithStatusRejectsOverflowAndNegativeSizesAndChangesNothing) {
+  TensorShape s({int64_t{1} << 40});
+  absl::Status status = s.AddDimWithStatus(int64_t{1} << 30);
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(s, TensorShape({int64_t{1} << 40}));
+  EXPECT_EQ(s.AddDimWithStatus(-2).code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_TRUE(s.AddDimWithStatus(1 << 20).ok());
+  EXPECT_EQ(s.num_elements(), int64_t{1} << 60);
+}
+
+TEST(TensorShapeDeathTest, ConstructingAnOverflowingShapeAbortsInsteadOfWrapping) {
+  EXPECT_DEATH((void)TensorShape({int64_t{1} << 32, int64_t{1} << 32}).dims(), "2\\^63-1 elements");
+}
+
+TEST(TensorShapeTest, MultiplyWithoutOverflow) {
+  EXPECT_EQ(MultiplyWithoutOverflow(3, 4), 12);
+  EXPECT_EQ(MultiplyWithoutOverflow(0, int64_t{1} << 62), 0);
+  EXPECT_EQ(MultiplyWithoutOverflow(int64_t{1} << 32, int64_t{1} << 31), -1);
+  EXPECT_EQ(MultiplyWithoutOverflow(-1, 2), -1);
+}
+
+TEST(PartialTensorShapeTest, ElementCountThatOverflowsIsUnknown) {
+  EXPECT_EQ(PartialTensorShape({int64_t{1} << 32, int64_t{1} << 32}).num_elements(), -1);
+  EXPECT_EQ(PartialTensorShape({int64_t{1} << 31, 4}).num_elements(), int64_t{1} << 33);
 }
 
 TEST(PartialTensorShapeTest, MergeAndCompatibility) {

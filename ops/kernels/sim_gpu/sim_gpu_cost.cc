@@ -8,8 +8,9 @@
 namespace minitf {
 namespace {
 
+// 0 when unknown (or too many to count).
 int64_t Elements(const PartialTensorShape& shape) {
-  return shape.IsFullyDefined() ? shape.num_elements() : 0;
+  return std::max<int64_t>(shape.num_elements(), 0);
 }
 
 // Product of the window sizes of a pooling node's `ksize` attr.
@@ -22,7 +23,7 @@ double WindowSize(const NodeDef& def) {
 }
 
 // filter_rows * filter_cols * in_depth of an HWIO filter shape.
-double FilterVolume(const TensorShape& filter) {
+double FilterVolume(const PartialTensorShape& filter) {
   if (filter.dims() != 4) return 0;
   return static_cast<double>(filter.dim_size(0)) * static_cast<double>(filter.dim_size(1)) *
          static_cast<double>(filter.dim_size(2));
@@ -58,8 +59,7 @@ double Flops(const NodeDef& def, const std::vector<const Tensor*>& in,
   if (op == "Conv2DBackpropFilter" && input(2) != nullptr && !out.empty()) {
     // The filter's shape is the output's.
     if (!out[0].IsFullyDefined()) return 0;
-    return 2.0 * static_cast<double>(input(2)->NumElements()) *
-           FilterVolume(out[0].AsTensorShape());
+    return 2.0 * static_cast<double>(input(2)->NumElements()) * FilterVolume(out[0]);
   }
   if ((op == "MaxPool" || op == "MaxPoolGrad") && !out.empty()) {
     const double windows =

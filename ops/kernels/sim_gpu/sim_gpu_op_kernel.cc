@@ -85,9 +85,10 @@ void SimGPUOpKernel::ComputeAsync(OpKernelContext* ctx, DoneCallback done) {
   if (TimingOnly(*info->executor) && all_known) {
     // Allocate the outputs; the platform skips the body.
     for (int i = 0; i < num_outputs(); ++i) {
+      absl::StatusOr<TensorShape> shape = TensorShape::Build(out_shapes[i].dim_sizes());
+      OP_REQUIRES_OK_ASYNC(ctx, shape.status(), done);
       Tensor* out = nullptr;
-      OP_REQUIRES_OK_ASYNC(ctx, ctx->allocate_output(i, out_shapes[i].AsTensorShape(), &out),
-                           done);
+      OP_REQUIRES_OK_ASYNC(ctx, ctx->allocate_output(i, *shape, &out), done);
     }
     kernel.body = [] { return absl::OkStatus(); };
   } else {
