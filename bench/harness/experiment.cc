@@ -29,6 +29,8 @@ constexpr double kMaxBaselineSeconds = 15;
 constexpr double kRateWindowSeconds = 2;
 // Set-up may always take this long, however short the experiment.
 constexpr double kMinSetupSeconds = 1;
+// How long a job may take to notice its rewritten config file.
+constexpr absl::Duration kConfigTakeTimeout = absl::Seconds(30);
 
 absl::Status MakeDir(const std::string& dir) {
   std::error_code error;
@@ -44,6 +46,15 @@ GPUConfig InitialConfig(const JobSpec& spec) {
   GPUConfig config;
   config.perf_control = spec.perf_control;
   if (spec.memory_limit > 0) config.max_device_mem["GPU:0"] = spec.memory_limit;
+  return config;
+}
+
+// What the job's config file holds while it sets up: its initial config,
+// but never suspended (perfControl 0 would hold the variables'
+// initialisation at its step boundary, with no one to release it).
+GPUConfig SetUpConfig(const JobSpec& spec) {
+  GPUConfig config = InitialConfig(spec);
+  if (spec.perf_control == 0) config.perf_control = 100;
   return config;
 }
 
@@ -238,10 +249,15 @@ absl::StatusOr<ExperimentResult> RunExperiment(const Scenario& input,
   TimelineDriver driver(scenario.timeline, config_paths);
   for (const JobSpec& spec : scenario.jobs) {
     if (interrupted()) return result;
-    MINITF_RETURN_IF_ERROR(driver.WriteInitial(spec.name, InitialConfig(spec)));
+    MINITF_RETURN_IF_ERROR(driver.WriteInitial(spec.name, SetUpConfig(spec)));
     MINITF_ASSIGN_OR_RETURN(
         std::unique_ptr<JobRunner> runner,
         JobRunner::Create(RunnerOptions(scenario, spec, jobs_dir, options.max_trace_spans)));
+    if (spec.perf_control == 0) {
+      // Set up; now suspended from its first step, as the scenario says.
+      MINITF_RETURN_IF_ERROR(driver.WriteInitial(spec.name, InitialConfig(spec)));
+      MINITF_RETURN_IF_ERROR(runner->AwaitPerfControl(0, kConfigTakeTimeout));
+    }
     runners.push_back(std::move(runner));
   }
   if (!runners.empty()) result.capacity_bytes = runners.front()->device_capacity_bytes();

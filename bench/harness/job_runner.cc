@@ -193,6 +193,24 @@ absl::Status JobRunner::RunStep(const std::vector<std::pair<std::string, Tensor>
   return s;
 }
 
+absl::Status JobRunner::AwaitPerfControl(int value, absl::Duration timeout) const {
+  const GPUResourceState* resources = GPUResourceManagement::StateOf(session_->action_states());
+  if (resources == nullptr) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("job '", options_.spec.name, "' has no GPU resource management"));
+  }
+  const absl::Time deadline = absl::Now() + timeout;
+  while (resources->perf_control() != value) {
+    if (absl::Now() >= deadline) {
+      return absl::DeadlineExceededError(absl::StrCat(
+          "job '", options_.spec.name, "' did not take perfControl ", value, " from '",
+          options_.config_file, "' within ", absl::FormatDuration(timeout)));
+    }
+    absl::SleepFor(absl::Milliseconds(1));
+  }
+  return absl::OkStatus();
+}
+
 JobSample JobRunner::Sample() const {
   JobSample sample;
   GPUAllocatorStack* stack = gpu_->allocator_stack();

@@ -90,6 +90,11 @@ class JobRunner {
   void RequestStop();
   void Join();
 
+  // Waits until the job's GPU config holds perfControl `value` (its config
+  // file was rewritten after Create); DeadlineExceeded naming the job if it
+  // has not within `timeout`.
+  absl::Status AwaitPerfControl(int value, absl::Duration timeout) const;
+
   const JobSpec& spec() const { return options_.spec; }
   std::vector<StepRecord> Records() const;
   int64_t steps_done() const;

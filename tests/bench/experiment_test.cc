@@ -232,6 +232,30 @@ TEST(ExperimentTest, AnInterruptionEndsTheRunKeepingWhatItMeasured) {
   EXPECT_EQ(summary["interrupted_by"], "SIGTERM");
 }
 
+// A job may start suspended (perfControl 0) and be released by the
+// timeline: its set-up is not held at the boundary of the variables'
+// initialisation, and it runs no step before the release.
+TEST(ExperimentTest, AJobThatStartsSuspendedSetsUpAndRunsOnceReleased) {
+  ExperimentOptions options;
+  options.out_dir = test::MakeTempDir("experiment_suspended");
+  options.max_trace_spans = 0;
+  Scenario s = TwoJobs();
+  s.duration_s = 1.5;
+  s.jobs[1].perf_control = 0;
+  TimelineAction release;
+  release.at_s = 0.5;
+  release.job = "opportunistic";
+  release.perf_control = 100;
+  s.timeline = {release};
+  absl::StatusOr<ExperimentResult> result = RunExperiment(s, options);
+  ASSERT_TRUE(result.ok()) << result.status();
+  const JobResult& suspended = result->jobs[1];
+  EXPECT_TRUE(suspended.status.ok()) << suspended.status;
+  ASSERT_FALSE(suspended.steps.empty());
+  ASSERT_EQ(result->actions.size(), 1u);
+  EXPECT_GE(suspended.steps.front().time_s, result->actions[0].time_s);
+}
+
 // Interrupted before the jobs start (during the baselines), the result
 // has the jobs and no steps.
 TEST(ExperimentTest, AnInterruptionBeforeTheRunLeavesEmptyJobs) {

@@ -10,6 +10,8 @@
 // another type, a long or binary string, a deep nest; drop, duplicate or
 // swap array elements); byte mutations on the text (flip, insert, delete,
 // repeat, truncate).
+#include <unistd.h>
+
 #include <algorithm>
 #include <cctype>
 #include <chrono>
@@ -24,6 +26,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
+#include "bench/harness/experiment.h"
 #include "bench/harness/job_model.h"
 #include "bench/harness/scenario.h"
 #include "gtest/gtest.h"
@@ -78,12 +81,12 @@ size_t Pick(Rng& rng, size_t n) { return std::uniform_int_distribution<size_t>(0
 
 // Raw JSON texts a value may become: numbers, strings, and the rest.
 struct Replacements {
-  // At and past every limit a field has; but not the largest sizes the
-  // parser accepts (65536 for batch_size, 1048576 for model_params), which
-  // BuildJobModel cannot build (DISABLED_LargestAcceptedSizesBuildOrFail).
+  // At and past every limit a field has, the largest sizes the parser
+  // accepts (65536 for batch_size, 1048576 for model_params) included.
   std::vector<std::string> numbers = {
       "0", "-1", "1", "2", "3", "4", "8", "100", "101", "0.5", "-0.0", "1e-308", "1e308",
-      "-1e308", "1e7", "10000001", "65537", "1048577", "1099511627776", "1099511627777",
+      "-1e308", "1e7", "10000001", "65536", "65537", "1048576", "1048577", "1099511627776",
+      "1099511627777",
       "2147483648", "9223372036854775807", "9223372036854775808", "18446744073709551615",
       "-9223372036854775808", "123456789012345678901234567890"};
   // Strings that look like numbers, sizes or names.
@@ -337,12 +340,49 @@ TEST(ScenarioFuzzTest, MutantsParseOrAreInvalidArgumentAndTheirJobsBuildOrFail) 
   EXPECT_GE(bytes.ok, 10);
 }
 
-// The largest model sizes and batches the parser accepts make a synthetic
-// batch of terabytes: BuildJobModel should refuse them with a Status, but
-// today it aborts (a CHECK in runtime/tensor.cc when the allocation fails).
-// Disabled until the job's sizes are bounded; run it with
-// --gtest_also_run_disabled_tests.
-TEST(ScenarioFuzzTest, DISABLED_LargestAcceptedSizesBuildOrFail) {
+// Mutants that parse and whose jobs all build are run, briefly: whatever
+// their sizes, times and SimGPU options, a run ends (its set-up and steps
+// are bounded by the experiment's end) with a result or an error Status,
+// and never crashes.
+TEST(ScenarioFuzzTest, MutantsThatBuildRunAndEnd) {
+  constexpr int kRuns = 20;
+  const std::vector<std::string> seeds = Seeds();
+  const Replacements values;
+  Rng rng(kSeed + 1);
+  int runs = 0, completed = 0;
+  for (int i = 0; runs < kRuns && i < 4000; ++i) {
+    Mutant mutant{.doc = Json::parse(seeds[Pick(rng, seeds.size())]), .marks = {}};
+    MutateStructure(rng, values, &mutant);
+    const std::string text = mutant.Write();
+    absl::StatusOr<Scenario> s = ParseScenarioJson(text, "mutant.json");
+    if (!s.ok()) continue;
+    const bool builds = std::all_of(s->jobs.begin(), s->jobs.end(), [](const JobSpec& job) {
+      return BuildJobModel(job).ok();
+    });
+    if (!builds) continue;
+    SCOPED_TRACE(Shown(text));
+    ++runs;
+    ExperimentOptions options;
+    options.out_dir = (std::filesystem::temp_directory_path() /
+                       absl::StrCat("scenario_fuzz_run_", getpid(), "_", runs))
+                          .string();
+    options.seconds = 0.3;
+    options.max_trace_spans = 0;
+    absl::StatusOr<ExperimentResult> result = RunExperiment(*s, options);
+    if (result.ok()) {
+      ++completed;
+      EXPECT_EQ(result->jobs.size(), s->jobs.size());
+    }
+    std::filesystem::remove_all(options.out_dir);
+  }
+  std::printf("ran %d mutants: %d completed, %d ended with an error\n", runs, completed,
+              runs - completed);
+  EXPECT_EQ(runs, kRuns);
+}
+
+// The largest model sizes and batches the parser accepts would make a
+// synthetic batch of terabytes: BuildJobModel refuses them with a Status.
+TEST(ScenarioFuzzTest, LargestAcceptedSizesAreRefusedWithAStatus) {
   const std::vector<std::string> jobs = {
       R"({"name": "a", "model": "cnn", "batch_size": 1, "model_params": {"image_size": 1048576}})",
       R"({"name": "a", "model": "mlp", "batch_size": 65536,
