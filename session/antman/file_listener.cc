@@ -146,6 +146,9 @@ struct FileListener::Registration {
   bool removed = false;       // unregistered while its callback was running
   FileStamp stamp;            // polling mode: as of the last pass
   std::optional<std::string> last_content;  // last delivered; nullopt: none, or deleted since
+  // The reason of the last kUnreadable delivered, until something readable
+  // or nothing is at the path: the same reason again is no news.
+  std::string last_unreadable;
 };
 
 struct FileListener::Check {
@@ -393,12 +396,19 @@ void FileListener::Deliver(std::vector<Check>& checks) {
       reg->last_content.reset();
     }
     if (!check.content.ok()) {
-      events.push_back(
-          FileEvent{FileEvent::Kind::kUnreadable, reg->path, "", check.content.status()});
-    } else if (!gone && *check.content != reg->last_content) {
-      reg->last_content = *check.content;
-      events.push_back(FileEvent{FileEvent::Kind::kChanged, reg->path,
-                                 std::move(**check.content), absl::OkStatus()});
+      const std::string reason = check.content.status().ToString();
+      if (reason != reg->last_unreadable) {
+        reg->last_unreadable = reason;
+        events.push_back(
+            FileEvent{FileEvent::Kind::kUnreadable, reg->path, "", check.content.status()});
+      }
+    } else {
+      reg->last_unreadable.clear();
+      if (!gone && *check.content != reg->last_content) {
+        reg->last_content = *check.content;
+        events.push_back(FileEvent{FileEvent::Kind::kChanged, reg->path,
+                                   std::move(**check.content), absl::OkStatus()});
+      }
     }
     for (const FileEvent& event : events) {
       if (shutdown_ || !RunCallback(check.id, reg, event)) break;

@@ -32,6 +32,8 @@
 //     no regular file (a FIFO, a device such as /dev/zero, a directory; a
 //     symlink counts as what it leads to), more than Options::max_file_size
 //     bytes, no permission. The content last delivered is still remembered.
+//     The same reason is not reported twice in a row: a FIFO or a link to
+//     /dev/zero left in place is reported once.
 // Reading never blocks and is bounded: a file that is no regular file is
 // not read at all, and a regular one is read up to max_file_size + 1 bytes,
 // whatever size it claims.
