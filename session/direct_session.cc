@@ -109,7 +109,7 @@ DirectSession::~DirectSession() {
 }
 
 absl::Status DirectSession::Create(const GraphDef& graph) {
-  if (closed_.load()) return absl::FailedPreconditionError("Session has been closed.");
+  MINITF_RETURN_IF_ERROR(CheckNotClosed());
   MutexLock lock(&graph_mu_);
   if (graph_created_) {
     return absl::AlreadyExistsError(
@@ -123,7 +123,7 @@ absl::Status DirectSession::Create(const GraphDef& graph) {
 }
 
 absl::Status DirectSession::Extend(const GraphDef& graph) {
-  if (closed_.load()) return absl::FailedPreconditionError("Session has been closed.");
+  MINITF_RETURN_IF_ERROR(CheckNotClosed());
   MutexLock lock(&graph_mu_);
   GraphDef extended = graph_def_;
   for (const NodeDef& n : graph.node) extended.node.push_back(n);
@@ -134,6 +134,12 @@ absl::Status DirectSession::Extend(const GraphDef& graph) {
 }
 
 std::vector<Device*> DirectSession::ListDevices() const { return device_mgr_->ListDevices(); }
+
+absl::Status DirectSession::CheckNotClosed() const {
+  // TensorFlow's answer: the work asked for is cancelled, not misordered.
+  if (closed_.load()) return absl::CancelledError("Session has been closed.");
+  return absl::OkStatus();
+}
 
 absl::Status DirectSession::Close() {
   closed_.store(true);
@@ -203,7 +209,7 @@ absl::Status DirectSession::Run(const RunOptions& run_options,
                                 const std::vector<std::string>& output_tensor_names,
                                 const std::vector<std::string>& target_node_names,
                                 std::vector<Tensor>* outputs, RunMetadata* run_metadata) {
-  if (closed_.load()) return absl::FailedPreconditionError("Session has been closed.");
+  MINITF_RETURN_IF_ERROR(CheckNotClosed());
   {
     MutexLock lock(&graph_mu_);
     if (!graph_created_) {

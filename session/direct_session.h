@@ -77,6 +77,9 @@ class DirectSession : public Session {
   absl::StatusOr<std::unique_ptr<ExecutorsAndKeys>> CreateExecutors(
       const GraphDef& graph_def, const std::vector<std::string>& feeds,
       const std::vector<std::string>& fetches, const std::vector<std::string>& targets);
+  // CANCELLED once Close has been called, as TensorFlow's sessions answer
+  // Create, Extend and Run then.
+  absl::Status CheckNotClosed() const;
 
   // Constant after construction. options_ has what the session-run actions
   // filled in (SessionRunAction::FillSessionOptions).

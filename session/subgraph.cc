@@ -11,7 +11,9 @@ namespace minitf::subgraph {
 
 namespace {
 
-// The op node and port that `name` ("x:0") refers to, or NotFound naming it.
+// The op node and port that `name` ("x:0") refers to. NotFound naming it
+// when no such node is in the graph; InvalidArgument, as in TensorFlow,
+// when the node has no such output.
 absl::StatusOr<std::pair<Node*, int>> FindTensor(Graph* graph, const std::string& name,
                                                  absl::string_view what) {
   MINITF_ASSIGN_OR_RETURN(TensorId id, ParseTensorName(name));
@@ -21,7 +23,7 @@ absl::StatusOr<std::pair<Node*, int>> FindTensor(Graph* graph, const std::string
         absl::StrCat(what, " '", name, "' refers to a node that is not in the graph"));
   }
   if (id.index >= n->num_outputs()) {
-    return absl::NotFoundError(absl::StrCat(what, " '", name, "' refers to output ",
+    return absl::InvalidArgumentError(absl::StrCat(what, " '", name, "' refers to output ",
                                             id.index, " of node '", n->name(),
                                             "', which has ", n->num_outputs(), " outputs"));
   }

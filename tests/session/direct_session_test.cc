@@ -212,8 +212,9 @@ TEST(DirectSessionBadInputTest, FeedOfMissingTensor) {
   absl::Status s = session->Run({{"nope", Tensor::Scalar<int32_t>(1)}}, {"y"}, {}, &out);
   EXPECT_EQ(s.code(), absl::StatusCode::kNotFound);
   EXPECT_THAT(std::string(s.message()), HasSubstr("Feed 'nope:0'"));
+  // A node that exists, with no such output: InvalidArgument, as in TensorFlow.
   s = session->Run({{"x:1", Tensor::Scalar<int32_t>(1)}}, {"y"}, {}, &out);
-  EXPECT_EQ(s.code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(std::string(s.message()), HasSubstr("x:1"));
 }
 
@@ -252,6 +253,11 @@ TEST(DirectSessionBadInputTest, FetchOfMissingTensorOrTarget) {
   s = session->Run({{"x", Tensor::Scalar<int32_t>(1)}}, {}, {"nothing"}, &out);
   EXPECT_EQ(s.code(), absl::StatusCode::kNotFound);
   EXPECT_THAT(std::string(s.message()), HasSubstr("Target node 'nothing'"));
+  // An output port past the node's outputs names the tensor.
+  s = session->Run({{"x", Tensor::Scalar<int32_t>(1)}}, {"y:3"}, {}, &out);
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(s.message()), HasSubstr("Fetch 'y:3'"));
+  EXPECT_THAT(std::string(s.message()), HasSubstr("has 1 outputs"));
 }
 
 TEST(DirectSessionBadInputTest, UnfedPlaceholder) {
@@ -269,9 +275,11 @@ TEST(DirectSessionBadInputTest, RunAfterCloseAndBeforeCreate) {
   EXPECT_EQ(session->Run({}, {"y"}, {}, &out).code(), absl::StatusCode::kFailedPrecondition);
   ASSERT_TRUE(session->Create(IncrementGraph()).ok());
   ASSERT_TRUE(session->Close().ok());
+  // After Close, TensorFlow answers CANCELLED, to Run as to Extend.
   absl::Status s = session->Run({{"x", Tensor::Scalar<int32_t>(1)}}, {"y"}, {}, &out);
-  EXPECT_EQ(s.code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(s.code(), absl::StatusCode::kCancelled);
   EXPECT_THAT(std::string(s.message()), HasSubstr("closed"));
+  EXPECT_EQ(session->Extend(GraphDef()).code(), absl::StatusCode::kCancelled);
 }
 
 TEST(DirectSessionBadInputTest, UnknownRequestedDevice) {
