@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <iterator>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -21,20 +22,24 @@ namespace {
 
 constexpr char kTerminal[] = "set terminal pngcairo size 1000,420 font ',10'\n";
 
+// Each plot is "<name>.png", drawn by the script "<name>.gp".
+constexpr const char* kPlots[] = {"throughput", "memory", "utilisation"};
+
 // `text` as a gnuplot single-quoted string.
 std::string GnuplotString(const std::string& text) {
   return absl::StrCat("'", absl::StrReplaceAll(text, {{"'", "''"}}), "'");
 }
 
-std::string Preamble(const std::string& dir, const std::string& png, const std::string& title) {
-  return absl::StrCat(kTerminal, "set output ", GnuplotString(dir + "/" + png), "\n",
+std::string Preamble(const std::string& dir, const std::string& plot, const std::string& title) {
+  return absl::StrCat(kTerminal, "set output ", GnuplotString(absl::StrCat(dir, "/", plot, ".png")),
+                      "\n",
                       "set datafile separator ','\n", "set key outside right top\n",
                       "set grid\n", "set title ", GnuplotString(title), " noenhanced\n",
                       "set xlabel 'time (s)'\n");
 }
 
 std::string ThroughputScript(const ExperimentResult& result, const std::string& dir) {
-  std::string gp = Preamble(dir, "throughput.png",
+  std::string gp = Preamble(dir, "throughput",
                             absl::StrCat(result.scenario.name, ": throughput per job"));
   gp += "set ylabel 'steps/s'\nset yrange [0:*]\n";
   for (const PerformedAction& p : result.actions) {
@@ -57,7 +62,7 @@ std::string ThroughputScript(const ExperimentResult& result, const std::string& 
 }
 
 std::string MemoryScript(const ExperimentResult& result, const std::string& dir) {
-  std::string gp = Preamble(dir, "memory.png",
+  std::string gp = Preamble(dir, "memory",
                             absl::StrCat(result.scenario.name, ": device memory by job"));
   gp += "set ylabel 'GiB'\nset yrange [0:*]\nset style fill transparent solid 0.5\n";
   const std::string data = GnuplotString(dir + "/device_timeline.csv");
@@ -88,7 +93,7 @@ std::string MemoryScript(const ExperimentResult& result, const std::string& dir)
 }
 
 std::string UtilisationScript(const ExperimentResult& result, const std::string& dir) {
-  std::string gp = Preamble(dir, "utilisation.png",
+  std::string gp = Preamble(dir, "utilisation",
                             absl::StrCat(result.scenario.name, ": GPU engine busy"));
   gp += "set ylabel 'busy %'\nset yrange [0:105]\n";
   gp += absl::StrCat("plot ", GnuplotString(dir + "/device_timeline.csv"),
@@ -134,15 +139,25 @@ absl::Status WritePlots(const ExperimentResult& result, const std::string& out_d
   if (error) {
     return absl::InvalidArgumentError(absl::StrCat("bad output directory '", out_dir, "'"));
   }
-  const std::vector<std::pair<std::string, std::string>> scripts = {
-      {"throughput.gp", ThroughputScript(result, dir)},
-      {"memory.gp", MemoryScript(result, dir)},
-      {"utilisation.gp", UtilisationScript(result, dir)}};
-  for (const auto& [name, text] : scripts) {
-    MINITF_RETURN_IF_ERROR(WriteFileAtomically(dir + "/" + name, text));
+  const std::string texts[] = {ThroughputScript(result, dir), MemoryScript(result, dir),
+                               UtilisationScript(result, dir)};
+  static_assert(std::size(kPlots) == std::size(texts));
+  for (size_t i = 0; i < std::size(kPlots); ++i) {
+    MINITF_RETURN_IF_ERROR(WriteFileAtomically(absl::StrCat(dir, "/", kPlots[i], ".gp"), texts[i]));
   }
-  for (const auto& [name, text] : scripts) MINITF_RETURN_IF_ERROR(RunGnuplot(dir + "/" + name));
+  for (const char* plot : kPlots) {
+    MINITF_RETURN_IF_ERROR(RunGnuplot(absl::StrCat(dir, "/", plot, ".gp")));
+  }
   return absl::OkStatus();
+}
+
+std::vector<std::string> PlotFiles() {
+  std::vector<std::string> files;
+  for (const char* plot : kPlots) {
+    files.push_back(absl::StrCat(plot, ".png"));
+    files.push_back(absl::StrCat(plot, ".gp"));
+  }
+  return files;
 }
 
 }  // namespace minitf::harness

@@ -13,6 +13,7 @@
 #define MINITF_BENCH_HARNESS_PLOTS_H_
 
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "bench/harness/experiment.h"
@@ -23,6 +24,9 @@ namespace minitf::harness {
 // runs gnuplot on each. NotFound when gnuplot is not installed (the scripts
 // are written anyway); Internal naming the script when gnuplot fails.
 absl::Status WritePlots(const ExperimentResult& result, const std::string& dir);
+
+// The names of the files WritePlots writes: each plot and its script.
+std::vector<std::string> PlotFiles();
 
 }  // namespace minitf::harness
 

@@ -13,6 +13,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "bench/harness/plots.h"
 #include "bench/harness/timeline.h"
 #include "fmt/format.h"
 #include "nlohmann/json.hpp"
@@ -20,6 +21,14 @@
 
 namespace minitf::harness {
 namespace {
+
+// The files WriteReport writes besides summary.json and the steps files,
+// and the trace the command line writes beside them (chrome_trace.h).
+constexpr char kTable[] = "table.txt";
+constexpr char kTimelineCsv[] = "device_timeline.csv";
+constexpr char kThroughputCsv[] = "throughput.csv";
+constexpr char kActionsCsv[] = "actions.csv";
+constexpr char kTraceJson[] = "trace.json";
 
 std::string FormatBytes(int64_t bytes) {
   constexpr const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB"};
@@ -278,10 +287,8 @@ absl::Status BeginReport(const std::string& dir, const std::string& scenario_nam
         absl::StrCat("cannot create output directory '", dir, "': ", error.message()));
   }
   // The per-job files an earlier run wrote are the ones its summary lists.
-  std::vector<std::string> stale = {"table.txt",       "device_timeline.csv", "throughput.csv",
-                                    "actions.csv",     "trace.json",          "throughput.png",
-                                    "memory.png",      "utilisation.png",     "throughput.gp",
-                                    "memory.gp",       "utilisation.gp"};
+  std::vector<std::string> stale = PlotFiles();
+  stale.insert(stale.end(), {kTable, kTimelineCsv, kThroughputCsv, kActionsCsv, kTraceJson});
   std::ifstream previous(dir + "/summary.json");
   const nlohmann::json old = nlohmann::json::parse(previous, nullptr, /*allow_exceptions=*/false);
   if (old.is_object() && old.contains("jobs") && old["jobs"].is_array()) {
@@ -320,11 +327,11 @@ absl::Status WriteReport(const ExperimentResult& result, const std::string& dir)
     MINITF_RETURN_IF_ERROR(WriteText(absl::StrCat(dir, "/", job.spec.name, ".steps.csv"),
                                      StepsCsv(job)));
   }
-  MINITF_RETURN_IF_ERROR(WriteText(dir + "/device_timeline.csv", TimelineCsv(result)));
-  MINITF_RETURN_IF_ERROR(WriteText(dir + "/throughput.csv", ThroughputCsv(result)));
-  MINITF_RETURN_IF_ERROR(WriteText(dir + "/actions.csv", ActionsCsv(result)));
+  MINITF_RETURN_IF_ERROR(WriteText(absl::StrCat(dir, "/", kTimelineCsv), TimelineCsv(result)));
+  MINITF_RETURN_IF_ERROR(WriteText(absl::StrCat(dir, "/", kThroughputCsv), ThroughputCsv(result)));
+  MINITF_RETURN_IF_ERROR(WriteText(absl::StrCat(dir, "/", kActionsCsv), ActionsCsv(result)));
   MINITF_RETURN_IF_ERROR(WriteText(dir + "/summary.json", JsonText(SummaryJson(result))));
-  return WriteText(dir + "/table.txt", FormatTable(result));
+  return WriteText(absl::StrCat(dir, "/", kTable), FormatTable(result));
 }
 
 }  // namespace minitf::harness

@@ -112,9 +112,12 @@ TEST(BeginReportTest, ClearsTheEarlierRunsOutputsOnly) {
   ASSERT_TRUE(WriteReport(earlier, dir).ok());
   ASSERT_TRUE(WriteChromeTrace(earlier, dir + "/trace.json").ok());
   test::WriteFileAtomically(dir + "/notes.txt", "the user's own file");
+  test::WriteFileAtomically(dir + "/memory.png", "an earlier plot");
+  test::WriteFileAtomically(dir + "/memory.gp", "its script");
   ASSERT_TRUE(BeginReport(dir, "next").ok());
   for (const char* file : {"old_job.steps.csv", "table.txt", "device_timeline.csv",
-                           "throughput.csv", "actions.csv", "trace.json"}) {
+                           "throughput.csv", "actions.csv", "trace.json", "memory.png",
+                           "memory.gp"}) {
     EXPECT_FALSE(std::filesystem::exists(dir + "/" + file)) << file;
   }
   EXPECT_TRUE(std::filesystem::exists(dir + "/notes.txt"));
