@@ -3,11 +3,11 @@
 #include "runtime/executor.h"
 
 #include <atomic>
+#include <type_traits>
 #include <deque>
 #include <thread>
 #include <vector>
 
-#include "absl/container/inlined_vector.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "platform/logging.h"
@@ -16,6 +16,10 @@
 #include "runtime/gpu_op_queue.h"
 #include "runtime/graph_view.h"
 #include "runtime/kernel_registry.h"
+#include "runtime/control_flow.h"
+#include "runtime/entry.h"
+#include "runtime/propagator_state.h"
+#include "runtime/simple_propagator_state.h"
 
 namespace minitf {
 
@@ -32,18 +36,11 @@ absl::Status Executor::Run(const Args& args) {
 
 namespace {
 
-// Pending-count words pack two 32-bit counters: the low half is the number
-// of inputs still awaited, the high half the number of dead inputs seen.
-// For a Merge the low half is (control inputs awaited << 1) | bit 0, where
-// bit 0 means "no live data input has arrived yet".
-constexpr uint64_t kDeadOne = uint64_t{1} << 32;
-inline uint32_t PendingOf(uint64_t v) { return static_cast<uint32_t>(v); }
-inline uint32_t DeadOf(uint64_t v) { return static_cast<uint32_t>(v >> 32); }
-
 class ExecutorImpl : public Executor {
  public:
   ExecutorImpl(const LocalExecutorParams& params, std::unique_ptr<const Graph> graph)
       : params_(params), graph_(std::move(graph)) {}
+  ~ExecutorImpl() override;
 
   absl::Status Initialize();
   void RunAsync(const Args& args, DoneCallback done) override;
@@ -54,13 +51,14 @@ class ExecutorImpl : public Executor {
   }
 
  private:
+  template <class PropagatorStateType>
   friend class ExecutorState;
 
   const LocalExecutorParams params_;
   const std::unique_ptr<const Graph> graph_;
   // Built by Initialize, before the executor is handed out; read-only after,
   // so steps read them without a lock.
-  std::vector<std::unique_ptr<OpKernel>> kernels_;  // By node id; null for non-ops.
+  std::vector<OpKernel*> kernels_;  // By node id; null for non-ops.
   GraphView gview_;
   // The pending word each node starts a step with, by node id.
   std::vector<uint64_t> initial_pending_;
@@ -71,21 +69,32 @@ class ExecutorImpl : public Executor {
   // By node id: the node's DeviceContext (Device::FillContextMap); empty
   // on devices that use none.
   std::vector<DeviceContext*> device_contexts_;
+  // Set when the graph has while loops: steps then use PropagatorState.
+  std::unique_ptr<LoopLayout> loop_layout_;
 };
 
+ExecutorImpl::~ExecutorImpl() {
+  for (OpKernel* kernel : kernels_) {
+    if (kernel == nullptr) continue;
+    if (params_.delete_kernel) {
+      params_.delete_kernel(kernel);
+    } else {
+      delete kernel;
+    }
+  }
+}
+
 absl::Status ExecutorImpl::Initialize() {
-  kernels_.resize(graph_->num_node_ids());
-  std::vector<OpKernel*> raw(graph_->num_node_ids(), nullptr);
+  kernels_.assign(graph_->num_node_ids(), nullptr);
   for (const Node* n : graph_->op_nodes()) {
     absl::StatusOr<std::unique_ptr<OpKernel>> kernel =
         params_.create_kernel
             ? params_.create_kernel(*n)
             : CreateOpKernel(params_.device->device_type(), params_.device, n->def());
     if (!kernel.ok()) return kernel.status();
-    raw[n->id()] = kernel->get();
-    kernels_[n->id()] = *std::move(kernel);
+    kernels_[n->id()] = kernel->release();
   }
-  gview_.Initialize(graph_.get(), raw);
+  gview_.Initialize(graph_.get(), kernels_);
   MINITF_RETURN_IF_ERROR(
       params_.device->FillContextMap(graph_->num_node_ids(), &device_contexts_));
   initial_pending_.assign(graph_->num_node_ids(), 0);
@@ -108,60 +117,49 @@ absl::Status ExecutorImpl::Initialize() {
     }
     if (data + control == 0) root_nodes_.push_back(n->id());
   }
+  if (HasLoops(*graph_)) {
+    MINITF_ASSIGN_OR_RETURN(LoopLayout layout, LoopLayout::Build(*graph_, gview_));
+    loop_layout_ = std::make_unique<LoopLayout>(std::move(layout));
+  }
   return absl::OkStatus();
 }
 
-// One input slot of one node during a step.
-struct Entry {
-  enum class State : uint8_t { kNoValue, kHasValue, kHasRef };
-  State state = State::kNoValue;
-  Tensor val;
-  Tensor* ref = nullptr;            // Not owned.
-  Mutex* ref_mu = nullptr;    // Not owned.
-
-  void Clear() {
-    state = State::kNoValue;
-    val = Tensor();
-    ref = nullptr;
-    ref_mu = nullptr;
-  }
-};
-
-struct TaggedNode {
-  const NodeItem* item;
-  bool is_dead;
-};
-
-using TaggedNodeSeq = absl::InlinedVector<TaggedNode, 8>;
-using EntryVector = absl::InlinedVector<Entry, 4>;
-
-// The state of one step. Deletes itself when the step is done.
-//
-// Designed so that while-loop frames can be added: the pending words and
-// input slots form one "iteration" here; frames would hold several.
+// The state of one step. Deletes itself when the step is done. How outputs
+// reach consumers is the propagator's: SimplePropagatorState for graphs
+// without loops (atomics, no lock), PropagatorState for graphs with them
+// (frames and iterations).
+template <class PropagatorStateType>
 class ExecutorState {
  public:
-  ExecutorState(const Executor::Args& args, ExecutorImpl* impl,
-                Executor::DoneCallback done);
+  using TaggedNode = typename PropagatorStateType::TaggedNode;
+  using TaggedNodeSeq = typename PropagatorStateType::TaggedNodeSeq;
+
+  ExecutorState(const Executor::Args& args, ExecutorImpl* impl, Executor::DoneCallback done);
 
   void RunAsync();
 
  private:
+  // A ready node and when it became ready (0 without stats).
+  struct ReadyNode {
+    TaggedNode node;
+    int64_t scheduled_micros;
+  };
+  using ReadyQueue = std::deque<ReadyNode>;
+
   // Runs `node` and every cheap node it makes ready, on this thread.
-  void Process(TaggedNode node, std::deque<TaggedNode> more = {});
+  void Process(ReadyNode node, ReadyQueue more = {});
   // Fills `inputs` from the node's input slots; an error for an
   // uninitialized reference read by value.
-  absl::Status PrepareInputs(const NodeItem& item, std::vector<TensorValue>* inputs);
+  absl::Status PrepareInputs(const NodeItem& item, Entry* first,
+                             std::vector<TensorValue>* inputs);
   // Moves the kernel's outputs out of `ctx`, checking them.
   absl::Status ProcessOutputs(const NodeItem& item, OpKernelContext* ctx,
                               EntryVector* outputs, NodeExecStats* stats);
-  void PropagateOutputs(const TaggedNode& tagged, EntryVector* outputs, TaggedNodeSeq* ready);
   // Returns true when this was the last outstanding node of the step.
-  bool NodeDone(const absl::Status& s, const TaggedNodeSeq& ready,
-                std::deque<TaggedNode>* inline_ready);
-  void ScheduleReady(const TaggedNodeSeq& ready, std::deque<TaggedNode>* inline_ready);
-  void ClearInputs(const NodeItem& item);
+  bool NodeDone(const absl::Status& s, const TaggedNodeSeq& ready, ReadyQueue* inline_ready);
+  void ScheduleReady(const TaggedNodeSeq& ready, ReadyQueue* inline_ready);
   void Finish();
+  void FillParams(const TaggedNode& tagged, OpKernelContext::Params* params);
 
   // Runs `fn` on the runner, or here when there is none.
   void RunOnRunner(std::function<void()> fn);
@@ -173,16 +171,7 @@ class ExecutorState {
   const Executor::Args args_;
   const Executor::DoneCallback done_;
   DeviceBase* const device_;
-
-  // Each node's input slots, indexed by NodeItem::input_start + i. Not
-  // guarded by mu_, and safe without it: a slot is written only by the one
-  // thread that propagates its producer's outputs, before that thread's
-  // fetch_sub on the consumer's pending count (acq_rel); the consumer is
-  // made ready by the decrement that reaches zero, so whoever reads the
-  // slots (PrepareInputs) or clears them (ClearInputs) runs after every
-  // write to them, and no two threads touch one slot at once.
-  std::vector<Entry> input_tensors_;
-  std::unique_ptr<std::atomic<uint64_t>[]> pending_;  // By node id.
+  PropagatorStateType propagator_;
   std::atomic<int64_t> num_outstanding_ops_{0};
 
   Mutex mu_;
@@ -190,7 +179,8 @@ class ExecutorState {
 };
 
 // What an async kernel's completion callback needs.
-struct ExecutorState::AsyncState {
+template <class P>
+struct ExecutorState<P>::AsyncState {
   TaggedNode tagged;
   std::vector<TensorValue> inputs;
   OpKernelContext::Params params;
@@ -198,21 +188,24 @@ struct ExecutorState::AsyncState {
   NodeExecStats stats;
 };
 
-ExecutorState::ExecutorState(const Executor::Args& args, ExecutorImpl* impl,
-                             Executor::DoneCallback done)
+template <class P>
+ExecutorState<P>::ExecutorState(const Executor::Args& args, ExecutorImpl* impl,
+                                Executor::DoneCallback done)
     : impl_(impl),
       gview_(impl->gview_),
       args_(args),
       done_(std::move(done)),
       device_(impl->params_.device),
-      input_tensors_(impl->gview_.total_inputs()),
-      pending_(new std::atomic<uint64_t>[impl->initial_pending_.size()]) {
-  for (size_t i = 0; i < impl->initial_pending_.size(); ++i) {
-    pending_[i].store(impl->initial_pending_[i], std::memory_order_relaxed);
-  }
-}
+      propagator_(impl->gview_, [impl]() -> const auto& {
+        if constexpr (std::is_same_v<P, PropagatorState>) {
+          return *impl->loop_layout_;
+        } else {
+          return impl->initial_pending_;
+        }
+      }()) {}
 
-void ExecutorState::RunOnRunner(std::function<void()> fn) {
+template <class P>
+void ExecutorState<P>::RunOnRunner(std::function<void()> fn) {
   if (args_.runner) {
     args_.runner(std::move(fn));
   } else {
@@ -220,7 +213,8 @@ void ExecutorState::RunOnRunner(std::function<void()> fn) {
   }
 }
 
-void ExecutorState::RunAsync() {
+template <class P>
+void ExecutorState<P>::RunAsync() {
   const std::vector<int>& roots = impl_->root_nodes_;
   if (roots.empty()) {
     Finish();
@@ -228,56 +222,57 @@ void ExecutorState::RunAsync() {
   }
   num_outstanding_ops_.store(static_cast<int64_t>(roots.size()), std::memory_order_relaxed);
   TaggedNodeSeq ready;
-  for (int id : roots) ready.push_back(TaggedNode{gview_.node(id), false});
+  propagator_.ActivateRoots(roots, &ready);
   // The calling thread starts the step itself: cheap roots (and one
   // expensive one) run here, the other expensive roots go to the runner. A
   // small step then needs no thread hand-off at all.
-  std::deque<TaggedNode> inline_ready;
+  ReadyQueue inline_ready;
   ScheduleReady(ready, &inline_ready);
   if (inline_ready.empty()) return;
   // Process() consumes one queue; give it the first node and schedule the
   // rest behind it on this thread.
-  TaggedNode first = inline_ready.front();
+  ReadyNode first = inline_ready.front();
   inline_ready.pop_front();
   Process(first, std::move(inline_ready));
 }
 
-void ExecutorState::ScheduleReady(const TaggedNodeSeq& ready,
-                                  std::deque<TaggedNode>* inline_ready) {
+template <class P>
+void ExecutorState<P>::ScheduleReady(const TaggedNodeSeq& ready, ReadyQueue* inline_ready) {
   if (ready.empty()) return;
+  const int64_t now = args_.stats_collector != nullptr ? NowMicros() : 0;
   if (inline_ready == nullptr) {
     for (const TaggedNode& t : ready) {
-      RunOnRunner([this, t] { Process(t); });
+      RunOnRunner([this, t, now] { Process(ReadyNode{t, now}); });
     }
     return;
   }
   const TaggedNode* curr_expensive_node = nullptr;
   for (const TaggedNode& t : ready) {
     if (t.is_dead || !t.item->kernel_is_expensive) {
-      inline_ready->push_back(t);
+      inline_ready->push_back(ReadyNode{t, now});
       continue;
     }
     // Hand the previous expensive node to the pool; keep this one.
     if (curr_expensive_node != nullptr) {
       TaggedNode prev = *curr_expensive_node;
-      RunOnRunner([this, prev] { Process(prev); });
+      RunOnRunner([this, prev, now] { Process(ReadyNode{prev, now}); });
     }
     curr_expensive_node = &t;
   }
   if (curr_expensive_node != nullptr) {
     if (inline_ready->empty()) {
-      inline_ready->push_back(*curr_expensive_node);
+      inline_ready->push_back(ReadyNode{*curr_expensive_node, now});
     } else {
       TaggedNode t = *curr_expensive_node;
-      RunOnRunner([this, t] { Process(t); });
+      RunOnRunner([this, t, now] { Process(ReadyNode{t, now}); });
     }
   }
 }
 
-absl::Status ExecutorState::PrepareInputs(const NodeItem& item,
-                                          std::vector<TensorValue>* inputs) {
+template <class P>
+absl::Status ExecutorState<P>::PrepareInputs(const NodeItem& item, Entry* first,
+                                             std::vector<TensorValue>* inputs) {
   inputs->assign(item.num_inputs, TensorValue{});
-  Entry* first = input_tensors_.data() + item.input_start;
   for (int i = 0; i < item.num_inputs; ++i) {
     Entry& entry = first[i];
     switch (entry.state) {
@@ -312,8 +307,9 @@ absl::Status ExecutorState::PrepareInputs(const NodeItem& item,
   return absl::OkStatus();
 }
 
-absl::Status ExecutorState::ProcessOutputs(const NodeItem& item, OpKernelContext* ctx,
-                                           EntryVector* outputs, NodeExecStats* stats) {
+template <class P>
+absl::Status ExecutorState<P>::ProcessOutputs(const NodeItem& item, OpKernelContext* ctx,
+                                              EntryVector* outputs, NodeExecStats* stats) {
   if (!ctx->status().ok()) {
     const absl::Status& s = ctx->status();
     if (absl::StrContains(s.message(), item.node->name())) return s;
@@ -354,88 +350,35 @@ absl::Status ExecutorState::ProcessOutputs(const NodeItem& item, OpKernelContext
   return absl::OkStatus();
 }
 
-void ExecutorState::PropagateOutputs(const TaggedNode& tagged, EntryVector* outputs,
-                                     TaggedNodeSeq* ready) {
+template <class P>
+void ExecutorState<P>::FillParams(const TaggedNode& tagged, OpKernelContext::Params* params) {
   const NodeItem& item = *tagged.item;
-  const EdgeInfo* edges = item.output_edges();
-  for (int i = 0; i < item.num_output_edges; ++i) {
-    const EdgeInfo& e = edges[i];
-    const NodeItem* dst = gview_.node(e.dst_id);
-    Entry* src_entry = tagged.is_dead ? nullptr : &(*outputs)[e.output_slot];
-    const bool is_dead = src_entry == nullptr || src_entry->state == Entry::State::kNoValue;
-    if (!is_dead) {
-      Entry& dst_entry = input_tensors_[dst->input_start + e.input_slot];
-      if (e.is_last) {
-        dst_entry = std::move(*src_entry);
-      } else {
-        dst_entry = *src_entry;
-      }
-    }
-    std::atomic<uint64_t>& word = pending_[e.dst_id];
-    if (!dst->is_merge) {
-      const uint64_t delta = (is_dead ? kDeadOne : 0) - 1;
-      const uint64_t now = word.fetch_add(delta, std::memory_order_acq_rel) + delta;
-      if (PendingOf(now) == 0) ready->push_back(TaggedNode{dst, DeadOf(now) > 0});
-      continue;
-    }
-    // Merge: ready on the first live input, or dead once all inputs are dead.
-    uint64_t old = word.load(std::memory_order_acquire);
-    while (true) {
-      uint64_t now = old;
-      bool activate = false, activate_dead = false;
-      if (!is_dead) {
-        if ((PendingOf(old) & 1) == 0) break;  // A live input already arrived.
-        now = old & ~uint64_t{1};
-        activate = PendingOf(now) == 0;
-      } else {
-        now = old + kDeadOne;
-        activate_dead = (PendingOf(now) == 1) &&
-                        DeadOf(now) == static_cast<uint32_t>(dst->num_data_inputs);
-      }
-      if (word.compare_exchange_weak(old, now, std::memory_order_acq_rel)) {
-        if (activate) ready->push_back(TaggedNode{dst, false});
-        if (activate_dead) ready->push_back(TaggedNode{dst, true});
-        break;
-      }
-    }
-  }
-  const ControlEdgeInfo* controls = item.output_control_edges();
-  for (int i = 0; i < item.num_output_control_edges; ++i) {
-    const NodeItem* dst = gview_.node(controls[i].dst_id);
-    std::atomic<uint64_t>& word = pending_[controls[i].dst_id];
-    if (!dst->is_merge) {
-      const uint64_t delta = (tagged.is_dead ? kDeadOne : 0) - 1;
-      const uint64_t now = word.fetch_add(delta, std::memory_order_acq_rel) + delta;
-      if (PendingOf(now) == 0) ready->push_back(TaggedNode{dst, DeadOf(now) > 0});
-      continue;
-    }
-    const uint64_t now = word.fetch_sub(2, std::memory_order_acq_rel) - 2;
-    if (PendingOf(now) == 0) {
-      ready->push_back(TaggedNode{dst, false});
-    } else if (PendingOf(now) == 1 &&
-               DeadOf(now) == static_cast<uint32_t>(dst->num_data_inputs) &&
-               dst->num_data_inputs > 0) {
-      ready->push_back(TaggedNode{dst, true});
-    }
-  }
+  params->step_id = args_.step_id;
+  params->device = device_;
+  params->op_device_context = impl_->DeviceContextOf(item.id);
+  params->op_kernel = item.kernel;
+  params->call_frame = args_.call_frame;
+  params->cancellation_manager = args_.cancellation_manager;
+  params->runner = args_.runner ? &args_.runner : nullptr;
+  params->rendezvous = args_.rendezvous;
+  params->is_input_dead = tagged.is_dead;
+  params->frame_iter = propagator_.GetFrameAndIter(tagged);
 }
 
-void ExecutorState::ClearInputs(const NodeItem& item) {
-  Entry* first = input_tensors_.data() + item.input_start;
-  for (int i = 0; i < item.num_inputs; ++i) first[i].Clear();
-}
-
-void ExecutorState::Process(TaggedNode node, std::deque<TaggedNode> more) {
-  std::deque<TaggedNode> inline_ready = std::move(more);
+template <class P>
+void ExecutorState<P>::Process(ReadyNode node, ReadyQueue more) {
+  ReadyQueue inline_ready = std::move(more);
   inline_ready.push_front(node);
   std::vector<TensorValue> inputs;
   TaggedNodeSeq ready;
   const uint32_t thread_id =
       static_cast<uint32_t>(std::hash<std::thread::id>()(std::this_thread::get_id()));
   while (!inline_ready.empty()) {
-    TaggedNode tagged = inline_ready.front();
+    const ReadyNode next = inline_ready.front();
     inline_ready.pop_front();
+    const TaggedNode tagged = next.node;
     const NodeItem& item = *tagged.item;
+    Entry* first_input = propagator_.GetInputTensors(tagged);
     ready.clear();
     EntryVector outputs;
     absl::Status s;
@@ -444,6 +387,7 @@ void ExecutorState::Process(TaggedNode node, std::deque<TaggedNode> more) {
     if (stats_ptr != nullptr) {
       stats.node_name = item.node->name();
       stats.op = item.node->type_string();
+      stats.scheduled_micros = next.scheduled_micros;
       stats.all_start_micros = NowMicros();
       stats.thread_id = thread_id;
     }
@@ -454,36 +398,29 @@ void ExecutorState::Process(TaggedNode node, std::deque<TaggedNode> more) {
       if (tagged.is_dead) {
         inputs.assign(item.num_inputs, TensorValue{});
       } else {
-        s = PrepareInputs(item, &inputs);
+        s = PrepareInputs(item, first_input, &inputs);
       }
       if (s.ok() && item.kernel_is_async) {
         auto state = std::make_unique<AsyncState>();
         state->tagged = tagged;
         state->inputs = inputs;
-        state->params.step_id = args_.step_id;
-        state->params.device = device_;
-        state->params.op_device_context = impl_->DeviceContextOf(item.id);
-        state->params.op_kernel = item.kernel;
+        FillParams(tagged, &state->params);
         state->params.inputs = state->inputs;
-        state->params.call_frame = args_.call_frame;
-        state->params.cancellation_manager = args_.cancellation_manager;
-        state->params.runner = args_.runner ? &args_.runner : nullptr;
-        state->params.rendezvous = args_.rendezvous;
-        state->params.is_input_dead = tagged.is_dead;
         state->ctx = std::make_unique<OpKernelContext>(&state->params);
         stats.async = true;
         state->stats = std::move(stats);
         AsyncState* raw = state.release();
-        auto done = [this, raw] {
+        auto done = [this, raw, first_input] {
           std::unique_ptr<AsyncState> owned(raw);
           NodeExecStats* st = args_.stats_collector != nullptr ? &owned->stats : nullptr;
           if (st != nullptr) st->op_end_rel_micros = NowMicros() - st->all_start_micros;
           EntryVector outs;
-          absl::Status status = ProcessOutputs(*owned->tagged.item, owned->ctx.get(), &outs, st);
+          const NodeItem& done_item = *owned->tagged.item;
+          absl::Status status = ProcessOutputs(done_item, owned->ctx.get(), &outs, st);
           owned->ctx.reset();
-          ClearInputs(*owned->tagged.item);
+          for (int i = 0; i < done_item.num_inputs; ++i) first_input[i].Clear();
           TaggedNodeSeq ready_after;
-          if (status.ok()) PropagateOutputs(owned->tagged, &outs, &ready_after);
+          if (status.ok()) propagator_.PropagateOutputs(owned->tagged, &outs, &ready_after);
           if (st != nullptr) {
             st->all_end_rel_micros = NowMicros() - st->all_start_micros;
             args_.stats_collector->Save(device_->name(), std::move(*st));
@@ -510,16 +447,8 @@ void ExecutorState::Process(TaggedNode node, std::deque<TaggedNode> more) {
       }
       if (s.ok()) {
         OpKernelContext::Params params;
-        params.step_id = args_.step_id;
-        params.device = device_;
-        params.op_device_context = impl_->DeviceContextOf(item.id);
-        params.op_kernel = item.kernel;
+        FillParams(tagged, &params);
         params.inputs = inputs;
-        params.call_frame = args_.call_frame;
-        params.cancellation_manager = args_.cancellation_manager;
-        params.runner = args_.runner ? &args_.runner : nullptr;
-        params.rendezvous = args_.rendezvous;
-        params.is_input_dead = tagged.is_dead;
         OpKernelContext ctx(&params);
         if (stats_ptr != nullptr) stats.op_start_rel_micros = NowMicros() - stats.all_start_micros;
         device_->Compute(item.kernel, &ctx);
@@ -527,8 +456,8 @@ void ExecutorState::Process(TaggedNode node, std::deque<TaggedNode> more) {
         s = ProcessOutputs(item, &ctx, &outputs, stats_ptr);
       }
     }
-    ClearInputs(item);
-    if (s.ok()) PropagateOutputs(tagged, &outputs, &ready);
+    for (int i = 0; i < item.num_inputs; ++i) first_input[i].Clear();
+    if (s.ok()) propagator_.PropagateOutputs(tagged, &outputs, &ready);
     outputs.clear();
     if (stats_ptr != nullptr) {
       stats.all_end_rel_micros = NowMicros() - stats.all_start_micros;
@@ -541,8 +470,9 @@ void ExecutorState::Process(TaggedNode node, std::deque<TaggedNode> more) {
   }
 }
 
-bool ExecutorState::NodeDone(const absl::Status& s, const TaggedNodeSeq& ready,
-                             std::deque<TaggedNode>* inline_ready) {
+template <class P>
+bool ExecutorState<P>::NodeDone(const absl::Status& s, const TaggedNodeSeq& ready,
+                                ReadyQueue* inline_ready) {
   bool abort_run = false;
   if (!s.ok()) {
     abort_run = true;
@@ -573,7 +503,8 @@ bool ExecutorState::NodeDone(const absl::Status& s, const TaggedNodeSeq& ready,
   return false;
 }
 
-void ExecutorState::Finish() {
+template <class P>
+void ExecutorState<P>::Finish() {
   absl::Status status;
   {
     MutexLock lock(&mu_);
@@ -585,7 +516,11 @@ void ExecutorState::Finish() {
 }
 
 void ExecutorImpl::RunAsync(const Args& args, DoneCallback done) {
-  (new ExecutorState(args, this, std::move(done)))->RunAsync();
+  if (loop_layout_ != nullptr) {
+    (new ExecutorState<PropagatorState>(args, this, std::move(done)))->RunAsync();
+  } else {
+    (new ExecutorState<SimplePropagatorState>(args, this, std::move(done)))->RunAsync();
+  }
 }
 
 }  // namespace

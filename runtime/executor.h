@@ -27,6 +27,11 @@
 // transfer nodes _Send and _Recv are the exception: they run even when dead
 // (OpKernelContext::is_input_dead) so that deadness crosses devices.
 //
+// While loops: a graph with Enter nodes runs its loops in frames, each
+// iteration with its own pending counts and input slots (PropagatorState,
+// runtime/propagator_state.h); a graph without them pays nothing for that
+// (SimplePropagatorState).
+//
 // Cross-device steps: the partitions of one step share a Rendezvous
 // (Args::rendezvous). An executor's first error aborts it (StartAbort), so
 // _Recv nodes blocked in the other partitions wake with that error.
@@ -81,6 +86,10 @@ struct LocalExecutorParams {
   // Creates the kernel of a node; defaults to the kernel registry's choice
   // for the device's type.
   std::function<absl::StatusOr<std::unique_ptr<OpKernel>>(const Node&)> create_kernel;
+  // Disposes of a kernel create_kernel made, when the executor is deleted;
+  // defaults to deleting it. A session that shares stateful kernels between
+  // executors keeps them instead.
+  std::function<void(OpKernel*)> delete_kernel;
 };
 
 // Builds an executor owning `graph` and its kernels. An error names the node

@@ -158,8 +158,12 @@ GraphDef Graph::ToGraphDef() const {
 absl::StatusOr<std::vector<Node*>> Graph::TopologicalOrder() const {
   std::vector<int> pending(nodes_.size(), 0);
   std::deque<Node*> ready;
+  // A loop's back edge (NextIteration -> Merge) is the one cycle a graph
+  // may have; the order leaves it out.
   for (Node* n : nodes()) {
-    pending[n->id()] = static_cast<int>(n->in_edges().size());
+    for (const Edge* e : n->in_edges()) {
+      if (!e->src()->IsNextIteration()) ++pending[n->id()];
+    }
     if (pending[n->id()] == 0) ready.push_back(n);
   }
   std::vector<Node*> order;
@@ -167,6 +171,7 @@ absl::StatusOr<std::vector<Node*>> Graph::TopologicalOrder() const {
     Node* n = ready.front();
     ready.pop_front();
     order.push_back(n);
+    if (n->IsNextIteration()) continue;
     for (const Edge* e : n->out_edges()) {
       if (--pending[e->dst()->id()] == 0) ready.push_back(e->dst());
     }
@@ -188,7 +193,7 @@ absl::StatusOr<std::vector<Node*>> Graph::TopologicalOrder() const {
     position[cur] = path.size();
     path.push_back(cur);
     for (const Edge* e : cur->in_edges()) {
-      if (pending[e->src()->id()] > 0) {
+      if (pending[e->src()->id()] > 0 && !e->src()->IsNextIteration()) {
         cur = e->src();
         break;
       }

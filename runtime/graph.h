@@ -81,7 +81,14 @@ class Node {
 
   bool IsSwitch() const { return def_.op == "Switch"; }
   bool IsMerge() const { return def_.op == "Merge"; }
-  bool IsControlFlow() const { return IsSwitch() || IsMerge(); }
+  bool IsEnter() const { return def_.op == "Enter"; }
+  bool IsExit() const { return def_.op == "Exit"; }
+  bool IsNextIteration() const { return def_.op == "NextIteration"; }
+  bool IsLoopCond() const { return def_.op == "LoopCond"; }
+  bool IsControlFlow() const {
+    return IsSwitch() || IsMerge() || IsEnter() || IsExit() || IsNextIteration() ||
+           IsLoopCond();
+  }
 
  private:
   friend class Graph;
@@ -134,8 +141,9 @@ class Graph {
   // A GraphDef with the op nodes (and their inputs as strings).
   GraphDef ToGraphDef() const;
 
-  // Nodes in an order where every node follows its inputs; an
-  // InvalidArgument naming the nodes on a cycle when there is one.
+  // Nodes in an order where every node follows its inputs, leaving out a
+  // while loop's back edges (those out of a NextIteration); an
+  // InvalidArgument naming the nodes on a cycle when there is another one.
   absl::StatusOr<std::vector<Node*>> TopologicalOrder() const;
 
  private:

@@ -4,6 +4,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "platform/status_macros.h"
+#include "runtime/control_flow.h"
 #include "runtime/graph.h"
 #include "runtime/node_def_util.h"
 #include "runtime/shape_inference.h"
@@ -111,6 +112,11 @@ absl::StatusOr<std::unique_ptr<Graph>> ConvertGraphDefToGraph(const GraphDef& de
   for (Node* n : nodes) MINITF_RETURN_IF_ERROR(AddInputEdges(g.get(), n));
   MINITF_ASSIGN_OR_RETURN(std::vector<Node*> order, g->TopologicalOrder());
   MINITF_RETURN_IF_ERROR(InferShapes(g.get(), order));
+  if (HasLoops(*g)) {
+    // A node fed from two frames is reported here, not when a step runs.
+    std::vector<ControlFlowInfo> info;
+    MINITF_RETURN_IF_ERROR(BuildControlFlowInfo(*g, &info));
+  }
   g->FixupSourceAndSinkEdges();
   return g;
 }

@@ -61,6 +61,9 @@ void GraphView::Initialize(const Graph* graph, const std::vector<OpKernel*>& ker
     item->is_merge = n->IsMerge();
     item->is_switch = n->IsSwitch();
     item->is_initialization_op = IsInitializationOp(n);
+    item->is_enter = n->IsEnter();
+    item->is_exit = n->IsExit();
+    item->is_next_iteration = n->IsNextIteration();
     item->num_inputs = n->num_inputs();
     item->num_outputs = n->num_outputs();
     item->input_start = total_inputs_;

@@ -48,6 +48,10 @@ struct NodeItem {
   bool is_switch : 1;
   // Assign-like ops may read an uninitialized reference input.
   bool is_initialization_op : 1;
+  // While-loop ops whose outputs change frame or iteration.
+  bool is_enter : 1;
+  bool is_exit : 1;
+  bool is_next_iteration : 1;
 
   int32_t num_inputs = 0;
   int32_t num_outputs = 0;
@@ -63,7 +67,10 @@ struct NodeItem {
         kernel_is_expensive(false),
         is_merge(false),
         is_switch(false),
-        is_initialization_op(false) {}
+        is_initialization_op(false),
+        is_enter(false),
+        is_exit(false),
+        is_next_iteration(false) {}
 
   const EdgeInfo* output_edges() const {
     return reinterpret_cast<const EdgeInfo*>(reinterpret_cast<const char*>(this) +

@@ -33,6 +33,7 @@
 #include "platform/mutex.h"
 #include "runtime/cancellation.h"
 #include "runtime/device_base.h"
+#include "runtime/frame_and_iter.h"
 #include "runtime/graph_def.h"
 #include "runtime/node_def_util.h"
 #include "runtime/op_def.h"
@@ -168,6 +169,9 @@ class OpKernelContext {
     // True when a transfer kernel (_Send, _Recv) runs for a dead input: it
     // must pass the deadness on instead of a value (inputs are then empty).
     bool is_input_dead = false;
+    // The loop frame and iteration the node runs in (0:0 outside loops);
+    // _Send and _Recv put it in their rendezvous key.
+    FrameAndIter frame_iter;
     // Records what each output allocation cost, for step stats.
     bool track_allocations = false;
   };
@@ -188,6 +192,7 @@ class OpKernelContext {
   DeviceBase* device() const { return params_->device; }
   OpKernel& op_kernel() const { return *params_->op_kernel; }
   CallFrameInterface* call_frame() const { return params_->call_frame; }
+  FrameAndIter frame_iter() const { return params_->frame_iter; }
   CancellationManager* cancellation_manager() const { return params_->cancellation_manager; }
   const Runner* runner() const { return params_->runner; }
   Rendezvous* rendezvous() const { return params_->rendezvous; }

@@ -68,7 +68,7 @@ absl::Status Rendezvous::ParseKey(absl::string_view key, ParsedKey* out) {
   std::vector<absl::string_view> frame_iter = absl::StrSplit(parts[4], ':');
   FrameAndIter fi;
   if (frame_iter.size() != 2 || !absl::SimpleAtoi(frame_iter[0], &fi.frame_id) ||
-      !absl::SimpleAtoi(frame_iter[1], &fi.iter_id) || fi.frame_id < 0 || fi.iter_id < 0) {
+      !absl::SimpleAtoi(frame_iter[1], &fi.iter_id) || fi.iter_id < 0) {
     return BadKey(key, absl::StrCat("the frame and iteration '", parts[4],
                                     "' are not of the form FRAME:ITER"));
   }

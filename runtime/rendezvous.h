@@ -40,16 +40,10 @@
 #include "absl/strings/string_view.h"
 #include "platform/mutex.h"
 #include "runtime/device_base.h"
+#include "runtime/frame_and_iter.h"
 #include "runtime/tensor.h"
 
 namespace minitf {
-
-// The loop frame and iteration a tensor belongs to (0:0 outside loops;
-// minitf has no loops yet, the key keeps TensorFlow's form).
-struct FrameAndIter {
-  int64_t frame_id = 0;
-  int64_t iter_id = 0;
-};
 
 // A copy of `status` (code and message; minitf sets no payloads) that
 // shares no storage with it. Statuses handed from one step thread to another

@@ -13,6 +13,7 @@
 #include "platform/mutex.h"
 #include "platform/status_macros.h"
 #include "runtime/call_frame.h"
+#include "session/control_loops.h"
 #include "session/graph_partition.h"
 #include "session/placer.h"
 #include "session/subgraph.h"
@@ -162,6 +163,7 @@ absl::StatusOr<std::unique_ptr<DirectSession::ExecutorsAndKeys>> DirectSession::
   placer_options.allow_soft_placement = options_.config.allow_soft_placement;
   placer_options.log_device_placement = options_.config.log_device_placement;
   MINITF_RETURN_IF_ERROR(PlaceGraph(graph.get(), device_set_, placer_options));
+  MINITF_RETURN_IF_ERROR(AddControlLoops(graph.get()));
 
   PartitionOptions partition_options;
   partition_options.get_incarnation = [this](const std::string& device) {

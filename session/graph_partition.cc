@@ -6,6 +6,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "platform/status_macros.h"
+#include "session/control_loops.h"
 
 namespace minitf {
 
@@ -30,9 +31,12 @@ class Partitioner {
   std::string RecvForControl(const Edge& e, const std::string& dst_device);
   // Adds the pair sending output `src_output` of `src_name` (on
   // `src_device`) to `dst_device`; returns the _Recv's name.
+  // `dst` is the node the _Recv feeds: inside a loop spanning devices, the
+  // _Recv waits on the control loop's Merge `dst` waits on (see
+  // control_loops.h), so it runs once per iteration.
   std::string AddSendRecv(const std::string& src_name, int src_output, DataType type,
                           const std::string& src_device, const std::string& dst_device,
-                          const std::string& tensor_name);
+                          const std::string& tensor_name, const Node& dst);
   // `base`, or `base_1`, `base_2`, ...: a name no node of the graph or of
   // the partitions has.
   std::string NewName(const std::string& base);
@@ -104,7 +108,7 @@ std::string Partitioner::RecvForData(const Edge& e, const std::string& dst_devic
   std::string recv = AddSendRecv(src.name(), e.src_output(),
                                  RemoveRefType(src.output_type(e.src_output())),
                                  src.assigned_device_name(), dst_device,
-                                 absl::StrCat("edge_", e.id(), "_", src.name()));
+                                 absl::StrCat("edge_", e.id(), "_", src.name()), *e.dst());
   recvs_.emplace(std::move(key), recv);
   return recv;
 }
@@ -124,7 +128,7 @@ std::string Partitioner::RecvForControl(const Edge& e, const std::string& dst_de
   dummy.attr["value"] = Tensor::Scalar<float>(0.0f);
   (*partitions_)[dummy.device].node.push_back(dummy);
   std::string recv = AddSendRecv(dummy.name, 0, DT_FLOAT, src.assigned_device_name(),
-                                 dst_device, tensor_name);
+                                 dst_device, tensor_name, *e.dst());
   recvs_.emplace(std::move(key), recv);
   return recv;
 }
@@ -132,7 +136,7 @@ std::string Partitioner::RecvForControl(const Edge& e, const std::string& dst_de
 std::string Partitioner::AddSendRecv(const std::string& src_name, int src_output,
                                      DataType type, const std::string& src_device,
                                      const std::string& dst_device,
-                                     const std::string& tensor_name) {
+                                     const std::string& tensor_name, const Node& dst) {
   const int64_t incarnation = static_cast<int64_t>(Incarnation(src_device));
   NodeDef send;
   send.name = NewName(absl::StrCat("_send_", tensor_name));
@@ -145,6 +149,11 @@ std::string Partitioner::AddSendRecv(const std::string& src_name, int src_output
   recv.op = "_Recv";
   recv.device = dst_device;
   recv.attr["tensor_type"] = type;
+  for (const Edge* in : dst.in_edges()) {
+    if (IsControlLoopMerge(*in->src()) && in->src()->assigned_device_name() == dst_device) {
+      recv.input.push_back(absl::StrCat("^", in->src()->name()));
+    }
+  }
   for (NodeDef* def : {&send, &recv}) {
     def->attr["tensor_name"] = tensor_name;
     def->attr["send_device"] = src_device;

@@ -42,6 +42,16 @@ Scope Scope::NewSubScope(std::string name) const {
   return s;
 }
 
+Scope Scope::NewUniqueSubScope(const std::string& base, std::string* full_name) const {
+  std::string name = base;
+  for (int i = 1; graph_->names.contains(absl::StrCat(prefix_, name)); ++i) {
+    name = absl::StrCat(base, "_", i);
+  }
+  *full_name = absl::StrCat(prefix_, name);
+  graph_->names.insert(*full_name);
+  return NewSubScope(name);
+}
+
 Scope Scope::WithDevice(std::string device) const {
   Scope s = *this;
   s.device_ = std::move(device);
@@ -84,6 +94,23 @@ void Scope::AddNode(NodeDef def) const {
     return;
   }
   graph_->def.node.push_back(std::move(def));
+}
+
+absl::Status Scope::UpdateInput(const std::string& node, int index, const Output& value) const {
+  for (NodeDef& def : graph_->def.node) {
+    if (def.name != node) continue;
+    int data = 0;
+    for (std::string& input : def.input) {
+      if (!input.empty() && input[0] == '^') continue;
+      if (data++ == index) {
+        input = value.name();
+        return absl::OkStatus();
+      }
+    }
+    return absl::InvalidArgumentError(
+        absl::StrCat("Node '", node, "' has no data input ", index));
+  }
+  return absl::NotFoundError(absl::StrCat("No node named '", node, "' in the graph being built"));
 }
 
 namespace {

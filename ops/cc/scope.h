@@ -87,6 +87,10 @@ class Scope {
   Scope WithOpName(std::string name) const;
   // Ops built with the returned scope are named "<name>/<op>".
   Scope NewSubScope(std::string name) const;
+  // A sub-scope named `base`, or `base_1`, `base_2`... whichever no node
+  // or earlier such scope has taken; `full_name` gets its full name (with
+  // the enclosing prefixes). For builders of several ops (WhileLoop, Cond).
+  Scope NewUniqueSubScope(const std::string& base, std::string* full_name) const;
   Scope WithDevice(std::string device) const;
   // Ops built with the returned scope run after `deps`.
   Scope WithControlDependencies(const std::vector<Output>& deps) const;
@@ -107,6 +111,11 @@ class Scope {
   const std::string& device() const { return device_; }
   const std::vector<std::string>& control_deps() const { return control_deps_; }
   void AddNode(NodeDef def) const;
+  // Makes data input `index` of the node named `node` read `value` instead:
+  // how a while loop closes its back edge (NextIteration -> Merge) once the
+  // body is built. An error names the node when it does not exist or has no
+  // such input.
+  absl::Status UpdateInput(const std::string& node, int index, const Output& value) const;
 
  private:
   struct Graph;

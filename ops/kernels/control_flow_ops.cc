@@ -1,4 +1,6 @@
-// Kernels: Switch and Merge on CPU.
+// Kernels: Switch, Merge, Enter, Exit, NextIteration and LoopCond on CPU.
+// The frame bookkeeping of a loop is the executor's; these kernels only
+// forward their input.
 #include "absl/strings/str_cat.h"
 #include "runtime/kernel_registry.h"
 #include "runtime/op_requires.h"
@@ -46,5 +48,26 @@ class MergeOp : public OpKernel {
   bool IsExpensive() override { return false; }
 };
 REGISTER_KERNEL_BUILDER(Name("Merge").Device(DEVICE_CPU), MergeOp);
+
+// Enter, Exit, NextIteration and LoopCond: forward the input (a reference
+// input is read: the output is its current value). Which frame and
+// iteration the output belongs to is the executor's business.
+class ForwardOp : public OpKernel {
+ public:
+  explicit ForwardOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
+  void Compute(OpKernelContext* ctx) override {
+    if (ctx->input_is_ref(0)) {
+      MutexLock lock(ctx->input_ref_mutex(0));
+      ctx->set_output(0, *ctx->mutable_input(0));
+      return;
+    }
+    ctx->set_output(0, ctx->input(0));
+  }
+  bool IsExpensive() override { return false; }
+};
+REGISTER_KERNEL_BUILDER(Name("Enter").Device(DEVICE_CPU), ForwardOp);
+REGISTER_KERNEL_BUILDER(Name("Exit").Device(DEVICE_CPU), ForwardOp);
+REGISTER_KERNEL_BUILDER(Name("NextIteration").Device(DEVICE_CPU), ForwardOp);
+REGISTER_KERNEL_BUILDER(Name("LoopCond").Device(DEVICE_CPU), ForwardOp);
 
 }  // namespace minitf

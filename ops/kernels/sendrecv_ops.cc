@@ -4,6 +4,7 @@
 // is_dead and comes out of the _Recv as a dead output. Registered for CPU
 // and GPU; the rendezvous does the copies between device memories.
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "absl/strings/str_cat.h"
@@ -34,6 +35,17 @@ absl::Status NoRendezvous(const OpKernel& kernel) {
                                           "' runs in a step without a rendezvous"));
 }
 
+// `base` with the frame and iteration the kernel runs in: inside a while
+// loop, each iteration's transfer has a key of its own.
+std::shared_ptr<const Rendezvous::ParsedKey> KeyInFrame(const Rendezvous::ParsedKey& base,
+                                                        FrameAndIter frame_iter) {
+  auto key = std::make_shared<Rendezvous::ParsedKey>(base);
+  key->frame_iter = frame_iter;
+  key->full_key = Rendezvous::CreateKey(base.src_device, base.src_incarnation, base.dst_device,
+                                        base.edge_name, frame_iter);
+  return key;
+}
+
 Rendezvous::Args TransferArgs(OpKernelContext* ctx) {
   Rendezvous::Args args;
   args.device_context = ctx->op_device_context() != nullptr ? ctx->op_device_context()
@@ -51,11 +63,14 @@ class SendOp : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     Rendezvous* rendezvous = ctx->rendezvous();
     OP_REQUIRES(ctx, rendezvous != nullptr, NoRendezvous(*this));
+    std::shared_ptr<const Rendezvous::ParsedKey> in_frame;
+    if (!ctx->frame_iter().IsRoot()) in_frame = KeyInFrame(key_, ctx->frame_iter());
+    const Rendezvous::ParsedKey& key = in_frame ? *in_frame : key_;
     if (ctx->is_input_dead()) {
-      OP_REQUIRES_OK(ctx, rendezvous->Send(key_, TransferArgs(ctx), Tensor(), true));
+      OP_REQUIRES_OK(ctx, rendezvous->Send(key, TransferArgs(ctx), Tensor(), true));
       return;
     }
-    OP_REQUIRES_OK(ctx, rendezvous->Send(key_, TransferArgs(ctx), ctx->input(0), false));
+    OP_REQUIRES_OK(ctx, rendezvous->Send(key, TransferArgs(ctx), ctx->input(0), false));
   }
   bool IsExpensive() override { return false; }
 
@@ -71,9 +86,14 @@ class RecvOp : public AsyncOpKernel {
   void ComputeAsync(OpKernelContext* ctx, DoneCallback done) override {
     Rendezvous* rendezvous = ctx->rendezvous();
     OP_REQUIRES_ASYNC(ctx, rendezvous != nullptr, NoRendezvous(*this), done);
+    // Kept alive by the callback: the rendezvous may refer to the key until
+    // the transfer is done.
+    std::shared_ptr<const Rendezvous::ParsedKey> in_frame;
+    if (!ctx->frame_iter().IsRoot()) in_frame = KeyInFrame(key_, ctx->frame_iter());
+    const Rendezvous::ParsedKey& key = in_frame ? *in_frame : key_;
     rendezvous->RecvAsync(
-        key_, TransferArgs(ctx),
-        [ctx, done = std::move(done)](const absl::Status& s, const Rendezvous::Args&,
+        key, TransferArgs(ctx),
+        [ctx, in_frame, done = std::move(done)](const absl::Status& s, const Rendezvous::Args&,
                                       const Rendezvous::Args&, const Tensor& val,
                                       bool is_dead) {
           if (!s.ok()) {

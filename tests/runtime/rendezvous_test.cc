@@ -39,7 +39,7 @@ TEST(RendezvousKeyTest, ParseKeyInvertsCreateKey) {
   EXPECT_EQ(parsed.src_incarnation, 0x1234567890abcdefULL);
   EXPECT_EQ(parsed.dst_device, kCpu1);
   EXPECT_EQ(parsed.edge_name, "edge_7_y");
-  EXPECT_EQ(parsed.frame_iter.frame_id, 1);
+  EXPECT_EQ(parsed.frame_iter.frame_id, 1u);
   EXPECT_EQ(parsed.frame_iter.iter_id, 9);
   EXPECT_EQ(parsed.FullKey(), key);
 }

@@ -20,7 +20,9 @@ constexpr char kSimGPU[] = "SimGPU";
 
 bool StaysOnCpu(const std::string& op) {
   static const auto* const kCpuOnly =
-      new absl::flat_hash_set<std::string>{"Placeholder", "NoOp", "Switch", "Merge"};
+      new absl::flat_hash_set<std::string>{"Placeholder", "NoOp",          "Switch", "Merge",
+                                           "Enter",       "Exit",          "NextIteration",
+                                           "LoopCond"};
   return op.empty() || op[0] == '_' || kCpuOnly->contains(op);
 }
 
