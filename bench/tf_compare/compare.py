@@ -2,8 +2,11 @@
 
     compare.py RESULTS_DIR [--tf-version 2.21.0]
 
-RESULTS_DIR holds ROUND.GROUP.SIDE.json (SIDE is tf or minitf). Every figure
-is the median over rounds; a per-node figure is, per round, the slope of the
+RESULTS_DIR holds ROUND.GROUP.SIDE.json (SIDE is tf or minitf). Two tables:
+wall-clock time per Run (Google Benchmark's real time), and the process's CPU
+time per Run, which moves less when other work shares the machine's cores
+(both sides run the step on the calling thread, so the two agree on an idle
+machine). Every figure is the median over rounds; a per-node figure is, per round, the slope of the
 per-Run time between N = 1000 and N = 10000 ((t10000 - t1000) / 9000), so a
 step's fixed cost does not count. The ratio is minitf's median over
 TensorFlow's, and the range after it is that of the per-round ratios.
@@ -35,8 +38,11 @@ ROWS = [
 ]
 
 
-def Load(results_dir):
-    """Returns {round: {side: {benchmark name: ns per iteration}}} and the contexts."""
+def Load(results_dir, clock):
+    """Returns {round: {side: {benchmark name: ns per iteration}}} and the contexts.
+
+    clock is "real_time" or "cpu_time".
+    """
     times = collections.defaultdict(lambda: collections.defaultdict(dict))
     contexts = {}
     for file_name in sorted(os.listdir(results_dir)):
@@ -51,7 +57,7 @@ def Load(results_dir):
                 continue
             assert b["time_unit"] == "ns", b
             name = b["name"].removesuffix("/real_time")
-            times[int(round_)][side][name] = b["real_time"]
+            times[int(round_)][side][name] = b[clock]
     return times, contexts
 
 
@@ -72,13 +78,23 @@ def Main():
     parser.add_argument("results_dir")
     parser.add_argument("--tf-version", default="?")
     args = parser.parse_args()
-    times, contexts = Load(args.results_dir)
-    rounds = sorted(times)
+    _, contexts = Load(args.results_dir, "real_time")
     ctx = contexts.get("tf", {})
+    with open("/proc/loadavg") as f:
+        load_at_end = ", ".join(f.read().split()[:3])
     print(f"\nTensorFlow {args.tf_version} (tensorflow-cpu wheel, C++ API) vs minitf; "
-          f"{len(rounds)} rounds, medians; {ctx.get('num_cpus', '?')} CPUs at "
-          f"{ctx.get('mhz_per_cpu', '?')} MHz, load average at the start "
-          f"{', '.join(f'{x:.2f}' for x in ctx.get('load_avg', []))}\n")
+          f"{ctx.get('num_cpus', '?')} CPUs at {ctx.get('mhz_per_cpu', '?')} MHz; load average "
+          f"{', '.join(f'{x:.2f}' for x in ctx.get('load_avg', []))} at the start, "
+          f"{load_at_end} at the end")
+    for clock, title in (("real_time", "Wall-clock time per Run"),
+                         ("cpu_time", "CPU time per Run")):
+        times, _ = Load(args.results_dir, clock)
+        print(f"\n{title}, median of {len(times)} rounds:\n")
+        PrintTable(times)
+
+
+def PrintTable(times):
+    rounds = sorted(times)
     print("| benchmark | unit | TensorFlow | minitf | minitf / TF (range over rounds) | goal |")
     print("|---|---|---|---|---|---|")
     for label, unit, tf_name, minitf_name, goal in ROWS:
