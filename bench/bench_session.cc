@@ -10,6 +10,10 @@
 //                         a call frame, measured in the same run; the
 //                         difference is what the session layer costs.
 // BM_SessionRunNoOp:      Session::Run of a single NoOp target.
+// Everything runs on the CPU: the sessions have no GPU (device_count
+// {"GPU": 0}; by default the Add would be placed on SimGPU and the step
+// would time host-device copies), one inter-op thread and intra-op 1, and
+// the executor baseline has one CPU device and a one-thread pool.
 #include <memory>
 
 #include "benchmark/benchmark.h"
@@ -34,7 +38,8 @@ GraphDef AddGraph() {
 
 std::unique_ptr<Session> MakeSession() {
   SessionOptions options;
-  options.config.inter_op_parallelism_threads = 2;
+  options.config.device_count["GPU"] = 0;
+  options.config.inter_op_parallelism_threads = 1;
   options.config.intra_op_parallelism_threads = 1;
   auto session = NewSession(options);
   if (!session.ok() || !(*session)->Create(AddGraph()).ok()) std::abort();
@@ -77,7 +82,7 @@ void BM_ExecutorRunAdd(benchmark::State& state) {
               Def("z", "Add", {"x", "y"}, {{"T", DT_FLOAT}}),
               Def("r", "_Retval", {"z"}, {{"T", DT_FLOAT}, {"index", 0}})};
   ThreadPoolDevice device(0, 1, cpu_allocator());
-  ThreadPool pool("bench", 2);
+  ThreadPool pool("bench", 1);
   auto graph = ConvertGraphDefToGraph(def);
   if (!graph.ok()) std::abort();
   LocalExecutorParams params;
