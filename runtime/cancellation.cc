@@ -10,6 +10,7 @@ void CancellationManager::StartCancel() {
     MutexLock lock(&mu_);
     if (is_cancelled_ || is_cancelling_) return;
     is_cancelling_ = true;
+    cancel_started_.store(true, std::memory_order_release);
     callbacks.swap(callbacks_);
   }
   for (auto& [token, callback] : callbacks) callback();
@@ -22,8 +23,7 @@ void CancellationManager::StartCancel() {
 }
 
 bool CancellationManager::IsCancelled() const {
-  MutexLock lock(&mu_);
-  return is_cancelled_ || is_cancelling_;
+  return cancel_started_.load(std::memory_order_acquire);
 }
 
 CancellationToken CancellationManager::get_cancellation_token() {

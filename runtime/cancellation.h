@@ -12,12 +12,12 @@
 #ifndef MINITF_RUNTIME_CANCELLATION_H_
 #define MINITF_RUNTIME_CANCELLATION_H_
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 
 #include "absl/base/thread_annotations.h"
 #include "absl/container/flat_hash_map.h"
-#include "platform/mutex.h"
 #include "platform/mutex.h"
 
 namespace minitf {
@@ -43,6 +43,9 @@ class CancellationManager {
   bool DeregisterCallback(CancellationToken token);
 
  private:
+  // Set once StartCancel begins: IsCancelled, asked once per node by the
+  // executor, reads it without the lock.
+  std::atomic<bool> cancel_started_{false};
   mutable Mutex mu_;
   bool is_cancelling_ ABSL_GUARDED_BY(mu_) = false;
   bool is_cancelled_ ABSL_GUARDED_BY(mu_) = false;

@@ -4,10 +4,11 @@
 
 #include <atomic>
 #include <type_traits>
-#include <deque>
+#include <optional>
 #include <thread>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "platform/logging.h"
@@ -144,10 +145,34 @@ class ExecutorState {
     TaggedNode node;
     int64_t scheduled_micros;
   };
-  using ReadyQueue = std::deque<ReadyNode>;
+  // The nodes one thread runs inline, first in, first out.
+  class ReadyQueue {
+   public:
+    bool empty() const { return head_ == nodes_.size(); }
+    void push_back(const ReadyNode& node) { nodes_.push_back(node); }
+    ReadyNode pop_front() {
+      ReadyNode node = nodes_[head_++];
+      if (head_ == nodes_.size()) {
+        nodes_.clear();
+        head_ = 0;
+      }
+      return node;
+    }
 
-  // Runs `node` and every cheap node it makes ready, on this thread.
-  void Process(ReadyNode node, ReadyQueue more = {});
+   private:
+    absl::InlinedVector<ReadyNode, 16> nodes_;
+    size_t head_ = 0;
+  };
+
+  // Runs the nodes of `queue` and every cheap node they make ready, on this
+  // thread.
+  void Process(ReadyQueue* queue);
+  // Process() for one node, on this thread.
+  void ProcessOne(ReadyNode node) {
+    ReadyQueue queue;
+    queue.push_back(node);
+    Process(&queue);
+  }
   // Fills `inputs` from the node's input slots; an error for an
   // uninitialized reference read by value.
   absl::Status PrepareInputs(const NodeItem& item, Entry* first,
@@ -228,12 +253,7 @@ void ExecutorState<P>::RunAsync() {
   // small step then needs no thread hand-off at all.
   ReadyQueue inline_ready;
   ScheduleReady(ready, &inline_ready);
-  if (inline_ready.empty()) return;
-  // Process() consumes one queue; give it the first node and schedule the
-  // rest behind it on this thread.
-  ReadyNode first = inline_ready.front();
-  inline_ready.pop_front();
-  Process(first, std::move(inline_ready));
+  if (!inline_ready.empty()) Process(&inline_ready);
 }
 
 template <class P>
@@ -242,7 +262,7 @@ void ExecutorState<P>::ScheduleReady(const TaggedNodeSeq& ready, ReadyQueue* inl
   const int64_t now = args_.stats_collector != nullptr ? NowMicros() : 0;
   if (inline_ready == nullptr) {
     for (const TaggedNode& t : ready) {
-      RunOnRunner([this, t, now] { Process(ReadyNode{t, now}); });
+      RunOnRunner([this, t, now] { ProcessOne(ReadyNode{t, now}); });
     }
     return;
   }
@@ -255,7 +275,7 @@ void ExecutorState<P>::ScheduleReady(const TaggedNodeSeq& ready, ReadyQueue* inl
     // Hand the previous expensive node to the pool; keep this one.
     if (curr_expensive_node != nullptr) {
       TaggedNode prev = *curr_expensive_node;
-      RunOnRunner([this, prev, now] { Process(ReadyNode{prev, now}); });
+      RunOnRunner([this, prev, now] { ProcessOne(ReadyNode{prev, now}); });
     }
     curr_expensive_node = &t;
   }
@@ -264,7 +284,7 @@ void ExecutorState<P>::ScheduleReady(const TaggedNodeSeq& ready, ReadyQueue* inl
       inline_ready->push_back(ReadyNode{*curr_expensive_node, now});
     } else {
       TaggedNode t = *curr_expensive_node;
-      RunOnRunner([this, t, now] { Process(ReadyNode{t, now}); });
+      RunOnRunner([this, t, now] { ProcessOne(ReadyNode{t, now}); });
     }
   }
 }
@@ -366,38 +386,38 @@ void ExecutorState<P>::FillParams(const TaggedNode& tagged, OpKernelContext::Par
 }
 
 template <class P>
-void ExecutorState<P>::Process(ReadyNode node, ReadyQueue more) {
-  ReadyQueue inline_ready = std::move(more);
-  inline_ready.push_front(node);
+void ExecutorState<P>::Process(ReadyQueue* queue) {
+  ReadyQueue& inline_ready = *queue;
   std::vector<TensorValue> inputs;
   TaggedNodeSeq ready;
-  const uint32_t thread_id =
-      static_cast<uint32_t>(std::hash<std::thread::id>()(std::this_thread::get_id()));
+  const bool collect_stats = args_.stats_collector != nullptr;
   while (!inline_ready.empty()) {
-    const ReadyNode next = inline_ready.front();
-    inline_ready.pop_front();
+    const ReadyNode next = inline_ready.pop_front();
     const TaggedNode tagged = next.node;
     const NodeItem& item = *tagged.item;
     Entry* first_input = propagator_.GetInputTensors(tagged);
     ready.clear();
     EntryVector outputs;
     absl::Status s;
-    NodeExecStats stats;
-    NodeExecStats* stats_ptr = args_.stats_collector != nullptr ? &stats : nullptr;
-    if (stats_ptr != nullptr) {
-      stats.node_name = item.node->name();
-      stats.op = item.node->type_string();
-      stats.scheduled_micros = next.scheduled_micros;
-      stats.all_start_micros = NowMicros();
-      stats.thread_id = thread_id;
+    // Built only when the step collects stats.
+    std::optional<NodeExecStats> stats;
+    if (collect_stats) {
+      stats.emplace();
+      stats->node_name = item.node->name();
+      stats->op = item.node->type_string();
+      stats->scheduled_micros = next.scheduled_micros;
+      stats->all_start_micros = NowMicros();
+      stats->thread_id =
+          static_cast<uint32_t>(std::hash<std::thread::id>()(std::this_thread::get_id()));
     }
+    NodeExecStats* stats_ptr = stats ? &*stats : nullptr;
     if (args_.cancellation_manager != nullptr && args_.cancellation_manager->IsCancelled()) {
       s = absl::CancelledError("the step was cancelled");
     } else if (!tagged.is_dead || impl_->is_transfer_node_[item.id]) {
       // A dead transfer node runs with empty inputs to pass its deadness on.
       if (tagged.is_dead) {
         inputs.assign(item.num_inputs, TensorValue{});
-      } else {
+      } else if (item.num_inputs > 0 || !inputs.empty()) {
         s = PrepareInputs(item, first_input, &inputs);
       }
       if (s.ok() && item.kernel_is_async) {
@@ -407,8 +427,10 @@ void ExecutorState<P>::Process(ReadyNode node, ReadyQueue more) {
         FillParams(tagged, &state->params);
         state->params.inputs = state->inputs;
         state->ctx = std::make_unique<OpKernelContext>(&state->params);
-        stats.async = true;
-        state->stats = std::move(stats);
+        if (stats) {
+          stats->async = true;
+          state->stats = std::move(*stats);
+        }
         AsyncState* raw = state.release();
         auto done = [this, raw, first_input] {
           std::unique_ptr<AsyncState> owned(raw);
@@ -450,9 +472,13 @@ void ExecutorState<P>::Process(ReadyNode node, ReadyQueue more) {
         FillParams(tagged, &params);
         params.inputs = inputs;
         OpKernelContext ctx(&params);
-        if (stats_ptr != nullptr) stats.op_start_rel_micros = NowMicros() - stats.all_start_micros;
+        if (stats_ptr != nullptr) {
+          stats_ptr->op_start_rel_micros = NowMicros() - stats_ptr->all_start_micros;
+        }
         device_->Compute(item.kernel, &ctx);
-        if (stats_ptr != nullptr) stats.op_end_rel_micros = NowMicros() - stats.all_start_micros;
+        if (stats_ptr != nullptr) {
+          stats_ptr->op_end_rel_micros = NowMicros() - stats_ptr->all_start_micros;
+        }
         s = ProcessOutputs(item, &ctx, &outputs, stats_ptr);
       }
     }
@@ -460,8 +486,8 @@ void ExecutorState<P>::Process(ReadyNode node, ReadyQueue more) {
     if (s.ok()) propagator_.PropagateOutputs(tagged, &outputs, &ready);
     outputs.clear();
     if (stats_ptr != nullptr) {
-      stats.all_end_rel_micros = NowMicros() - stats.all_start_micros;
-      args_.stats_collector->Save(device_->name(), std::move(stats));
+      stats_ptr->all_end_rel_micros = NowMicros() - stats_ptr->all_start_micros;
+      args_.stats_collector->Save(device_->name(), std::move(*stats_ptr));
     }
     if (NodeDone(s, ready, &inline_ready)) {
       Finish();

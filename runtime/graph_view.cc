@@ -72,9 +72,13 @@ void GraphView::Initialize(const Graph* graph, const std::vector<OpKernel*>& ker
     CountOutEdges(n, &data, &control);
     item->num_output_edges = data;
     item->num_output_control_edges = control;
+    int op_inputs = 0;
     for (const Edge* e : n->in_edges()) {
-      if (!e->IsControlEdge() && e->src()->IsOp()) ++item->num_data_inputs;
+      if (!e->src()->IsOp()) continue;
+      ++op_inputs;
+      if (!e->IsControlEdge()) ++item->num_data_inputs;
     }
+    item->has_one_input = op_inputs == 1 && !item->is_merge;
     // Fill the trailing arrays.
     auto* edges = const_cast<EdgeInfo*>(item->output_edges());
     auto* controls = const_cast<ControlEdgeInfo*>(item->output_control_edges());

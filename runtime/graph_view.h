@@ -52,6 +52,10 @@ struct NodeItem {
   bool is_enter : 1;
   bool is_exit : 1;
   bool is_next_iteration : 1;
+  // Not a Merge, and exactly one input edge (data or control) from an op
+  // node: the arrival of that input makes the node ready, with no count to
+  // keep.
+  bool has_one_input : 1;
 
   int32_t num_inputs = 0;
   int32_t num_outputs = 0;
@@ -70,7 +74,8 @@ struct NodeItem {
         is_initialization_op(false),
         is_enter(false),
         is_exit(false),
-        is_next_iteration(false) {}
+        is_next_iteration(false),
+        has_one_input(false) {}
 
   const EdgeInfo* output_edges() const {
     return reinterpret_cast<const EdgeInfo*>(reinterpret_cast<const char*>(this) +

@@ -27,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
@@ -260,7 +261,8 @@ class OpKernelContext {
   absl::Status AllocationError(absl::string_view what, const absl::Status& status) const;
 
   Params* const params_;  // Not owned.
-  std::vector<Output> outputs_;
+  // Most kernels have one or two outputs: no allocation for them.
+  absl::InlinedVector<Output, 2> outputs_;
   absl::Status status_;
   int64_t output_bytes_allocated_ = 0;
   bool is_output_dead_ = false;

@@ -33,6 +33,10 @@ void SimplePropagatorState::PropagateOutputs(const TaggedNode& tagged, EntryVect
         dst_entry = *src_entry;
       }
     }
+    if (dst->has_one_input) {
+      ready->push_back(TaggedNode{dst, is_dead});
+      continue;
+    }
     std::atomic<uint64_t>& word = pending_[e.dst_id];
     if (!dst->is_merge) {
       const uint64_t delta = (is_dead ? kDeadOne : 0) - 1;
@@ -64,6 +68,10 @@ void SimplePropagatorState::PropagateOutputs(const TaggedNode& tagged, EntryVect
   const ControlEdgeInfo* controls = item.output_control_edges();
   for (int i = 0; i < item.num_output_control_edges; ++i) {
     const NodeItem* dst = gview_.node(controls[i].dst_id);
+    if (dst->has_one_input) {
+      ready->push_back(TaggedNode{dst, tagged.is_dead});
+      continue;
+    }
     std::atomic<uint64_t>& word = pending_[controls[i].dst_id];
     if (!dst->is_merge) {
       const uint64_t delta = (tagged.is_dead ? kDeadOne : 0) - 1;

@@ -127,6 +127,11 @@ TEST(DirectSessionTest, StepIdsIncreaseAndTraceHasEveryNode) {
   std::vector<std::string> names;
   for (const auto& n : metadata.step_stats.dev_stats[0].node_stats) names.push_back(n.op);
   EXPECT_THAT(names, ::testing::UnorderedElementsAre("_Arg", "_TestIncrement", "_Retval"));
+  // Every node records when it became ready, no later than it started.
+  for (const NodeExecStats& n : metadata.step_stats.dev_stats[0].node_stats) {
+    EXPECT_GT(n.scheduled_micros, 0) << n.node_name;
+    EXPECT_LE(n.scheduled_micros, n.all_start_micros) << n.node_name;
+  }
 }
 
 // --- Bad input: each gets a clear error naming the culprit. ---
