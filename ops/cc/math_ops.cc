@@ -7,6 +7,15 @@ Output BinaryOp(const Scope& scope, const char* op, const Input& x, const Input&
   return OpBuilder(scope, op).Input(x).Input(y).Finalize1();
 }
 
+Output EqualityOp(const Scope& scope, const char* op, const Input& x, const Input& y,
+                  const EqualAttrs& attrs) {
+  return OpBuilder(scope, op)
+      .Input(x)
+      .Input(y)
+      .Attr("incompatible_shape_error", attrs.incompatible_shape_error)
+      .Finalize1();
+}
+
 Output UnaryOp(const Scope& scope, const char* op, const Input& x) {
   return OpBuilder(scope, op).Input(x).Finalize1();
 }
@@ -28,6 +37,29 @@ Output Mul(const Scope& scope, Input x, Input y) { return BinaryOp(scope, "Mul",
 Output Div(const Scope& scope, Input x, Input y) { return BinaryOp(scope, "Div", x, y); }
 Output Maximum(const Scope& scope, Input x, Input y) { return BinaryOp(scope, "Maximum", x, y); }
 Output Minimum(const Scope& scope, Input x, Input y) { return BinaryOp(scope, "Minimum", x, y); }
+
+Output Less(const Scope& scope, Input x, Input y) { return BinaryOp(scope, "Less", x, y); }
+Output LessEqual(const Scope& scope, Input x, Input y) {
+  return BinaryOp(scope, "LessEqual", x, y);
+}
+Output Greater(const Scope& scope, Input x, Input y) { return BinaryOp(scope, "Greater", x, y); }
+Output GreaterEqual(const Scope& scope, Input x, Input y) {
+  return BinaryOp(scope, "GreaterEqual", x, y);
+}
+Output Equal(const Scope& scope, Input x, Input y, const EqualAttrs& attrs) {
+  return EqualityOp(scope, "Equal", x, y, attrs);
+}
+Output NotEqual(const Scope& scope, Input x, Input y, const EqualAttrs& attrs) {
+  return EqualityOp(scope, "NotEqual", x, y, attrs);
+}
+
+Output LogicalAnd(const Scope& scope, Input x, Input y) {
+  return BinaryOp(scope, "LogicalAnd", x, y);
+}
+Output LogicalOr(const Scope& scope, Input x, Input y) {
+  return BinaryOp(scope, "LogicalOr", x, y);
+}
+Output LogicalNot(const Scope& scope, Input x) { return UnaryOp(scope, "LogicalNot", x); }
 
 Output Neg(const Scope& scope, Input x) { return UnaryOp(scope, "Neg", x); }
 Output Square(const Scope& scope, Input x) { return UnaryOp(scope, "Square", x); }

@@ -1,9 +1,11 @@
 // Graph-builder functions for the math ops: elementwise binary ops with
-// broadcasting, elementwise unary ops, Cast, the reductions, and
-// BatchMatMul.
+// broadcasting, comparisons and logical ops (bool results), elementwise
+// unary ops, Cast, the reductions, and BatchMatMul.
 //
 //   auto x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT, {.shape = {-1, 3}});
 //   auto y = ops::Mul(root, ops::Add(root, x, 1.0f), x);   // (x + 1) * x
+//   auto in_range = ops::LogicalAnd(root, ops::GreaterEqual(root, x, 0.0f),
+//                                   ops::Less(root, x, 1.0f));  // bool, [?,3]
 //   auto n = ops::Cast(root, y, DT_INT32);
 //   auto s = ops::Sum(root, y, {0}, {.keep_dims = true});   // shape [1,3]
 //   auto scores = ops::BatchMatMul(root, q, k, {.adj_y = true});  // [B,T,D], [B,T,D] -> [B,T,T]
@@ -24,6 +26,28 @@ Output Mul(const Scope& scope, Input x, Input y);
 Output Div(const Scope& scope, Input x, Input y);
 Output Maximum(const Scope& scope, Input x, Input y);
 Output Minimum(const Scope& scope, Input x, Input y);
+
+// z = x op y elementwise, with NumPy broadcasting of x and y; z is bool. x
+// and y are float, double, int32 or int64 (also bool for Equal and
+// NotEqual). As in IEEE 754, a NaN compares false with everything, itself
+// included: every comparison with a NaN is false except NotEqual.
+Output Less(const Scope& scope, Input x, Input y);
+Output LessEqual(const Scope& scope, Input x, Input y);
+Output Greater(const Scope& scope, Input x, Input y);
+Output GreaterEqual(const Scope& scope, Input x, Input y);
+
+struct EqualAttrs {
+  // Operands that cannot broadcast fail the step; with false, they give a
+  // scalar instead: false for Equal, true for NotEqual.
+  bool incompatible_shape_error = true;
+};
+Output Equal(const Scope& scope, Input x, Input y, const EqualAttrs& attrs = {});
+Output NotEqual(const Scope& scope, Input x, Input y, const EqualAttrs& attrs = {});
+
+// Logical connectives of bools; the binary ones broadcast x and y.
+Output LogicalAnd(const Scope& scope, Input x, Input y);
+Output LogicalOr(const Scope& scope, Input x, Input y);
+Output LogicalNot(const Scope& scope, Input x);
 
 // y = f(x) elementwise. Sqrt, Exp and Log take float or double only.
 Output Neg(const Scope& scope, Input x);

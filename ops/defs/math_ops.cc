@@ -1,6 +1,8 @@
 // Op definitions: the elementwise binary ops (Add, Sub, Mul, Div, Maximum,
-// Minimum, with NumPy broadcasting), the unary ops (Neg, Square, Sqrt, Exp,
-// Log), Cast, the reductions (Sum, Mean, Max), and BatchMatMul.
+// Minimum, with NumPy broadcasting), the comparisons (Less, LessEqual,
+// Greater, GreaterEqual, Equal, NotEqual) and logical ops (LogicalAnd,
+// LogicalOr, LogicalNot), which give bools, the unary ops (Neg, Square,
+// Sqrt, Exp, Log), Cast, the reductions (Sum, Mean, Max), and BatchMatMul.
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -32,6 +34,70 @@ MINITF_REGISTER_BINARY_OP_("Div");
 MINITF_REGISTER_BINARY_OP_("Maximum");
 MINITF_REGISTER_BINARY_OP_("Minimum");
 #undef MINITF_REGISTER_BINARY_OP_
+
+// Comparisons: z = x op y, elementwise after broadcasting x and y. A NaN
+// compares false with everything, itself included, except under NotEqual.
+#define MINITF_REGISTER_COMPARISON_OP_(name) \
+  REGISTER_OP(name)                          \
+      .Input("x: T")                         \
+      .Input("y: T")                         \
+      .Output("z: bool")                     \
+      .Attr(kNumberTypes)                    \
+      .SetShapeFn(shape_fns::BroadcastBinaryOpShape)
+
+MINITF_REGISTER_COMPARISON_OP_("Less");
+MINITF_REGISTER_COMPARISON_OP_("LessEqual");
+MINITF_REGISTER_COMPARISON_OP_("Greater");
+MINITF_REGISTER_COMPARISON_OP_("GreaterEqual");
+#undef MINITF_REGISTER_COMPARISON_OP_
+
+// The output shape of Equal and NotEqual. With incompatible_shape_error
+// false, operands that cannot broadcast give a scalar instead of an error,
+// so the broadcast shape is certain only when both operands' shapes are
+// fully known.
+absl::Status EqualityShape(InferenceContext* c) {
+  bool incompatible_shape_error = true;
+  MINITF_RETURN_IF_ERROR(c->GetAttr("incompatible_shape_error", &incompatible_shape_error));
+  if (incompatible_shape_error) return shape_fns::BroadcastBinaryOpShape(c);
+  PartialTensorShape out;
+  if (!shape_fns::BroadcastShapes(c->input(0), c->input(1), &out).ok()) {
+    c->set_output(0, PartialTensorShape(TensorShape()));
+  } else if (c->input(0).IsFullyDefined() && c->input(1).IsFullyDefined()) {
+    c->set_output(0, out);
+  } else {
+    c->set_output(0, PartialTensorShape::Unknown());
+  }
+  return absl::OkStatus();
+}
+
+// Equality: z = (x == y) or (x != y) elementwise after broadcasting. When x
+// and y cannot broadcast, incompatible_shape_error true makes that an error;
+// false makes z a scalar: false for Equal, true for NotEqual.
+#define MINITF_REGISTER_EQUALITY_OP_(name)            \
+  REGISTER_OP(name)                                   \
+      .Input("x: T")                                  \
+      .Input("y: T")                                  \
+      .Output("z: bool")                              \
+      .Attr("T: {float, double, int32, int64, bool}") \
+      .Attr("incompatible_shape_error: bool = true")  \
+      .SetShapeFn(EqualityShape)
+
+MINITF_REGISTER_EQUALITY_OP_("Equal");
+MINITF_REGISTER_EQUALITY_OP_("NotEqual");
+#undef MINITF_REGISTER_EQUALITY_OP_
+
+// Logical ops on bools; the binary ones broadcast x and y.
+REGISTER_OP("LogicalAnd")
+    .Input("x: bool")
+    .Input("y: bool")
+    .Output("z: bool")
+    .SetShapeFn(shape_fns::BroadcastBinaryOpShape);
+REGISTER_OP("LogicalOr")
+    .Input("x: bool")
+    .Input("y: bool")
+    .Output("z: bool")
+    .SetShapeFn(shape_fns::BroadcastBinaryOpShape);
+REGISTER_OP("LogicalNot").Input("x: bool").Output("y: bool").SetShapeFn(shape_fns::UnchangedShape);
 
 // Unary ops: y = f(x), elementwise.
 #define MINITF_REGISTER_UNARY_OP_(name, types) \

@@ -75,13 +75,6 @@ bool ContainsZero(const Tensor& t) {
 // The largest rank of the merged broadcast view (BCast) this kernel handles.
 constexpr int kMaxBroadcastRank = 5;
 
-template <int N>
-Eigen::array<Eigen::DenseIndex, N> ToEigenArray(const BCast::Dims& dims) {
-  Eigen::array<Eigen::DenseIndex, N> out;
-  for (int i = 0; i < N; ++i) out[i] = dims[i];
-  return out;
-}
-
 template <typename T, typename Fn>
 class BinaryOp : public BinaryOpShared {
  public:

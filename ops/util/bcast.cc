@@ -22,8 +22,8 @@ absl::StatusOr<BCast> BCast::Make(const TensorShape& x, const TensorShape& y) {
     } else if (dx == 1) {
       out = dy;
     } else {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "incompatible shapes for broadcasting: ", x.DebugString(), " and ", y.DebugString()));
+      return absl::InvalidArgumentError(
+          absl::StrCat("Incompatible shapes: ", x.DebugString(), " vs. ", y.DebugString()));
     }
     if (!b.output_shape_.AddDimWithStatus(out).ok()) {
       return absl::InvalidArgumentError(absl::StrCat("broadcasting ", x.DebugString(), " and ",

@@ -1,8 +1,9 @@
 // The harness of the CPU/GPU parity tests (gpu_parity_math_test.cc,
-// gpu_parity_nn_test.cc): a ParityCase builds a small graph over placeholders;
-// RunCase runs it once with the nodes pinned to /device:GPU:0 (SimGPU) and
-// once in a CPU-only session, traced, so a test can compare the answers and
-// check where the node under test ran.
+// gpu_parity_nn_test.cc, and the parity cases of compare_ops_test.cc): a
+// ParityCase builds a small graph over placeholders; RunCase runs it once
+// with the nodes pinned to /device:GPU:0 (SimGPU) and once in a CPU-only
+// session, traced, so a test can compare the answers and check where the
+// node under test ran.
 //
 //   ParityCase c = {"Add_float", {Random(DT_FLOAT, {3, 4}), Random(DT_FLOAT, {4})},
 //                   [](const Scope& s, const std::vector<Output>& in) {
@@ -17,9 +18,9 @@
 // equal.
 //
 // Coverage: every op with a SimGPU kernel is listed in exactly one of
-// kMathFileOps / kNnFileOps, and the file owning it runs every SimGPU kernel
-// registration of the op (each dtype) in some case, so a new op or a new
-// dtype without a parity case fails a test.
+// kMathFileOps / kNnFileOps / kCompareFileOps, and the file owning it runs
+// every SimGPU kernel registration of the op (each dtype) in some case, so a
+// new op or a new dtype without a parity case fails a test.
 #ifndef MINITF_TESTS_OPS_GPU_PARITY_H_
 #define MINITF_TESTS_OPS_GPU_PARITY_H_
 
@@ -63,6 +64,9 @@ inline const std::set<std::string> kNnFileOps = {
     "SparseSoftmaxCrossEntropyWithLogits", "Conv2D", "Conv2DBackpropInput",
     "Conv2DBackpropFilter", "MaxPool", "MaxPoolGrad", "Variable", "Assign", "AssignAdd",
     "ApplyGradientDescent"};
+inline const std::set<std::string> kCompareFileOps = {
+    "Less", "LessEqual", "Greater", "GreaterEqual", "Equal", "NotEqual", "LogicalAnd",
+    "LogicalOr", "LogicalNot"};
 // clang-format on
 
 inline const std::vector<DataType> kNumberTypes = {DT_FLOAT, DT_DOUBLE, DT_INT32, DT_INT64};
@@ -285,9 +289,10 @@ inline std::vector<const KernelRegistration*> SimGPUKernelsOf(const std::string&
 inline void ExpectEverySimGPUOpIsOwnedByAParityFile() {
   for (const std::string& op : KernelRegistry::Global()->Ops()) {
     if (SimGPUKernelsOf(op).empty()) continue;
-    EXPECT_EQ(kMathFileOps.count(op) + kNnFileOps.count(op), 1u)
-        << op << " has a SimGPU kernel: give it parity cases in gpu_parity_math_test.cc or "
-        << "gpu_parity_nn_test.cc and list it in that file's set in gpu_parity.h";
+    EXPECT_EQ(kMathFileOps.count(op) + kNnFileOps.count(op) + kCompareFileOps.count(op), 1u)
+        << op << " has a SimGPU kernel: give it parity cases in gpu_parity_math_test.cc, "
+        << "gpu_parity_nn_test.cc or compare_ops_test.cc and list it in that file's set in "
+        << "gpu_parity.h";
   }
 }
 

@@ -19,7 +19,9 @@ const std::set<std::string>& ShippedOps() {
       "Softmax", "SparseSoftmaxCrossEntropyWithLogits", "Conv2D", "Conv2DBackpropInput",
       "Conv2DBackpropFilter", "MaxPool", "MaxPoolGrad", "Reshape", "Shape", "Fill",
       "ZerosLike", "OnesLike", "RandomUniform", "RandomStandardNormal", "Variable", "Assign",
-      "AssignAdd", "ApplyGradientDescent", "_Send", "_Recv", "Transpose", "BatchMatMul"};
+      "AssignAdd", "ApplyGradientDescent", "_Send", "_Recv", "Transpose", "BatchMatMul", "Less",
+      "LessEqual", "Greater", "GreaterEqual", "Equal", "NotEqual", "LogicalAnd", "LogicalOr",
+      "LogicalNot"};
   return *ops;
 }
 

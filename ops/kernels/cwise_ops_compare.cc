@@ -1,0 +1,198 @@
+// Kernels: the elementwise ops with a bool result on CPU, with NumPy
+// broadcasting (see bcast.h): the comparisons Less, LessEqual, Greater,
+// GreaterEqual (float, double, int32, int64), Equal and NotEqual (also
+// bool), and the logical ops LogicalAnd, LogicalOr and LogicalNot (bool).
+//
+// One kernel template, BinaryPredicateOp<T, Fn>, is BinaryOp<T, Fn> of
+// cwise_ops_binary.cc with a bool output: BinaryOpShared checks the shapes,
+// the template picks an evaluation strategy, and Fn only says how two
+// operand expressions combine. Comparisons follow IEEE 754: a NaN operand
+// makes every comparison false except NotEqual, which it makes true.
+#include <functional>
+
+#include "ops/kernels/cwise_ops_common.h"
+#include "runtime/kernel_registry.h"
+#include "runtime/op_requires.h"
+
+namespace minitf {
+namespace {
+
+// Each Fn::Apply(x, y) returns the Eigen expression of the bool result from
+// two operand expressions of equal dimensions. The operands must outlive the
+// evaluation of the returned expression.
+struct LessFn {
+  template <typename X, typename Y>
+  static auto Apply(const X& x, const Y& y) { return x < y; }
+};
+struct LessEqualFn {
+  template <typename X, typename Y>
+  static auto Apply(const X& x, const Y& y) { return x <= y; }
+};
+struct GreaterFn {
+  template <typename X, typename Y>
+  static auto Apply(const X& x, const Y& y) { return x > y; }
+};
+struct GreaterEqualFn {
+  template <typename X, typename Y>
+  static auto Apply(const X& x, const Y& y) { return x >= y; }
+};
+// The equality ops also say what they answer, as a scalar, for operands that
+// cannot broadcast when their node's incompatible_shape_error is false.
+struct EqualFn {
+  static constexpr bool kResultIfIncompatible = false;
+  template <typename X, typename Y>
+  static auto Apply(const X& x, const Y& y) { return x == y; }
+};
+struct NotEqualFn {
+  static constexpr bool kResultIfIncompatible = true;
+  template <typename X, typename Y>
+  static auto Apply(const X& x, const Y& y) { return x != y; }
+};
+struct LogicalAndFn {
+  template <typename X, typename Y>
+  static auto Apply(const X& x, const Y& y) { return x.binaryExpr(y, std::logical_and<bool>()); }
+};
+struct LogicalOrFn {
+  template <typename X, typename Y>
+  static auto Apply(const X& x, const Y& y) { return x.binaryExpr(y, std::logical_or<bool>()); }
+};
+
+// Whether Fn's op has the attr incompatible_shape_error.
+template <typename Fn>
+inline constexpr bool kHasIncompatibleShapeErrorAttr =
+    requires { Fn::kResultIfIncompatible; };
+
+// Whether NumPy broadcasting accepts x and y: aligned at their trailing
+// dimensions, each pair is equal or has a 1.
+bool CanBroadcast(const TensorShape& x, const TensorShape& y) {
+  for (int i = 1; i <= x.dims() && i <= y.dims(); ++i) {
+    const int64_t dx = x.dim_size(x.dims() - i), dy = y.dim_size(y.dims() - i);
+    if (dx != dy && dx != 1 && dy != 1) return false;
+  }
+  return true;
+}
+
+// The largest rank of the merged broadcast view (BCast) this kernel handles.
+constexpr int kMaxBroadcastRank = 5;
+
+template <typename T, typename Fn>
+class BinaryPredicateOp : public BinaryOpShared {
+ public:
+  explicit BinaryPredicateOp(OpKernelConstruction* ctx) : BinaryOpShared(ctx) {
+    if constexpr (kHasIncompatibleShapeErrorAttr<Fn>) {
+      OP_REQUIRES_OK(ctx, ctx->GetAttr("incompatible_shape_error", &incompatible_shape_error_));
+    }
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& x = ctx->input(0);
+    const Tensor& y = ctx->input(1);
+    if constexpr (kHasIncompatibleShapeErrorAttr<Fn>) {
+      if (!incompatible_shape_error_ && !CanBroadcast(x.shape(), y.shape())) {
+        Tensor* z = nullptr;
+        OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape(), &z));
+        z->scalar<bool>()() = Fn::kResultIfIncompatible;
+        return;
+      }
+    }
+    absl::StatusOr<BCast> bcast = Broadcast(x, y);
+    OP_REQUIRES_OK(ctx, bcast.status());
+    const TensorShape& out_shape = bcast->output_shape();
+    // An operand of the result's type (bool, for Equal, NotEqual and the
+    // logical ops) with as many elements as the result is not stretched, so
+    // the result may overwrite it element by element.
+    Tensor* z = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->forward_input_or_allocate_output({0, 1}, 0, out_shape, &z));
+    if (out_shape.num_elements() == 0) return;
+
+    const Eigen::ThreadPoolDevice& d = ctx->eigen_cpu_device();
+    auto out = z->flat<bool>();
+    auto xf = x.flat<T>();
+    auto yf = y.flat<T>();
+    const int64_t n = out_shape.num_elements();
+    if (bcast->IsTrivial()) {
+      out.device(d) = Fn::Apply(xf, yf);
+    } else if (x.NumElements() == 1 && y.NumElements() == n) {
+      const auto xs = yf.constant(xf(0));
+      out.device(d) = Fn::Apply(xs, yf);
+    } else if (y.NumElements() == 1 && x.NumElements() == n) {
+      const auto ys = xf.constant(yf(0));
+      out.device(d) = Fn::Apply(xf, ys);
+    } else {
+      OP_REQUIRES_OK(ctx, EvaluateBroadcast(d, *bcast, x, y, z));
+    }
+  }
+
+ private:
+  absl::Status EvaluateBroadcast(const Eigen::ThreadPoolDevice& d, const BCast& bcast,
+                                 const Tensor& x, const Tensor& y, Tensor* z) const {
+    switch (bcast.rank()) {
+      case 1: return EvaluateBroadcastOfRank<1>(d, bcast, x, y, z);
+      case 2: return EvaluateBroadcastOfRank<2>(d, bcast, x, y, z);
+      case 3: return EvaluateBroadcastOfRank<3>(d, bcast, x, y, z);
+      case 4: return EvaluateBroadcastOfRank<4>(d, bcast, x, y, z);
+      case 5: return EvaluateBroadcastOfRank<5>(d, bcast, x, y, z);
+      default: return CheckBroadcastRank(bcast, x, y, kMaxBroadcastRank);
+    }
+  }
+
+  template <int N>
+  static absl::Status EvaluateBroadcastOfRank(const Eigen::ThreadPoolDevice& d, const BCast& bcast,
+                                              const Tensor& x, const Tensor& y, Tensor* z) {
+    // Eigen expressions refer to TensorMaps by reference: keep them named.
+    const auto xm = x.shaped<T, N>(bcast.x_reshape());
+    const auto ym = y.shaped<T, N>(bcast.y_reshape());
+    auto zm = z->shaped<bool, N>(bcast.result_dims());
+    const auto xb = xm.broadcast(ToEigenArray<N>(bcast.x_bcast()));
+    const auto yb = ym.broadcast(ToEigenArray<N>(bcast.y_bcast()));
+    zm.device(d) = Fn::Apply(xb, yb);
+    return absl::OkStatus();
+  }
+
+  // Constant after construction; read only by ops with the attr.
+  bool incompatible_shape_error_ = true;
+};
+
+// LogicalNot: y = !x elementwise; the output reuses x's buffer when no one
+// else holds it.
+class LogicalNotOp : public OpKernel {
+ public:
+  explicit LogicalNotOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& x = ctx->input(0);
+    Tensor* y = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->forward_input_or_allocate_output({0}, 0, x.shape(), &y));
+    const auto in = x.flat<bool>();
+    y->flat<bool>().device(ctx->eigen_cpu_device()) = in.unaryExpr(std::logical_not<bool>());
+  }
+};
+
+#define MINITF_REGISTER_PREDICATE_KERNEL_(name, Fn, T)                          \
+  REGISTER_KERNEL_BUILDER(Name(name).Device(DEVICE_CPU).TypeConstraint<T>("T"), \
+                          BinaryPredicateOp<T, Fn>)
+#define MINITF_REGISTER_COMPARISON_KERNELS_(name, Fn)   \
+  MINITF_REGISTER_PREDICATE_KERNEL_(name, Fn, float);   \
+  MINITF_REGISTER_PREDICATE_KERNEL_(name, Fn, double);  \
+  MINITF_REGISTER_PREDICATE_KERNEL_(name, Fn, int32_t); \
+  MINITF_REGISTER_PREDICATE_KERNEL_(name, Fn, int64_t)
+
+MINITF_REGISTER_COMPARISON_KERNELS_("Less", LessFn);
+MINITF_REGISTER_COMPARISON_KERNELS_("LessEqual", LessEqualFn);
+MINITF_REGISTER_COMPARISON_KERNELS_("Greater", GreaterFn);
+MINITF_REGISTER_COMPARISON_KERNELS_("GreaterEqual", GreaterEqualFn);
+MINITF_REGISTER_COMPARISON_KERNELS_("Equal", EqualFn);
+MINITF_REGISTER_PREDICATE_KERNEL_("Equal", EqualFn, bool);
+MINITF_REGISTER_COMPARISON_KERNELS_("NotEqual", NotEqualFn);
+MINITF_REGISTER_PREDICATE_KERNEL_("NotEqual", NotEqualFn, bool);
+
+#undef MINITF_REGISTER_COMPARISON_KERNELS_
+#undef MINITF_REGISTER_PREDICATE_KERNEL_
+
+REGISTER_KERNEL_BUILDER(Name("LogicalAnd").Device(DEVICE_CPU),
+                        BinaryPredicateOp<bool, LogicalAndFn>);
+REGISTER_KERNEL_BUILDER(Name("LogicalOr").Device(DEVICE_CPU), BinaryPredicateOp<bool, LogicalOrFn>);
+REGISTER_KERNEL_BUILDER(Name("LogicalNot").Device(DEVICE_CPU), LogicalNotOp);
+
+}  // namespace
+}  // namespace minitf
