@@ -44,6 +44,12 @@ class ExecutorImpl : public Executor {
  public:
   ExecutorImpl(const LocalExecutorParams& params, std::unique_ptr<const Graph> graph)
       : params_(params), graph_(std::move(graph)) {}
+  ~ExecutorImpl() override {
+    if (!params_.delete_kernel) return;
+    for (std::unique_ptr<OpKernel>& kernel : kernels_) {
+      if (kernel != nullptr) params_.delete_kernel(kernel.release());
+    }
+  }
 
   absl::Status Initialize();
   void RunAsync(const Args& args, DoneCallback done) override;

@@ -81,6 +81,11 @@ struct LocalExecutorParams {
   // Creates the kernel of a node; defaults to the kernel registry's choice
   // for the device's type.
   std::function<absl::StatusOr<std::unique_ptr<OpKernel>>(const Node&)> create_kernel;
+  // Called with each kernel create_kernel made when the executor goes; it
+  // decides whether the kernel is deleted or lives on elsewhere (a session
+  // shares the kernels of stateful ops between its executors). Empty: the
+  // executor deletes its kernels.
+  std::function<void(OpKernel*)> delete_kernel;
 };
 
 // Builds an executor owning `graph` and its kernels. An error names the node
