@@ -14,8 +14,7 @@
 //                         sink.
 // BM_SessionRunNoOp:      one NoOp target, no feeds or fetches.
 // BM_SessionRunAdd:       feed two float scalars, fetch their sum.
-// BM_RunCallableAdd:      the same step through a callable (when minitf's
-//                         Session has them; MINITF_HAS_CALLABLES).
+// BM_RunCallableAdd:      the same step through a callable.
 // The executor alone, on one ThreadPoolDevice (no session, no cancellation
 // manager), as bench_executor.cc does:
 // BM_ExecutorNoOpChain/N, BM_ExecutorFanOutIn/N.
@@ -144,7 +143,6 @@ void BM_SessionRunAdd(benchmark::State& state) {
 }
 BENCHMARK(BM_SessionRunAdd)->UseRealTime();
 
-#if defined(MINITF_HAS_CALLABLES)
 // TensorFlow's Session::MakeCallable / RunCallable / ReleaseCallable.
 void BM_RunCallableAdd(benchmark::State& state) {
   auto session = MakeSession(AddGraph());
@@ -164,7 +162,6 @@ void BM_RunCallableAdd(benchmark::State& state) {
   if (!session->ReleaseCallable(handle).ok()) std::abort();
 }
 BENCHMARK(BM_RunCallableAdd)->UseRealTime();
-#endif  // MINITF_HAS_CALLABLES
 
 // The executor alone: the graph's own nodes on one CPU device, no session.
 void RunExecutor(benchmark::State& state, const GraphDef& def) {

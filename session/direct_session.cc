@@ -4,6 +4,7 @@
 #include <random>
 #include <thread>
 
+#include "absl/cleanup/cleanup.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -105,6 +106,10 @@ DirectSession::~DirectSession() {
   // Action states (config listeners, pacing) reference the devices; so do
   // the executors. Drop both first.
   action_states_.Clear();
+  {
+    MutexLock lock(&callables_mu_);
+    callables_.clear();
+  }
   MutexLock lock(&executor_mu_);
   executors_.clear();
 }
@@ -118,6 +123,7 @@ absl::Status DirectSession::Create(const GraphDef& graph) {
   }
   // Validate now so a bad graph is reported here, not at the first Run.
   MINITF_RETURN_IF_ERROR(ConvertGraphDefToGraph(graph).status());
+  MINITF_RETURN_IF_ERROR(ValidateRequestedDevices(graph.node, device_set_, PlacerOptionsOf()));
   graph_def_ = graph;
   graph_created_ = true;
   return absl::OkStatus();
@@ -129,6 +135,7 @@ absl::Status DirectSession::Extend(const GraphDef& graph) {
   GraphDef extended = graph_def_;
   for (const NodeDef& n : graph.node) extended.node.push_back(n);
   MINITF_RETURN_IF_ERROR(ConvertGraphDefToGraph(extended).status());
+  MINITF_RETURN_IF_ERROR(ValidateRequestedDevices(graph.node, device_set_, PlacerOptionsOf()));
   graph_def_ = std::move(extended);
   graph_created_ = true;
   return absl::OkStatus();
@@ -136,14 +143,52 @@ absl::Status DirectSession::Extend(const GraphDef& graph) {
 
 std::vector<Device*> DirectSession::ListDevices() const { return device_mgr_->ListDevices(); }
 
+PlacerOptions DirectSession::PlacerOptionsOf() const {
+  PlacerOptions placer_options;
+  placer_options.allow_soft_placement = options_.config.allow_soft_placement;
+  placer_options.log_device_placement = options_.config.log_device_placement;
+  return placer_options;
+}
+
 absl::Status DirectSession::CheckNotClosed() const {
   // TensorFlow's answer: the work asked for is cancelled, not misordered.
-  if (closed_.load()) return absl::CancelledError("Session has been closed.");
+  MutexLock lock(&close_mu_);
+  if (closed_) return absl::CancelledError("Session has been closed.");
   return absl::OkStatus();
 }
 
+absl::Status DirectSession::BeginCall() {
+  MutexLock lock(&close_mu_);
+  if (closed_) return absl::CancelledError("Session has been closed.");
+  ++calls_in_flight_;
+  return absl::OkStatus();
+}
+
+void DirectSession::EndCall() {
+  MutexLock lock(&close_mu_);
+  if (--calls_in_flight_ == 0 && closed_) no_calls_in_flight_.SignalAll();
+}
+
 absl::Status DirectSession::Close() {
-  closed_.store(true);
+  {
+    MutexLock lock(&close_mu_);
+    if (closed_) return absl::OkStatus();
+    closed_ = true;
+  }
+  // New calls now fail; the steps already running are cancelled (a step
+  // that registers after this fails at once), and their calls return.
+  cancellation_manager_.StartCancel();
+  {
+    MutexLock lock(&close_mu_);
+    while (calls_in_flight_ > 0) no_calls_in_flight_.Wait(&close_mu_);
+  }
+  {
+    // The handles stay known, so ReleaseCallable still answers OK.
+    MutexLock lock(&callables_mu_);
+    for (std::shared_ptr<const Callable>& callable : callables_) callable.reset();
+  }
+  MutexLock lock(&executor_mu_);
+  executors_.clear();
   return absl::OkStatus();
 }
 
@@ -159,10 +204,7 @@ absl::StatusOr<std::unique_ptr<DirectSession::ExecutorsAndKeys>> DirectSession::
   subgraph::RewriteResult rewrite;
   MINITF_RETURN_IF_ERROR(subgraph::RewriteGraphForExecution(
       graph.get(), feeds, fetches, targets, device_set_.client_device()->name(), &rewrite));
-  PlacerOptions placer_options;
-  placer_options.allow_soft_placement = options_.config.allow_soft_placement;
-  placer_options.log_device_placement = options_.config.log_device_placement;
-  MINITF_RETURN_IF_ERROR(PlaceGraph(graph.get(), device_set_, placer_options));
+  MINITF_RETURN_IF_ERROR(PlaceGraph(graph.get(), device_set_, PlacerOptionsOf()));
   MINITF_RETURN_IF_ERROR(AddControlLoops(graph.get()));
 
   PartitionOptions partition_options;
@@ -172,7 +214,8 @@ absl::StatusOr<std::unique_ptr<DirectSession::ExecutorsAndKeys>> DirectSession::
   absl::flat_hash_map<std::string, GraphDef> partitions;
   MINITF_RETURN_IF_ERROR(Partition(partition_options, graph.get(), &partitions));
   auto eks = std::make_unique<ExecutorsAndKeys>();
-  MINITF_ASSIGN_OR_RETURN(eks->executors, ExecutorSet::Create(partitions, device_mgr_.get()));
+  MINITF_ASSIGN_OR_RETURN(eks->executors,
+                          ExecutorSet::Create(partitions, device_mgr_.get(), &op_segment_));
   for (size_t i = 0; i < feeds.size(); ++i) eks->input_index[feeds[i]] = static_cast<int>(i);
   for (size_t i = 0; i < fetches.size(); ++i) eks->output_index[fetches[i]] = static_cast<int>(i);
   eks->num_outputs = static_cast<int>(fetches.size());
@@ -206,75 +249,56 @@ absl::StatusOr<const DirectSession::ExecutorsAndKeys*> DirectSession::GetOrCreat
   return it->second.get();
 }
 
-absl::Status DirectSession::Run(const RunOptions& run_options,
-                                const std::vector<std::pair<std::string, Tensor>>& inputs,
-                                const std::vector<std::string>& output_tensor_names,
-                                const std::vector<std::string>& target_node_names,
-                                std::vector<Tensor>* outputs, RunMetadata* run_metadata) {
-  MINITF_RETURN_IF_ERROR(CheckNotClosed());
-  {
-    MutexLock lock(&graph_mu_);
-    if (!graph_created_) {
-      return absl::FailedPreconditionError("Session was not created with a graph before Run()");
-    }
-  }
-  // Canonical, sorted signature.
-  std::vector<std::string> feeds, fetches;
+absl::Status DirectSession::CanonicalSignature(const std::vector<std::string>& feed_names,
+                                               const std::vector<std::string>& fetch_names,
+                                               const std::vector<std::string>& target_names,
+                                               Signature* signature) {
   absl::flat_hash_set<std::string> seen_feeds;
-  for (const auto& [name, value] : inputs) {
+  for (const std::string& name : feed_names) {
     MINITF_ASSIGN_OR_RETURN(std::string canonical, CanonicalTensorName(name, "Feed"));
     if (!seen_feeds.insert(canonical).second) {
       return absl::InvalidArgumentError(absl::StrCat("Feed '", name, "' is given twice"));
     }
-    feeds.push_back(std::move(canonical));
+    signature->feeds.push_back(std::move(canonical));
   }
-  std::vector<std::string> fetch_order;
-  for (const std::string& name : output_tensor_names) {
+  for (const std::string& name : fetch_names) {
     MINITF_ASSIGN_OR_RETURN(std::string canonical, CanonicalTensorName(name, "Fetch"));
-    fetch_order.push_back(canonical);
+    signature->fetches.push_back(std::move(canonical));
   }
-  fetches = Sorted(fetch_order);
+  std::vector<std::string> fetches = Sorted(signature->fetches);
   fetches.erase(std::unique(fetches.begin(), fetches.end()), fetches.end());
-  std::vector<std::string> targets = Sorted(target_node_names);
+  std::vector<std::string> targets = Sorted(target_names);
   targets.erase(std::unique(targets.begin(), targets.end()), targets.end());
-  MINITF_ASSIGN_OR_RETURN(const ExecutorsAndKeys* eks,
-                          GetOrCreateExecutors(Sorted(feeds), fetches, targets));
+  MINITF_ASSIGN_OR_RETURN(signature->executors,
+                          GetOrCreateExecutors(Sorted(signature->feeds), fetches, targets));
+  return absl::OkStatus();
+}
 
-  // Feeds in call-frame order, checked against what the graph expects.
-  std::vector<Tensor> args(inputs.size());
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    const int index = eks->input_index.at(feeds[i]);
-    const Tensor& value = inputs[i].second;
-    if (value.dtype() != eks->feed_types[index]) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "Feed '", inputs[i].first, "' has type ", DataTypeString(value.dtype()),
-          ", but the graph expects ", DataTypeString(eks->feed_types[index])));
-    }
-    if (!eks->feed_shapes[index].IsCompatibleWith(value.shape())) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "Feed '", inputs[i].first, "' has shape ", value.shape().DebugString(),
-          ", but the graph expects ", eks->feed_shapes[index].DebugString()));
-    }
-    if (!value.IsInitialized()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "Feed '", inputs[i].first, "' (type ", DataTypeString(value.dtype()), ", shape ",
-          value.shape().DebugString(), ") has no buffer: its allocation failed"));
-    }
-    args[index] = value;
+absl::Status DirectSession::CheckGraphCreated(absl::string_view method) const {
+  MutexLock lock(&graph_mu_);
+  if (!graph_created_) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("Session was not created with a graph before ", method));
   }
+  return absl::OkStatus();
+}
 
+absl::Status DirectSession::RunExecutors(const ExecutorsAndKeys& eks, std::vector<Tensor> args,
+                                         const RunOptions& run_options,
+                                         RunMetadata* run_metadata,
+                                         std::vector<Tensor>* retvals) {
   SessionRunActionOptions action_options;
   action_options.device_mgr = device_mgr_.get();
   action_options.device_set = &device_set_;
   action_options.session = this;
   action_options.session_options = &options_;
   action_options.states = &action_states_;
-  action_options.graph_id = eks->graph_id;
+  action_options.graph_id = eks.graph_id;
   action_options.step_id = next_step_id_.fetch_add(1);
   MINITF_RETURN_IF_ERROR(
       action_registry_->RunGrouping(SessionRunActionRegistry::PRE_SESSION_RUN, action_options));
 
-  FunctionCallFrame frame(std::move(args), eks->num_outputs);
+  FunctionCallFrame frame(std::move(args), eks.num_outputs);
   StepStatsCollector stats;
   const bool trace = run_options.trace_level == RunOptions::FULL_TRACE && run_metadata;
   ExecutorSet::StepArgs step;
@@ -284,20 +308,158 @@ absl::Status DirectSession::Run(const RunOptions& run_options,
   step.runner = runner_;
   step.timeout_ms = run_options.timeout_in_ms > 0 ? run_options.timeout_in_ms
                                                   : options_.config.operation_timeout_in_ms;
+  step.session_cancellation = &cancellation_manager_;
   const absl::Time start = absl::Now();
-  MINITF_RETURN_IF_ERROR(eks->executors->RunStep(step));
+  MINITF_RETURN_IF_ERROR(eks.executors->RunStep(step));
   action_options.sess_duration_us = absl::ToInt64Microseconds(absl::Now() - start);
   MINITF_RETURN_IF_ERROR(
       action_registry_->RunGrouping(SessionRunActionRegistry::POST_SESSION_RUN, action_options));
   if (trace) stats.Finalize(&run_metadata->step_stats);
+  if (retvals != nullptr) MINITF_RETURN_IF_ERROR(frame.ConsumeRetvals(retvals));
+  return absl::OkStatus();
+}
+
+absl::Status DirectSession::Run(const RunOptions& run_options,
+                                const std::vector<std::pair<std::string, Tensor>>& inputs,
+                                const std::vector<std::string>& output_tensor_names,
+                                const std::vector<std::string>& target_node_names,
+                                std::vector<Tensor>* outputs, RunMetadata* run_metadata) {
+  MINITF_RETURN_IF_ERROR(BeginCall());
+  absl::Cleanup end_call = [this] { EndCall(); };
+  MINITF_RETURN_IF_ERROR(CheckGraphCreated("Run()"));
+  std::vector<std::string> feed_names;
+  feed_names.reserve(inputs.size());
+  for (const auto& [name, value] : inputs) feed_names.push_back(name);
+  Signature signature;
+  MINITF_RETURN_IF_ERROR(
+      CanonicalSignature(feed_names, output_tensor_names, target_node_names, &signature));
+  const ExecutorsAndKeys& eks = *signature.executors;
+
+  // Feeds in call-frame order, checked against what the graph expects.
+  std::vector<Tensor> args(inputs.size());
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const int index = eks.input_index.at(signature.feeds[i]);
+    MINITF_RETURN_IF_ERROR(CheckFeed(eks, index, inputs[i].first, inputs[i].second));
+    args[index] = inputs[i].second;
+  }
+  std::vector<Tensor> retvals;
+  MINITF_RETURN_IF_ERROR(RunExecutors(eks, std::move(args), run_options, run_metadata,
+                                      outputs != nullptr ? &retvals : nullptr));
   if (outputs != nullptr) {
-    std::vector<Tensor> retvals;
-    MINITF_RETURN_IF_ERROR(frame.ConsumeRetvals(&retvals));
     outputs->clear();
-    for (const std::string& name : fetch_order) {
-      outputs->push_back(retvals[eks->output_index.at(name)]);
+    for (const std::string& name : signature.fetches) {
+      outputs->push_back(retvals[eks.output_index.at(name)]);
     }
   }
+  return absl::OkStatus();
+}
+
+absl::Status DirectSession::CheckFeed(const ExecutorsAndKeys& eks, int index,
+                                      absl::string_view name, const Tensor& value) {
+  if (value.dtype() != eks.feed_types[index]) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Feed '", name, "' has type ", DataTypeString(value.dtype()),
+        ", but the graph expects ", DataTypeString(eks.feed_types[index])));
+  }
+  if (!eks.feed_shapes[index].IsCompatibleWith(value.shape())) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Feed '", name, "' has shape ", value.shape().DebugString(),
+        ", but the graph expects ", eks.feed_shapes[index].DebugString()));
+  }
+  if (!value.IsInitialized()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Feed '", name, "' (type ", DataTypeString(value.dtype()), ", shape ",
+        value.shape().DebugString(), ") has no buffer: its allocation failed"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status DirectSession::MakeCallable(const CallableOptions& callable_options,
+                                         CallableHandle* out_handle) {
+  MINITF_RETURN_IF_ERROR(BeginCall());
+  absl::Cleanup end_call = [this] { EndCall(); };
+  MINITF_RETURN_IF_ERROR(CheckGraphCreated("MakeCallable()"));
+  Signature signature;
+  MINITF_RETURN_IF_ERROR(CanonicalSignature(callable_options.feed, callable_options.fetch,
+                                            callable_options.target, &signature));
+  auto callable = std::make_shared<Callable>();
+  callable->executors = signature.executors;
+  for (const std::string& feed : signature.feeds) {
+    callable->arg_index.push_back(signature.executors->input_index.at(feed));
+  }
+  callable->retvals_in_fetch_order =
+      static_cast<int>(signature.fetches.size()) == signature.executors->num_outputs;
+  for (const std::string& fetch : signature.fetches) {
+    const int index = signature.executors->output_index.at(fetch);
+    if (index != static_cast<int>(callable->retval_index.size())) {
+      callable->retvals_in_fetch_order = false;
+    }
+    callable->retval_index.push_back(index);
+  }
+  callable->feed_names = callable_options.feed;
+  callable->run_options = callable_options.run_options;
+  MutexLock lock(&callables_mu_);
+  *out_handle = static_cast<CallableHandle>(callables_.size());
+  callables_.push_back(std::move(callable));
+  return absl::OkStatus();
+}
+
+absl::Status DirectSession::RunCallable(CallableHandle handle,
+                                        const std::vector<Tensor>& feed_tensors,
+                                        std::vector<Tensor>* fetch_tensors,
+                                        RunMetadata* run_metadata) {
+  MINITF_RETURN_IF_ERROR(BeginCall());
+  absl::Cleanup end_call = [this] { EndCall(); };
+  std::shared_ptr<const Callable> callable;
+  {
+    MutexLock lock(&callables_mu_);
+    if (handle < 0 || handle >= static_cast<CallableHandle>(callables_.size())) {
+      return absl::InvalidArgumentError(absl::StrCat("No such callable handle: ", handle));
+    }
+    callable = callables_[handle];
+  }
+  if (callable == nullptr) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("Attempted to run callable after handle was released: ", handle));
+  }
+  const ExecutorsAndKeys& eks = *callable->executors;
+  if (feed_tensors.size() != callable->arg_index.size()) {
+    return absl::InvalidArgumentError(absl::StrCat("Expected ", callable->arg_index.size(),
+                                                   " feed tensors, but got ",
+                                                   feed_tensors.size()));
+  }
+  if (fetch_tensors == nullptr && !callable->retval_index.empty()) {
+    return absl::InvalidArgumentError(
+        "`fetch_tensors` must be provided when the callable has one or more outputs");
+  }
+  std::vector<Tensor> args(feed_tensors.size());
+  for (size_t i = 0; i < feed_tensors.size(); ++i) {
+    const int index = callable->arg_index[i];
+    MINITF_RETURN_IF_ERROR(CheckFeed(eks, index, callable->feed_names[i], feed_tensors[i]));
+    args[index] = feed_tensors[i];
+  }
+  if (fetch_tensors == nullptr) {
+    return RunExecutors(eks, std::move(args), callable->run_options, run_metadata, nullptr);
+  }
+  if (callable->retvals_in_fetch_order) {
+    return RunExecutors(eks, std::move(args), callable->run_options, run_metadata,
+                        fetch_tensors);
+  }
+  std::vector<Tensor> retvals;
+  MINITF_RETURN_IF_ERROR(
+      RunExecutors(eks, std::move(args), callable->run_options, run_metadata, &retvals));
+  fetch_tensors->clear();
+  fetch_tensors->reserve(callable->retval_index.size());
+  for (int index : callable->retval_index) fetch_tensors->push_back(retvals[index]);
+  return absl::OkStatus();
+}
+
+absl::Status DirectSession::ReleaseCallable(CallableHandle handle) {
+  MutexLock lock(&callables_mu_);
+  if (handle < 0 || handle >= static_cast<CallableHandle>(callables_.size())) {
+    return absl::InvalidArgumentError(absl::StrCat("No such callable handle: ", handle));
+  }
+  callables_[handle].reset();
   return absl::OkStatus();
 }
 

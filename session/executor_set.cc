@@ -2,11 +2,14 @@
 
 #include <algorithm>
 
+#include "absl/cleanup/cleanup.h"
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
 #include "platform/mutex.h"
 #include "platform/status_macros.h"
 #include "runtime/cancellation.h"
+#include "runtime/kernel_registry.h"
 #include "session/intra_process_rendezvous.h"
 
 namespace minitf {
@@ -64,7 +67,8 @@ class ExecutorBarrier {
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<ExecutorSet>> ExecutorSet::Create(
-    const absl::flat_hash_map<std::string, GraphDef>& partitions, const DeviceMgr* device_mgr) {
+    const absl::flat_hash_map<std::string, GraphDef>& partitions, const DeviceMgr* device_mgr,
+    OpSegment* op_segment) {
   std::vector<std::string> devices;
   for (const auto& [device, graph_def] : partitions) devices.push_back(device);
   std::sort(devices.begin(), devices.end());
@@ -75,6 +79,25 @@ absl::StatusOr<std::unique_ptr<ExecutorSet>> ExecutorSet::Create(
                             ConvertGraphDefToGraph(partitions.at(name)));
     LocalExecutorParams params;
     params.device = device;
+    if (op_segment != nullptr) {
+      params.create_kernel =
+          [device, op_segment](const Node& n) -> absl::StatusOr<std::unique_ptr<OpKernel>> {
+        auto create = [device, &n] {
+          return CreateOpKernel(device->device_type(), device, n.def());
+        };
+        if (!OpSegment::ShouldOwnKernel(*n.op_def())) return create();
+        MINITF_ASSIGN_OR_RETURN(OpKernel * shared,
+                                op_segment->FindOrCreate(device->name(), n.name(), create));
+        // The executor holds it until it goes, then hands it to delete_kernel.
+        return std::unique_ptr<OpKernel>(shared);
+      };
+      params.delete_kernel = [](OpKernel* kernel) {
+        // A shared kernel stays with the segment; the executor's own go.
+        if (!OpSegment::ShouldOwnKernel(kernel->type_string())) {
+          std::unique_ptr<OpKernel> owned(kernel);
+        }
+      };
+    }
     MINITF_ASSIGN_OR_RETURN(std::unique_ptr<Executor> executor,
                             NewLocalExecutor(params, std::move(graph)));
     built.push_back({device, std::move(executor)});
@@ -86,6 +109,22 @@ absl::Status ExecutorSet::RunStep(const StepArgs& step) const {
   if (partitions_.empty()) return absl::OkStatus();
   IntraProcessRendezvous rendezvous(device_mgr_);
   CancellationManager cancellation;
+  // Session::Close cancels the step as a passing deadline does. The
+  // callback refers to this frame: it is deregistered (waiting for it if it
+  // is running) before the frame goes.
+  CancellationManager* const session = step.session_cancellation;
+  CancellationToken session_token = 0;
+  if (session != nullptr) {
+    session_token = session->get_cancellation_token();
+    const bool registered = session->RegisterCallback(session_token, [&] {
+      rendezvous.StartAbort(absl::CancelledError("Session has been closed."));
+      cancellation.StartCancel();
+    });
+    if (!registered) return absl::CancelledError("Session has been closed.");
+  }
+  absl::Cleanup deregister = [session, session_token] {
+    if (session != nullptr) session->DeregisterCallback(session_token);
+  };
   Executor::Args args;
   args.step_id = step.step_id;
   args.call_frame = step.call_frame;
@@ -96,7 +135,7 @@ absl::Status ExecutorSet::RunStep(const StepArgs& step) const {
 
   // A device with a thread pool of its own (GPU thread modes gpu_private,
   // gpu_shared) runs its partition's expensive nodes there.
-  std::vector<Executor::Args> partition_args(partitions_.size(), args);
+  absl::InlinedVector<Executor::Args, 2> partition_args(partitions_.size(), args);
   for (size_t i = 0; i < partitions_.size(); ++i) {
     if (ThreadPool* pool = partitions_[i].device->tensorflow_device_thread_pool()) {
       partition_args[i].runner = [pool](std::function<void()> fn) {
@@ -112,8 +151,9 @@ absl::Status ExecutorSet::RunStep(const StepArgs& step) const {
   // deadline, the last one goes to the runner too: an executor runs its
   // first expensive node inline, and the calling thread must be free to
   // cancel the step when the deadline passes.
-  const absl::Time deadline = absl::Now() + absl::Milliseconds(step.timeout_ms);
   const bool bounded = step.timeout_ms > 0;
+  const absl::Time deadline =
+      bounded ? absl::Now() + absl::Milliseconds(step.timeout_ms) : absl::InfiniteFuture();
   for (size_t i = 0; i < partitions_.size(); ++i) {
     Executor* executor = partitions_[i].executor.get();
     const Executor::Args* partition = &partition_args[i];

@@ -14,7 +14,12 @@
 // calling thread). The first error of any partition aborts the rendezvous, so
 // _Recv nodes blocked in the other partitions wake, and cancels the step;
 // the step then returns that error once every partition has stopped. A
-// deadline aborts and cancels the same way and returns DeadlineExceeded.
+// deadline aborts and cancels the same way and returns DeadlineExceeded; so
+// does cancelling the session's CancellationManager (Session::Close), which
+// returns Cancelled.
+//
+// The kernels of stateful ops come from the session's OpSegment, so every
+// ExecutorSet of a session shares them (one random stream, one variable).
 //
 // Immutable once created; RunStep may be called from many threads at once.
 #ifndef MINITF_SESSION_EXECUTOR_SET_H_
@@ -28,6 +33,7 @@
 #include "absl/status/statusor.h"
 #include "device/device_mgr.h"
 #include "runtime/executor.h"
+#include "runtime/op_segment.h"
 
 namespace minitf {
 
@@ -50,17 +56,24 @@ class ExecutorSet {
     // deadline and a runner, every partition runs on the runner, so the
     // calling thread is free to cancel the step when it passes.
     int64_t timeout_ms = 0;
+    // The session's: cancelling it cancels the step, which then returns
+    // Cancelled. May be null.
+    CancellationManager* session_cancellation = nullptr;
   };
 
   // Builds one executor per partition (keyed by full device name), each on
-  // its device. `device_mgr` is not owned and must outlive the set. Errors
-  // name the node whose kernel could not be created, or the unknown device.
+  // its device. The kernels of stateful ops (OpSegment::ShouldOwnKernel) are
+  // taken from `op_segment`, or made there once; with a null segment every
+  // executor makes its own. `device_mgr` and `op_segment` are not owned and
+  // must outlive the set. Errors name the node whose kernel could not be
+  // created, or the unknown device.
   static absl::StatusOr<std::unique_ptr<ExecutorSet>> Create(
       const absl::flat_hash_map<std::string, GraphDef>& partitions,
-      const DeviceMgr* device_mgr);
+      const DeviceMgr* device_mgr, OpSegment* op_segment);
 
   // Runs one step on every partition and waits for all of them. Returns OK,
-  // the first error of any partition, or DeadlineExceeded.
+  // the first error of any partition, DeadlineExceeded, or Cancelled when
+  // the session's cancellation manager was (or is) cancelled.
   absl::Status RunStep(const StepArgs& step) const;
 
   // In device-name order.

@@ -173,6 +173,26 @@ void ColocateReaders(Graph* graph, const DeviceSet& devices) {
 
 }  // namespace
 
+absl::Status ValidateRequestedDevices(const std::vector<NodeDef>& nodes,
+                                      const DeviceSet& devices, const PlacerOptions& options) {
+  for (const NodeDef& n : nodes) {
+    if (n.device.empty()) continue;
+    absl::StatusOr<ParsedDeviceName> spec = ParseDeviceName(n.device);
+    if (!spec.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("Node '", n.name, "': ", spec.status().message()));
+    }
+    if (options.allow_soft_placement || !devices.FindMatchingDevices(*spec).empty()) continue;
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Cannot assign a device for operation '", n.name,
+        "': Could not satisfy explicit device specification '", n.device,
+        "' because no devices matching that specification are registered in this process; "
+        "available devices: ",
+        DeviceNames(devices)));
+  }
+  return absl::OkStatus();
+}
+
 absl::Status PlaceGraph(Graph* graph, const DeviceSet& devices, const PlacerOptions& options) {
   if (devices.devices().empty()) return absl::InternalError("no devices to place nodes on");
   // A reference input ties a node to the node whose tensor it refers to.

@@ -20,9 +20,12 @@
 #ifndef MINITF_SESSION_PLACER_H_
 #define MINITF_SESSION_PLACER_H_
 
+#include <vector>
+
 #include "absl/status/status.h"
 #include "device/device_mgr.h"
 #include "runtime/graph.h"
+#include "runtime/graph_def.h"
 
 namespace minitf {
 
@@ -33,6 +36,13 @@ struct PlacerOptions {
 
 // Sets assigned_device_name() on every op node of `graph`.
 absl::Status PlaceGraph(Graph* graph, const DeviceSet& devices, const PlacerOptions& options);
+
+// Checks the device each of `nodes` asks for, as Session::Create and Extend
+// do before any Run: a request that does not parse is InvalidArgument; one
+// that no device of `devices` matches is InvalidArgument naming the node,
+// the request and the devices there are, unless soft placement is allowed.
+absl::Status ValidateRequestedDevices(const std::vector<NodeDef>& nodes,
+                                      const DeviceSet& devices, const PlacerOptions& options);
 
 }  // namespace minitf
 

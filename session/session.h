@@ -8,9 +8,17 @@
 // Feeds name tensors ("node" or "node:port") and replace their values for
 // this Run; fetches name the tensors to return, in order; targets name nodes
 // to run for their effect only. Run may be called from many threads at once.
+//
+// A callable binds a signature once, for calls that do no name parsing:
+//
+//   Session::CallableHandle handle;
+//   MINITF_RETURN_IF_ERROR(session->MakeCallable({.feed = {"x"}, .fetch = {"y:0"}}, &handle));
+//   MINITF_RETURN_IF_ERROR(session->RunCallable(handle, {x}, &outputs, nullptr));
+//   MINITF_RETURN_IF_ERROR(session->ReleaseCallable(handle));
 #ifndef MINITF_SESSION_SESSION_H_
 #define MINITF_SESSION_SESSION_H_
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <utility>
@@ -46,10 +54,35 @@ class Session {
     return Run(RunOptions(), inputs, output_tensor_names, target_node_names, outputs, nullptr);
   }
 
+  // Binds the feeds, fetches, targets and run options of `callable_options`
+  // and sets `*out_handle` to a handle for RunCallable. Errors as Run's for
+  // the same names.
+  using CallableHandle = int64_t;
+  virtual absl::Status MakeCallable(const CallableOptions& /*callable_options*/,
+                                    CallableHandle* /*out_handle*/) {
+    return absl::UnimplementedError("MakeCallable is not implemented by this session");
+  }
+  // Runs the callable: `feed_tensors` in the order of its options' `feed`;
+  // `fetch_tensors` (which must be given when it fetches anything) receives
+  // its fetches in the order of `fetch`. May be called from many threads at
+  // once. An unknown or released handle is InvalidArgument.
+  virtual absl::Status RunCallable(CallableHandle /*handle*/,
+                                   const std::vector<Tensor>& /*feed_tensors*/,
+                                   std::vector<Tensor>* /*fetch_tensors*/,
+                                   RunMetadata* /*run_metadata*/) {
+    return absl::UnimplementedError("RunCallable is not implemented by this session");
+  }
+  // Frees the callable; calls of it already running are not affected.
+  virtual absl::Status ReleaseCallable(CallableHandle /*handle*/) {
+    return absl::UnimplementedError("ReleaseCallable is not implemented by this session");
+  }
+
   // The session's devices. Pointers live as long as the session.
   virtual std::vector<Device*> ListDevices() const = 0;
 
-  // Ends the session: later Runs fail with FailedPrecondition.
+  // Ends the session: cancels the steps that are running, waits for them to
+  // return and frees the executors. Later Create, Extend, Run, MakeCallable
+  // and RunCallable calls return Cancelled.
   virtual absl::Status Close() = 0;
 };
 

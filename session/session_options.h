@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "device/gpu/gpu_options.h"
 #include "runtime/step_stats.h"
@@ -66,6 +67,20 @@ struct RunOptions {
 struct RunMetadata {
   // Filled when RunOptions::trace_level is FULL_TRACE.
   StepStats step_stats;
+};
+
+// What Session::MakeCallable binds once: the tensors a call feeds, in the
+// order RunCallable takes them; the tensors it fetches, in the order it
+// returns them (a tensor may be fetched more than once); the nodes it runs
+// for their effect; and the RunOptions of every call.
+//
+//   session->MakeCallable({.feed = {"x"}, .fetch = {"y:0"}}, &handle);
+struct CallableOptions {
+  // (Initialized, so designated initializers may leave any of them out.)
+  std::vector<std::string> feed = {};
+  std::vector<std::string> fetch = {};
+  std::vector<std::string> target = {};
+  RunOptions run_options = {};
 };
 
 }  // namespace minitf
