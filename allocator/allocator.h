@@ -36,6 +36,9 @@ struct AllocatorStats {
   std::optional<int64_t> bytes_limit;
   int64_t bytes_reserved = 0;
   int64_t peak_bytes_reserved = 0;
+  // The largest block that one allocation could get without the pool
+  // growing (BFC: its largest free chunk); 0 when unknown.
+  int64_t largest_free_block_bytes = 0;
 
   std::string DebugString() const;
 };

@@ -78,6 +78,10 @@ int BFCAllocator::BinFor(size_t chunk_size) {
 
 void* BFCAllocator::AllocateRaw(size_t alignment, size_t num_bytes,
                                 const AllocationAttributes& attrs) {
+  if (num_bytes == 0) {  // As TensorFlow's: no chunk, and not a failure.
+    VLOG(2, "{}: tried to allocate 0 bytes", options_.name);
+    return nullptr;
+  }
   if (alignment == 0 || (alignment & (alignment - 1)) != 0) {
     LOG(ERROR, "{}: alignment {} is not a power of two", options_.name, alignment);
     return nullptr;
@@ -147,12 +151,11 @@ void* BFCAllocator::AllocateFromBins(size_t alignment, size_t num_bytes) {
     c.in_use = true;
     c.requested_size = num_bytes;
     in_use_[c.ptr] = h;
-    chunk_bytes_in_use_ += c.size;
+    // As TensorFlow's: the chunk taken counts, not the bytes asked for.
     ++stats_.num_allocs;
-    stats_.bytes_in_use += static_cast<int64_t>(num_bytes);
+    stats_.bytes_in_use += static_cast<int64_t>(c.size);
     stats_.peak_bytes_in_use = std::max(stats_.peak_bytes_in_use, stats_.bytes_in_use);
-    stats_.largest_alloc_size =
-        std::max(stats_.largest_alloc_size, static_cast<int64_t>(num_bytes));
+    stats_.largest_alloc_size = std::max(stats_.largest_alloc_size, static_cast<int64_t>(c.size));
     return c.ptr;
   }
   return nullptr;
@@ -263,8 +266,7 @@ bool BFCAllocator::FreeLocked(void* ptr) {
   Chunk& c = chunks_[h];
   ASAN_POISON_MEMORY_REGION(c.ptr, c.size);
   c.in_use = false;
-  stats_.bytes_in_use -= static_cast<int64_t>(c.requested_size);
-  chunk_bytes_in_use_ -= c.size;
+  stats_.bytes_in_use -= static_cast<int64_t>(c.size);
   c.requested_size = 0;
   const ChunkHandle next = c.next;
   if (next != kInvalidChunk && !chunks_[next].in_use) {
@@ -370,7 +372,17 @@ size_t BFCAllocator::AllocatedSize(const void* ptr) const {
 
 std::optional<AllocatorStats> BFCAllocator::GetStats() const {
   MutexLock lock(&mu_);
-  return stats_;
+  AllocatorStats stats = stats_;
+  stats.largest_free_block_bytes = static_cast<int64_t>(LargestFreeChunk());
+  return stats;
+}
+
+size_t BFCAllocator::LargestFreeChunk() const {
+  if (non_empty_bins_ == 0) return 0;
+  // Bins are ordered by size class and each by size: the answer is the last
+  // chunk of the highest non-empty bin.
+  const int top = static_cast<int>(std::bit_width(non_empty_bins_)) - 1;
+  return std::get<0>(*bins_[top].rbegin());
 }
 
 void BFCAllocator::ClearStats() {
@@ -383,7 +395,8 @@ void BFCAllocator::ClearStats() {
 
 size_t BFCAllocator::UnusedBytes() const {
   MutexLock lock(&mu_);
-  return memory_limit_ > chunk_bytes_in_use_ ? memory_limit_ - chunk_bytes_in_use_ : 0;
+  const auto in_use = static_cast<size_t>(stats_.bytes_in_use);
+  return memory_limit_ > in_use ? memory_limit_ - in_use : 0;
 }
 
 int64_t BFCAllocator::num_bad_deallocations() const {

@@ -29,9 +29,17 @@
 //   void* p = bfc.AllocateRaw(64, 1000);   // a 1024-byte chunk
 //   bfc.DeallocateRaw(p);
 //
-// Statistics: bytes_in_use and peak_bytes_in_use count the bytes callers
-// asked for (AllocatedSize gives the rounded chunk size); bytes_reserved is
-// the sum of region sizes; bytes_limit is memory_limit.
+// A request of zero bytes returns nullptr (no chunk is taken), as in
+// TensorFlow; callers such as Tensor do not allocate for empty buffers.
+//
+// Statistics, as TensorFlow's BFC counts them: bytes_in_use,
+// peak_bytes_in_use and largest_alloc_size count chunk bytes (AllocatedSize:
+// the request rounded up to 256 bytes, more when a chunk was not split), not
+// the bytes asked for (RequestedSize); largest_free_block_bytes is the
+// largest free chunk. bytes_reserved and peak_bytes_reserved are the sum of
+// region sizes (TensorFlow's pool_bytes and peak_pool_bytes); bytes_limit is
+// memory_limit. ClearStats also resets peak_bytes_reserved, which
+// TensorFlow's does not: AntMan samples a peak per step.
 //
 // Thread-safety: every public method may be called from any thread; one
 // mutex guards the whole pool.
@@ -117,8 +125,9 @@ class BFCAllocator final : public Allocator {
   // the bytes reserved afterwards.
   size_t FreeEmptyMemory(size_t target_reserved);
 
-  // memory_limit minus the chunk bytes in use: what could be allocated if the
-  // free space were one chunk. A snapshot; it may change at once.
+  // memory_limit minus the chunk bytes in use (bytes_in_use): what could be
+  // allocated if the free space were one chunk. A snapshot; it may change at
+  // once.
   size_t UnusedBytes() const;
   PoolStats GetPoolStats() const;
   MemoryDump GetMemoryDump() const;
@@ -166,6 +175,8 @@ class BFCAllocator final : public Allocator {
   void RemoveFree(ChunkHandle h) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // The first bin at or above `bin` holding a free chunk; kNumBins if none.
   int NextNonEmptyBin(int bin) const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // The size of the largest free chunk; 0 when none is free.
+  size_t LargestFreeChunk() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Cuts `h` at `offset`: `h` keeps the front, the returned chunk the rest.
   ChunkHandle Split(ChunkHandle h, size_t offset) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Folds `next` (the address successor of `h`) into `h`.
@@ -191,7 +202,6 @@ class BFCAllocator final : public Allocator {
   static_assert(kNumBins <= 32);
   std::map<uintptr_t, Region> regions_ ABSL_GUARDED_BY(mu_);  // by start address
   absl::flat_hash_map<const void*, ChunkHandle> in_use_ ABSL_GUARDED_BY(mu_);
-  size_t chunk_bytes_in_use_ ABSL_GUARDED_BY(mu_) = 0;
   AllocatorStats stats_ ABSL_GUARDED_BY(mu_);
   int64_t num_bad_deallocations_ ABSL_GUARDED_BY(mu_) = 0;
 };

@@ -15,10 +15,10 @@ namespace minitf {
 std::string AllocatorStats::DebugString() const {
   return fmt::format(
       "num_allocs={} bytes_in_use={} peak_bytes_in_use={} largest_alloc_size={} "
-      "bytes_limit={} bytes_reserved={} peak_bytes_reserved={}",
+      "bytes_limit={} bytes_reserved={} peak_bytes_reserved={} largest_free_block_bytes={}",
       num_allocs, bytes_in_use, peak_bytes_in_use, largest_alloc_size,
       bytes_limit ? fmt::format("{}", *bytes_limit) : std::string("none"),
-      bytes_reserved, peak_bytes_reserved);
+      bytes_reserved, peak_bytes_reserved, largest_free_block_bytes);
 }
 
 namespace {

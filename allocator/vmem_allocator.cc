@@ -25,6 +25,7 @@ std::string VMemAllocator::Name() const { return "vmem_" + device_->Name(); }
 
 void* VMemAllocator::AllocateRaw(size_t alignment, size_t num_bytes,
                                  const AllocationAttributes& attrs) {
+  if (num_bytes == 0) return nullptr;  // Not a failure: nothing to spill.
   AllocationAttributes device_attrs = attrs;
   device_attrs.no_retry_on_failure = true;  // the host is the fallback, not waiting
   if (void* ptr = device_->AllocateRaw(alignment, num_bytes, device_attrs)) return ptr;
@@ -36,8 +37,10 @@ void* VMemAllocator::AllocateRaw(size_t alignment, size_t num_bytes,
                                 : SwapReason::kOom;
   void* ptr = host_->AllocateRaw(alignment, num_bytes, attrs);
   if (ptr == nullptr) return nullptr;
+  const size_t allocated =
+      host_->TracksAllocationSizes() ? host_->AllocatedSize(ptr) : num_bytes;
   MutexLock lock(&mu_);
-  host_sizes_[ptr] = num_bytes;
+  host_sizes_[ptr] = HostSizes{num_bytes, allocated};
   num_live_host_.fetch_add(1, std::memory_order_relaxed);
   ++stats_.num_host_allocs;
   if (reason == SwapReason::kOom) {
@@ -46,7 +49,7 @@ void* VMemAllocator::AllocateRaw(size_t alignment, size_t num_bytes,
     ++stats_.num_fragment_host_allocs;
   }
   stats_.last_reason = reason;
-  stats_.host_bytes_in_use += static_cast<int64_t>(num_bytes);
+  stats_.host_bytes_in_use += static_cast<int64_t>(allocated);
   stats_.peak_host_bytes_in_use =
       std::max(stats_.peak_host_bytes_in_use, stats_.host_bytes_in_use);
   return ptr;
@@ -61,7 +64,7 @@ void VMemAllocator::DeallocateRaw(void* ptr) {
     auto it = host_sizes_.find(ptr);
     if (it != host_sizes_.end()) {
       known = true;
-      stats_.host_bytes_in_use -= static_cast<int64_t>(it->second);
+      stats_.host_bytes_in_use -= static_cast<int64_t>(it->second.allocated);
       host_sizes_.erase(it);
       num_live_host_.fetch_sub(1, std::memory_order_relaxed);
     }
@@ -95,9 +98,18 @@ size_t VMemAllocator::RequestedSize(const void* ptr) const {
   {
     MutexLock lock(&mu_);
     auto it = host_sizes_.find(ptr);
-    if (it != host_sizes_.end()) return it->second;
+    if (it != host_sizes_.end()) return it->second.requested;
   }
   return device_->RequestedSize(ptr);
+}
+
+size_t VMemAllocator::AllocatedSize(const void* ptr) const {
+  {
+    MutexLock lock(&mu_);
+    auto it = host_sizes_.find(ptr);
+    if (it != host_sizes_.end()) return it->second.allocated;
+  }
+  return device_->AllocatedSize(ptr);
 }
 
 VMemStats VMemAllocator::GetVMemStats() const {

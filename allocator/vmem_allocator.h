@@ -7,7 +7,12 @@
 // could not hold the request at all, kFragment when they could but no free
 // chunk was large enough. DeallocateRaw routes a pointer by ownership: the
 // device BFC recognises its own pointers under its own lock, so device frees
-// (the hot path) take no lock of VMemAllocator's.
+// (the hot path) take no lock of VMemAllocator's. A request of zero bytes
+// returns nullptr, as the BFCs below do.
+//
+// The host counters count what the host allocator set aside (its
+// AllocatedSize: chunk bytes when it is a BFC), as the device BFC's
+// bytes_in_use counts chunk bytes, so device and host figures add up.
 //
 //   VMemAllocator vmem(device_bfc, host_allocator);
 //   void* p = vmem.AllocateRaw(64, bytes);   // device, or host when full
@@ -31,7 +36,8 @@ namespace minitf {
 enum class SwapReason { kNone, kOom, kFragment };
 const char* SwapReasonName(SwapReason reason);  // "NONE", "OOM", "FRAGMENT"
 
-// Counters of the host side.
+// Counters of the host side. Bytes are those the host allocator set aside
+// (its AllocatedSize when it tracks sizes, else the bytes asked for).
 struct VMemStats {
   int64_t host_bytes_in_use = 0;
   int64_t peak_host_bytes_in_use = 0;
@@ -58,6 +64,7 @@ class VMemAllocator final : public Allocator {
   void ClearStats() override;
   bool TracksAllocationSizes() const override { return true; }
   size_t RequestedSize(const void* ptr) const override;
+  size_t AllocatedSize(const void* ptr) const override;
 
   VMemStats GetVMemStats() const;
   // Whether `ptr` is a live host-side allocation of this allocator.
@@ -74,7 +81,11 @@ class VMemAllocator final : public Allocator {
   // Live host allocations; lets DeallocateRaw skip mu_ while there are none.
   std::atomic<int64_t> num_live_host_{0};
   mutable Mutex mu_;
-  absl::flat_hash_map<const void*, size_t> host_sizes_ ABSL_GUARDED_BY(mu_);
+  struct HostSizes {
+    size_t requested = 0;
+    size_t allocated = 0;  // what host_bytes_in_use counts
+  };
+  absl::flat_hash_map<const void*, HostSizes> host_sizes_ ABSL_GUARDED_BY(mu_);
   VMemStats stats_ ABSL_GUARDED_BY(mu_);
   int64_t num_bad_deallocations_ ABSL_GUARDED_BY(mu_) = 0;
 };

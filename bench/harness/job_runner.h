@@ -44,8 +44,8 @@ struct StepRecord {
   double time_s = 0;          // the step's end, seconds since the experiment began
   int64_t step = 0;           // 1, 2, ...
   double step_ms = 0;         // the step's wall time (Run to Run, sleeps included)
-  int64_t device_bytes = 0;   // device peak during the step
-  int64_t host_bytes = 0;     // host (VMem) peak during the step
+  int64_t device_bytes = 0;   // device peak during the step (BFC chunk bytes)
+  int64_t host_bytes = 0;     // host (VMem) peak during the step (chunk bytes)
   int64_t limit_bytes = 0;    // the device memory limit the step ran under
   int perf_control = 100;
   double gpu_share = 0;       // the job's GPU busy share over the step
@@ -53,7 +53,7 @@ struct StepRecord {
 
 // The job's GPU now, read from another thread (the device timeline).
 struct JobSample {
-  int64_t device_bytes_in_use = 0;
+  int64_t device_bytes_in_use = 0;  // BFC chunk bytes, as TensorFlow counts them
   int64_t device_pool_bytes = 0;  // what the job holds of the GPU's capacity
   int64_t device_limit_bytes = 0;
   int64_t host_bytes_in_use = 0;  // VMem's host fallback

@@ -133,6 +133,8 @@ namespace minitf {
 struct GPUMemorySample {
   std::string device;  // "GPU:0"
   std::string bus_id;  // "0000:50:00.0"; identifies the GPU in the file
+  // Device figures are the BFC's chunk bytes (rounded, as TensorFlow's
+  // bytes_in_use), host figures VMem's, counted the same way.
   int64_t device_bytes_in_use = 0;  // now, at the step boundary
   int64_t device_peak_bytes = 0;    // the peak during the step
   int64_t device_pool_bytes = 0;    // bytes the device BFC has reserved

@@ -66,6 +66,10 @@ void RunTrace(uint64_t seed) {
       const size_t bytes = RandomSize(rng);
       const size_t alignment = rng() % 16 == 0 ? size_t{1} << (rng() % 13) : 64;
       char* p = static_cast<char*>(bfc.AllocateRaw(alignment, bytes, no_retry));
+      if (bytes == 0) {  // As in TensorFlow: no chunk, nothing counted.
+        ASSERT_EQ(p, nullptr) << "seed " << seed << " op " << op;
+        continue;
+      }
       if (p == nullptr) {
         ++failures;
         continue;
@@ -88,9 +92,10 @@ void RunTrace(uint64_t seed) {
       m.live.emplace_hint(next, addr, Model::Live{allocated, bytes, tag});
       m.addresses.push_back(addr);
       ++m.num_allocs;
-      m.bytes_in_use += static_cast<int64_t>(bytes);
+      // Chunk bytes, as TensorFlow's BFC counts them.
+      m.bytes_in_use += static_cast<int64_t>(allocated);
       m.peak_bytes_in_use = std::max(m.peak_bytes_in_use, m.bytes_in_use);
-      m.largest_alloc_size = std::max(m.largest_alloc_size, static_cast<int64_t>(bytes));
+      m.largest_alloc_size = std::max(m.largest_alloc_size, static_cast<int64_t>(allocated));
     } else {
       const size_t i = rng() % m.addresses.size();
       const uintptr_t addr = m.addresses[i];
@@ -103,7 +108,7 @@ void RunTrace(uint64_t seed) {
         ASSERT_EQ(tag, it->second.tag) << "seed " << seed << " op " << op << ": overwritten";
       }
       ASSERT_EQ(bfc.RequestedSize(reinterpret_cast<void*>(addr)), it->second.requested);
-      m.bytes_in_use -= static_cast<int64_t>(it->second.requested);
+      m.bytes_in_use -= static_cast<int64_t>(it->second.allocated);
       m.live.erase(it);
       bfc.DeallocateRaw(reinterpret_cast<void*>(addr));
     }
@@ -114,6 +119,11 @@ void RunTrace(uint64_t seed) {
     ASSERT_EQ(s.largest_alloc_size, m.largest_alloc_size);
     ASSERT_LE(s.bytes_reserved, static_cast<int64_t>(limit));
     ASSERT_EQ(static_cast<size_t>(s.bytes_reserved), sub->bytes_outstanding());
+    if (op % 997 == 0) {
+      ASSERT_EQ(static_cast<size_t>(s.largest_free_block_bytes),
+                bfc.GetMemoryDump().largest_free_chunk)
+          << "seed " << seed << " op " << op;
+    }
     if (op % 10007 == 0) {
       bfc.FreeEmptyMemory(0);
       ASSERT_EQ(static_cast<size_t>(bfc.GetStats()->bytes_reserved), sub->bytes_outstanding());

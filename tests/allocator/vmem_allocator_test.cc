@@ -110,5 +110,41 @@ TEST(VMemAllocatorTest, DoubleFreeIsReportedAndIgnored) {
   EXPECT_EQ(f.device->GetStats()->bytes_in_use, 0);
 }
 
+TEST(VMemAllocatorTest, ZeroByteRequestReturnsNullptrOnNeitherSide) {
+  Fixture f;
+  void* on_device = f.vmem->AllocateRaw(64, kMiB);  // the device is full
+  ASSERT_TRUE(f.device->Owns(on_device));
+  EXPECT_EQ(f.vmem->AllocateRaw(64, 0), nullptr);
+  const VMemStats s = f.vmem->GetVMemStats();
+  EXPECT_EQ(s.num_host_allocs, 0);  // not a spill
+  EXPECT_EQ(s.last_reason, SwapReason::kNone);
+  EXPECT_EQ(f.host->GetStats()->num_allocs, 0);
+  EXPECT_EQ(f.device->GetStats()->num_allocs, 1);
+  f.vmem->DeallocateRaw(nullptr);
+  EXPECT_EQ(f.vmem->num_bad_deallocations(), 0);
+  f.vmem->DeallocateRaw(on_device);
+}
+
+TEST(VMemAllocatorTest, HostBytesCountTheHostChunksAsTheDeviceCountsItsOwn) {
+  Fixture f;
+  void* on_device = f.vmem->AllocateRaw(64, kMiB - 1000);  // one 1 MiB chunk
+  ASSERT_TRUE(f.device->Owns(on_device));
+  EXPECT_EQ(f.device->GetStats()->bytes_in_use, static_cast<int64_t>(kMiB));
+  EXPECT_EQ(f.vmem->AllocatedSize(on_device), kMiB);
+  void* on_host = f.vmem->AllocateRaw(64, 1000);
+  ASSERT_TRUE(f.vmem->IsOnHost(on_host));
+  EXPECT_EQ(f.vmem->RequestedSize(on_host), 1000u);
+  EXPECT_EQ(f.vmem->AllocatedSize(on_host), kKiB);
+  VMemStats s = f.vmem->GetVMemStats();
+  EXPECT_EQ(s.host_bytes_in_use, static_cast<int64_t>(kKiB));
+  EXPECT_EQ(s.host_bytes_in_use, f.host->GetStats()->bytes_in_use);
+  EXPECT_EQ(s.peak_host_bytes_in_use, static_cast<int64_t>(kKiB));
+  f.vmem->DeallocateRaw(on_host);
+  s = f.vmem->GetVMemStats();
+  EXPECT_EQ(s.host_bytes_in_use, 0);
+  EXPECT_EQ(s.peak_host_bytes_in_use, static_cast<int64_t>(kKiB));
+  f.vmem->DeallocateRaw(on_device);
+}
+
 }  // namespace
 }  // namespace minitf

@@ -214,6 +214,44 @@ Scope BigChain(std::vector<std::string>* fetches) {
   return root;
 }
 
+// An empty tensor has no buffer (a BFC gives nullptr for zero bytes, as
+// TensorFlow's does): fed, sent between CPU and GPU, computed on and fetched,
+// it stays a valid tensor of its shape, on SimGPU and on the CPU alone.
+TEST(GPUSessionTest, EmptyTensorsFeedComputeAndFetchOnCpuAndGpu) {
+  Scope root = Scope::NewRootScope();
+  auto x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  auto w = ops::Const(root.WithOpName("w").WithDevice(kCpu), RandomMatrix(4, 3, 0.1f));
+  auto h = ops::MatMul(root.WithOpName("h").WithDevice(kGPU), x, w);
+  auto r = ops::Relu(root.WithOpName("r").WithDevice(kCpu), h);
+  auto y = ops::Add(root.WithOpName("y").WithDevice(kGPU), r, h);
+  Tensor empty(DT_FLOAT, TensorShape({0, 4}));
+  ASSERT_TRUE(empty.IsInitialized());
+  SessionOptions cpu_only = Options();
+  cpu_only.config.device_count["GPU"] = 0;
+  cpu_only.config.allow_soft_placement = true;
+  for (const SessionOptions& options : {Options("", /*private_allocators=*/true), cpu_only}) {
+    auto session = MakeSession(options, root);
+    ASSERT_NE(session, nullptr);
+    for (int step = 0; step < 2; ++step) {
+      std::vector<Tensor> out;
+      absl::Status s = RunStep(session.get(), {{"x", empty}}, {"x", "h", "y"}, &out);
+      ASSERT_TRUE(s.ok()) << s;
+      ASSERT_EQ(out.size(), 3u);
+      EXPECT_EQ(out[0].shape(), TensorShape({0, 4}));
+      for (const Tensor& t : {out[1], out[2]}) {
+        EXPECT_TRUE(t.IsInitialized());
+        EXPECT_EQ(t.dtype(), DT_FLOAT);
+        EXPECT_EQ(t.shape(), TensorShape({0, 3}));
+        EXPECT_EQ(t.NumElements(), 0);
+      }
+    }
+    if (GPUDevice* gpu = GPUOf(session.get())) {
+      // Nothing of the empty tensors is left on the device.
+      EXPECT_EQ(gpu->allocator_stack()->device_bfc()->GetStats()->bytes_in_use, 0);
+    }
+  }
+}
+
 TEST(GPUSessionTest, VMemRunsAGraphLargerThanTheDeviceAndReportsHostBytes) {
   std::vector<std::string> fetches;
   Scope root = BigChain(&fetches);

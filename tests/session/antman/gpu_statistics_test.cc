@@ -68,6 +68,9 @@ TEST(GPUStatisticsTest, FirstStepWritesTheDeviceFiguresKeyedByBusId) {
   // The step held x, x*x and the sum: at least two 256 KiB buffers at once.
   EXPECT_GE(s.device_peak_bytes, 2 * 256 * 1024);
   EXPECT_LE(s.device_bytes_in_use, s.device_peak_bytes);
+  // BFC chunk bytes, as TensorFlow counts them: the 4-byte sum takes 256.
+  EXPECT_EQ(s.device_peak_bytes % 256, 0) << s.device_peak_bytes;
+  EXPECT_EQ(s.device_bytes_in_use % 256, 0) << s.device_bytes_in_use;
   EXPECT_GE(s.device_pool_bytes, s.device_peak_bytes);
   EXPECT_EQ(s.device_limit_bytes, 64 * kMiB);
   EXPECT_EQ(s.host_bytes_in_use, 0);
