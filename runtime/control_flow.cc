@@ -22,6 +22,13 @@ bool HasLoops(const Graph& graph) {
   return false;
 }
 
+bool HasLoopOps(const Graph& graph) {
+  for (const Node* n : graph.op_nodes()) {
+    if (n->IsEnter() || n->IsExit() || n->IsNextIteration()) return true;
+  }
+  return false;
+}
+
 absl::Status BuildControlFlowInfo(const Graph& graph, std::vector<ControlFlowInfo>* info) {
   info->assign(graph.num_node_ids(), ControlFlowInfo{});
   std::vector<bool> visited(graph.num_node_ids(), false);
@@ -58,10 +65,17 @@ absl::Status BuildControlFlowInfo(const Graph& graph, std::vector<ControlFlowInf
             "Exit node '", src->name(), "' is not inside a while loop (it runs in the root "
             "frame); an Exit must follow a Switch of its loop"));
       }
+      // `parent` is the Enter that opened the enclosing frame: that frame
+      // is the one it opens (its frame_name), inside the one it runs in.
       const Node* parent = src_info.parent_frame;
       out.frame = parent;
       out.parent_frame = parent == nullptr ? nullptr : (*info)[parent->id()].frame;
-      out.frame_name = parent == nullptr ? "" : (*info)[parent->id()].frame_name;
+      out.frame_name.clear();
+      if (parent != nullptr) {
+        if (absl::Status s = GetNodeAttr(parent->def(), "frame_name", &out.frame_name); !s.ok()) {
+          return s;
+        }
+      }
     }
     for (const Edge* e : src->out_edges()) {
       const Node* dst = e->dst();

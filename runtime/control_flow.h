@@ -37,6 +37,9 @@ absl::Status BuildControlFlowInfo(const Graph& graph, std::vector<ControlFlowInf
 
 // True when `graph` has while loops (an Enter node).
 bool HasLoops(const Graph& graph);
+// True when `graph` has any while-loop op (Enter, Exit, NextIteration):
+// then BuildControlFlowInfo has something to check.
+bool HasLoopOps(const Graph& graph);
 
 }  // namespace minitf
 

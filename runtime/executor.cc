@@ -260,6 +260,12 @@ template <class P>
 void ExecutorState<P>::ScheduleReady(const TaggedNodeSeq& ready, ReadyQueue* inline_ready) {
   if (ready.empty()) return;
   const int64_t now = args_.stats_collector != nullptr ? NowMicros() : 0;
+  // The common case of a chain: one cheap successor, run next on this thread.
+  if (ready.size() == 1 && inline_ready != nullptr &&
+      (ready[0].is_dead || !ready[0].item->kernel_is_expensive)) {
+    inline_ready->push_back(ReadyNode{ready[0], now});
+    return;
+  }
   if (inline_ready == nullptr) {
     for (const TaggedNode& t : ready) {
       RunOnRunner([this, t, now] { ProcessOne(ReadyNode{t, now}); });
@@ -330,6 +336,7 @@ absl::Status ExecutorState<P>::PrepareInputs(const NodeItem& item, Entry* first,
 template <class P>
 absl::Status ExecutorState<P>::ProcessOutputs(const NodeItem& item, OpKernelContext* ctx,
                                               EntryVector* outputs, NodeExecStats* stats) {
+  if (item.num_outputs == 0 && ctx->status().ok()) return absl::OkStatus();
   if (!ctx->status().ok()) {
     const absl::Status& s = ctx->status();
     if (absl::StrContains(s.message(), item.node->name())) return s;
@@ -399,9 +406,10 @@ void ExecutorState<P>::Process(ReadyQueue* queue) {
     ready.clear();
     EntryVector outputs;
     absl::Status s;
-    // Built only when the step collects stats.
+    // Built only when the step collects stats, and, as in TensorFlow, not
+    // for a dead node (it does not run).
     std::optional<NodeExecStats> stats;
-    if (collect_stats) {
+    if (collect_stats && !tagged.is_dead) {
       stats.emplace();
       stats->node_name = item.node->name();
       stats->op = item.node->type_string();
@@ -434,7 +442,9 @@ void ExecutorState<P>::Process(ReadyQueue* queue) {
         AsyncState* raw = state.release();
         auto done = [this, raw, first_input] {
           std::unique_ptr<AsyncState> owned(raw);
-          NodeExecStats* st = args_.stats_collector != nullptr ? &owned->stats : nullptr;
+          NodeExecStats* st = args_.stats_collector != nullptr && !owned->tagged.is_dead
+                                  ? &owned->stats
+                                  : nullptr;
           if (st != nullptr) st->op_end_rel_micros = NowMicros() - st->all_start_micros;
           EntryVector outs;
           const NodeItem& done_item = *owned->tagged.item;
@@ -452,7 +462,7 @@ void ExecutorState<P>::Process(ReadyQueue* queue) {
         // `raw` and this step state live until `done` has run, the kernel
         // and the device as long as the executor.
         auto launch = [this, raw, done = std::move(done)]() mutable {
-          if (args_.stats_collector != nullptr) {
+          if (args_.stats_collector != nullptr && !raw->tagged.is_dead) {
             raw->stats.op_start_rel_micros = NowMicros() - raw->stats.all_start_micros;
           }
           device_->ComputeAsync(raw->tagged.item->kernel->AsAsync(), raw->ctx.get(),

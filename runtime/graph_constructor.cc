@@ -112,7 +112,7 @@ absl::StatusOr<std::unique_ptr<Graph>> ConvertGraphDefToGraph(const GraphDef& de
   for (Node* n : nodes) MINITF_RETURN_IF_ERROR(AddInputEdges(g.get(), n));
   MINITF_ASSIGN_OR_RETURN(std::vector<Node*> order, g->TopologicalOrder());
   MINITF_RETURN_IF_ERROR(InferShapes(g.get(), order));
-  if (HasLoops(*g)) {
+  if (HasLoopOps(*g)) {
     // A node fed from two frames is reported here, not when a step runs.
     std::vector<ControlFlowInfo> info;
     MINITF_RETURN_IF_ERROR(BuildControlFlowInfo(*g, &info));

@@ -16,18 +16,19 @@ namespace {
 
 constexpr absl::string_view kPrefix = "_cloop/";
 
+// The name of the frame the Enter node `enter` opens; "" for none.
+std::string FrameOpenedBy(const Node* enter) {
+  std::string name;
+  if (enter != nullptr) (void)GetNodeAttr(enter->def(), "frame_name", &name);
+  return name;
+}
+
 // The frame a node's outputs belong to: an Enter's loop, an Exit's parent,
 // else its own.
 std::string OutputFrame(const Node& n, const std::vector<ControlFlowInfo>& info) {
-  if (n.IsEnter()) {
-    std::string name;
-    (void)GetNodeAttr(n.def(), "frame_name", &name);
-    return name;
-  }
+  if (n.IsEnter()) return FrameOpenedBy(&n);
   const ControlFlowInfo& i = info[n.id()];
-  if (n.IsExit()) {
-    return i.parent_frame == nullptr ? "" : info[i.parent_frame->id()].frame_name;
-  }
+  if (n.IsExit()) return FrameOpenedBy(i.parent_frame);
   return i.frame_name;
 }
 

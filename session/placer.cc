@@ -119,9 +119,24 @@ absl::Status NoKernelError(const std::vector<Node*>& group, const Device& device
                                           group.front()->name(), "'"));
 }
 
+// The device types to try for `group`, best first: the devices' priority
+// order, except that while-loop and cond machinery (Switch, Merge, Enter,
+// Exit, NextIteration, LoopCond) asked for no device prefers the CPU, where
+// the predicates are computed and read (its GPU kernels serve the control
+// loops a loop spanning devices gets, session/control_loops.h).
+std::vector<std::string> TypesFor(const std::vector<Node*>& group, const DeviceSet& devices) {
+  std::vector<std::string> types = devices.PrioritizedDeviceTypeList();
+  for (const Node* n : group) {
+    if (!n->IsControlFlow()) return types;
+  }
+  auto cpu = std::find(types.begin(), types.end(), std::string(DEVICE_CPU));
+  if (cpu != types.end()) std::rotate(types.begin(), cpu, cpu + 1);
+  return types;
+}
+
 absl::StatusOr<Device*> PlaceGroup(const std::vector<Node*>& group, const DeviceSet& devices,
                                    const PlacerOptions& options) {
-  const std::vector<std::string> types = devices.PrioritizedDeviceTypeList();
+  const std::vector<std::string> types = TypesFor(group, devices);
   MINITF_ASSIGN_OR_RETURN(GroupRequest request, RequestOf(group, options));
   if (const Node* n = request.requester; n != nullptr) {
     std::vector<Device*> matching = devices.FindMatchingDevices(request.spec);

@@ -52,6 +52,12 @@ Scope Scope::NewUniqueSubScope(const std::string& base, std::string* full_name) 
   return NewSubScope(name);
 }
 
+Scope Scope::WithNoControlDependencies() const {
+  Scope s = *this;
+  s.control_deps_.clear();
+  return s;
+}
+
 Scope Scope::WithDevice(std::string device) const {
   Scope s = *this;
   s.device_ = std::move(device);

@@ -94,6 +94,8 @@ class Scope {
   Scope WithDevice(std::string device) const;
   // Ops built with the returned scope run after `deps`.
   Scope WithControlDependencies(const std::vector<Output>& deps) const;
+  // The same scope without the control dependencies it carries.
+  Scope WithNoControlDependencies() const;
 
   // The first error any builder met, or OK.
   absl::Status status() const;

@@ -45,12 +45,16 @@ absl::Status WhileLoop(const Scope& scope, const std::vector<Output>& inputs,
     return Fail(scope, absl::InvalidArgumentError("WhileLoop needs at least one loop variable"));
   }
   std::string loop_name;
-  const Scope loop = scope.NewUniqueSubScope("while", &loop_name);
+  // The Enters run in the enclosing frame, after the caller's control
+  // dependencies; every other node of the loop runs in the loop's frame,
+  // where those dependencies cannot reach.
+  const Scope outer = scope.NewUniqueSubScope("while", &loop_name);
+  const Scope loop = outer.WithNoControlDependencies();
   const std::string frame_name = options.frame_name.empty() ? loop_name : options.frame_name;
   std::vector<Output> merges;
   std::vector<std::string> merge_names;
   for (const Output& input : inputs) {
-    Output enter = OpBuilder(loop, "Enter")
+    Output enter = OpBuilder(outer, "Enter")
                        .Input(input)
                        .Attr("frame_name", frame_name)
                        .Attr("parallel_iterations", options.parallel_iterations)

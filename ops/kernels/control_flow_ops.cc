@@ -70,4 +70,16 @@ REGISTER_KERNEL_BUILDER(Name("Exit").Device(DEVICE_CPU), ForwardOp);
 REGISTER_KERNEL_BUILDER(Name("NextIteration").Device(DEVICE_CPU), ForwardOp);
 REGISTER_KERNEL_BUILDER(Name("LoopCond").Device(DEVICE_CPU), ForwardOp);
 
+// On SimGPU, for the control loops a while loop spanning devices gets
+// (session/control_loops.h): they forward a tensor without touching it,
+// except the predicate and Merge's value_index, which are host memory. The
+// placer puts user control flow on the CPU unless it asks for a GPU.
+REGISTER_KERNEL_BUILDER(
+    Name("Switch").Device(DEVICE_GPU).Platform("SimGPU").HostMemory("pred"), SwitchOp);
+REGISTER_KERNEL_BUILDER(
+    Name("Merge").Device(DEVICE_GPU).Platform("SimGPU").HostMemory("value_index"), MergeOp);
+REGISTER_KERNEL_BUILDER(Name("Enter").Device(DEVICE_GPU).Platform("SimGPU"), ForwardOp);
+REGISTER_KERNEL_BUILDER(Name("Exit").Device(DEVICE_GPU).Platform("SimGPU"), ForwardOp);
+REGISTER_KERNEL_BUILDER(Name("NextIteration").Device(DEVICE_GPU).Platform("SimGPU"), ForwardOp);
+
 }  // namespace minitf
