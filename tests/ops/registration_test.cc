@@ -21,7 +21,7 @@ const std::set<std::string>& ShippedOps() {
       "ZerosLike", "OnesLike", "RandomUniform", "RandomStandardNormal", "Variable", "Assign",
       "AssignAdd", "ApplyGradientDescent", "_Send", "_Recv", "Transpose", "BatchMatMul", "Less",
       "LessEqual", "Greater", "GreaterEqual", "Equal", "NotEqual", "LogicalAnd", "LogicalOr",
-      "LogicalNot"};
+      "LogicalNot", "Enter", "Exit", "NextIteration", "LoopCond"};
   return *ops;
 }
 
@@ -33,7 +33,15 @@ const std::set<std::string>& AnyGPUPlatformOps() {
 
 // Shipped ops that have no GPU kernel by design (sim_gpu_kernels.cc).
 const std::set<std::string>& CpuOnlyOps() {
-  static const auto* ops = new std::set<std::string>{"_Arg", "_Retval", "Switch", "Merge"};
+  static const auto* ops = new std::set<std::string>{"_Arg", "_Retval", "LoopCond"};
+  return *ops;
+}
+
+// The loop machinery: on SimGPU a kernel that forwards its input (for the
+// control loops of a loop spanning devices), not a computing twin.
+const std::set<std::string>& ForwardingSimGPUOps() {
+  static const auto* ops =
+      new std::set<std::string>{"Switch", "Merge", "Enter", "Exit", "NextIteration"};
   return *ops;
 }
 
@@ -66,6 +74,15 @@ TEST(RegistrationTest, EveryRegisteredOpIsShippedOrATestOp) {
 TEST(RegistrationTest, EveryCpuKernelOfAShippedOpHasASimGpuTwin) {
   for (const std::string& op : ShippedOps()) {
     if (CpuOnlyOps().count(op) || AnyGPUPlatformOps().count(op)) continue;
+    if (ForwardingSimGPUOps().count(op)) {
+      ASSERT_EQ(KernelRegistry::Global()->KernelsForOp(op).size(), 2u) << op;
+      bool sim_gpu = false;
+      for (const KernelRegistration* reg : KernelRegistry::Global()->KernelsForOp(op)) {
+        sim_gpu |= reg->def.device_type == DEVICE_GPU && reg->def.platform == "SimGPU";
+      }
+      EXPECT_TRUE(sim_gpu) << op << " should have a forwarding SimGPU kernel";
+      continue;
+    }
     int cpu = 0, sim_gpu = 0;
     for (const KernelRegistration* reg : KernelRegistry::Global()->KernelsForOp(op)) {
       if (reg->def.device_type == DEVICE_CPU) ++cpu;
