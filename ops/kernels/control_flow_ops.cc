@@ -1,6 +1,7 @@
-// Kernels: Switch, Merge, Enter, Exit, NextIteration and LoopCond on CPU.
-// The frame bookkeeping of a loop is the executor's; these kernels only
-// forward their input.
+// Kernels: Switch and Merge on CPU, and on SimGPU for the control loops of
+// loops spanning devices. Enter, Exit, NextIteration and LoopCond forward
+// their input with Identity's kernel (identity_op.cc): the frame
+// bookkeeping of a loop is the executor's.
 #include "absl/strings/str_cat.h"
 #include "runtime/kernel_registry.h"
 #include "runtime/op_requires.h"
@@ -49,27 +50,6 @@ class MergeOp : public OpKernel {
 };
 REGISTER_KERNEL_BUILDER(Name("Merge").Device(DEVICE_CPU), MergeOp);
 
-// Enter, Exit, NextIteration and LoopCond: forward the input (a reference
-// input is read: the output is its current value). Which frame and
-// iteration the output belongs to is the executor's business.
-class ForwardOp : public OpKernel {
- public:
-  explicit ForwardOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
-  void Compute(OpKernelContext* ctx) override {
-    if (ctx->input_is_ref(0)) {
-      MutexLock lock(ctx->input_ref_mutex(0));
-      ctx->set_output(0, *ctx->mutable_input(0));
-      return;
-    }
-    ctx->set_output(0, ctx->input(0));
-  }
-  bool IsExpensive() override { return false; }
-};
-REGISTER_KERNEL_BUILDER(Name("Enter").Device(DEVICE_CPU), ForwardOp);
-REGISTER_KERNEL_BUILDER(Name("Exit").Device(DEVICE_CPU), ForwardOp);
-REGISTER_KERNEL_BUILDER(Name("NextIteration").Device(DEVICE_CPU), ForwardOp);
-REGISTER_KERNEL_BUILDER(Name("LoopCond").Device(DEVICE_CPU), ForwardOp);
-
 // On SimGPU, for the control loops a while loop spanning devices gets
 // (session/control_loops.h): they forward a tensor without touching it,
 // except the predicate and Merge's value_index, which are host memory. The
@@ -78,8 +58,6 @@ REGISTER_KERNEL_BUILDER(
     Name("Switch").Device(DEVICE_GPU).Platform("SimGPU").HostMemory("pred"), SwitchOp);
 REGISTER_KERNEL_BUILDER(
     Name("Merge").Device(DEVICE_GPU).Platform("SimGPU").HostMemory("value_index"), MergeOp);
-REGISTER_KERNEL_BUILDER(Name("Enter").Device(DEVICE_GPU).Platform("SimGPU"), ForwardOp);
-REGISTER_KERNEL_BUILDER(Name("Exit").Device(DEVICE_GPU).Platform("SimGPU"), ForwardOp);
-REGISTER_KERNEL_BUILDER(Name("NextIteration").Device(DEVICE_GPU).Platform("SimGPU"), ForwardOp);
+// Enter, Exit and NextIteration are Identity's kernel (identity_op.cc).
 
 }  // namespace minitf

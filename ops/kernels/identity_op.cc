@@ -1,4 +1,4 @@
-// Kernels: Identity and NoOp on CPU.
+// Kernels: Identity (and the loop ops that forward like it) and NoOp.
 #include "runtime/kernel_registry.h"
 #include "runtime/op_requires.h"
 
@@ -20,6 +20,17 @@ class IdentityOp : public OpKernel {
   bool IsExpensive() override { return false; }
 };
 REGISTER_KERNEL_BUILDER(Name("Identity").Device(DEVICE_CPU), IdentityOp);
+// The loop ops forward their input too; which frame and iteration the
+// output belongs to is the executor's business. Enter, Exit and
+// NextIteration also forward on SimGPU, for the control loops of a loop
+// spanning devices (session/control_loops.h).
+REGISTER_KERNEL_BUILDER(Name("Enter").Device(DEVICE_CPU), IdentityOp);
+REGISTER_KERNEL_BUILDER(Name("Exit").Device(DEVICE_CPU), IdentityOp);
+REGISTER_KERNEL_BUILDER(Name("NextIteration").Device(DEVICE_CPU), IdentityOp);
+REGISTER_KERNEL_BUILDER(Name("LoopCond").Device(DEVICE_CPU), IdentityOp);
+REGISTER_KERNEL_BUILDER(Name("Enter").Device(DEVICE_GPU).Platform("SimGPU"), IdentityOp);
+REGISTER_KERNEL_BUILDER(Name("Exit").Device(DEVICE_GPU).Platform("SimGPU"), IdentityOp);
+REGISTER_KERNEL_BUILDER(Name("NextIteration").Device(DEVICE_GPU).Platform("SimGPU"), IdentityOp);
 
 class NoOp : public OpKernel {
  public:
