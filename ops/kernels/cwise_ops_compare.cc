@@ -41,12 +41,14 @@ struct GreaterEqualFn {
 struct EqualFn {
   static constexpr bool kResultIfIncompatible = false;
   template <typename X, typename Y>
-  static auto Apply(const X& x, const Y& y) { return x == y; }
+  // binaryExpr, not ==: with C++20's reversed operators, Eigen's tensor
+  // operator== is ambiguous to clang.
+  static auto Apply(const X& x, const Y& y) { return x.binaryExpr(y, std::equal_to<>()); }
 };
 struct NotEqualFn {
   static constexpr bool kResultIfIncompatible = true;
   template <typename X, typename Y>
-  static auto Apply(const X& x, const Y& y) { return x != y; }
+  static auto Apply(const X& x, const Y& y) { return x.binaryExpr(y, std::not_equal_to<>()); }
 };
 struct LogicalAndFn {
   template <typename X, typename Y>
