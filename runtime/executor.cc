@@ -119,7 +119,7 @@ absl::Status ExecutorImpl::Initialize() {
     if (data + control == 0) root_nodes_.push_back(n->id());
   }
   if (HasLoops(*graph_)) {
-    MINITF_ASSIGN_OR_RETURN(LoopLayout layout, LoopLayout::Build(*graph_, gview_));
+    MINITF_ASSIGN_OR_RETURN(LoopLayout layout, LoopLayout::Build(*graph_, gview_, initial_pending_));
     loop_layout_ = std::make_unique<LoopLayout>(std::move(layout));
   }
   return absl::OkStatus();

@@ -8,7 +8,8 @@
 
 namespace minitf {
 
-absl::StatusOr<LoopLayout> LoopLayout::Build(const Graph& graph, const GraphView& gview) {
+absl::StatusOr<LoopLayout> LoopLayout::Build(const Graph& graph, const GraphView& gview,
+                                             const std::vector<uint64_t>& initial_pending) {
   std::vector<ControlFlowInfo> info;
   if (absl::Status s = BuildControlFlowInfo(graph, &info); !s.ok()) return s;
   LoopLayout layout;
@@ -58,14 +59,7 @@ absl::StatusOr<LoopLayout> LoopLayout::Build(const Graph& graph, const GraphView
     layout.pending_index[node->id()] = static_cast<int32_t>(frame.initial_pending.size());
     layout.input_start[node->id()] = frame.total_inputs;
     frame.total_inputs += item->num_inputs;
-    int data = 0, control = 0;
-    for (const Edge* e : node->in_edges()) {
-      if (!e->src()->IsOp()) continue;
-      (e->IsControlEdge() ? control : data)++;
-    }
-    frame.initial_pending.push_back(item->is_merge
-                                        ? (static_cast<uint64_t>(control) << 1) | 1
-                                        : static_cast<uint64_t>(data + control));
+    frame.initial_pending.push_back(initial_pending[node->id()]);
   }
   return layout;
 }

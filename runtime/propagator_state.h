@@ -56,9 +56,11 @@ struct LoopLayout {
   std::vector<int32_t> input_start;    // Its first input slot in an iteration.
   std::vector<bool> is_constant_enter;
 
-  // An error names the node whose frame is inconsistent, or the loop whose
-  // Enter nodes disagree on parallel_iterations.
-  static absl::StatusOr<LoopLayout> Build(const Graph& graph, const GraphView& gview);
+  // `initial_pending[id]` is node id's pending word at the start of an
+  // iteration (the executor's, by node id). An error names the node whose
+  // frame is inconsistent, or the Enter whose parallel_iterations is below 1.
+  static absl::StatusOr<LoopLayout> Build(const Graph& graph, const GraphView& gview,
+                                          const std::vector<uint64_t>& initial_pending);
 };
 
 class PropagatorState {
