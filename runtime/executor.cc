@@ -101,7 +101,9 @@ absl::Status ExecutorImpl::Initialize() {
   initial_pending_.assign(graph_->num_node_ids(), 0);
   is_transfer_node_.assign(graph_->num_node_ids(), false);
   for (const Node* n : graph_->op_nodes()) {
-    is_transfer_node_[n->id()] = n->type_string() == "_Send" || n->type_string() == "_Recv";
+    const std::string& op = n->type_string();
+    is_transfer_node_[n->id()] =
+        op == "_Send" || op == "_Recv" || op == "_HostSend" || op == "_HostRecv";
     int data = 0, control = 0;
     for (const Edge* e : n->in_edges()) {
       if (!e->src()->IsOp()) continue;

@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "runtime/memory_types.h"
 #include "runtime/node_def_util.h"
 #include "runtime/op_registry.h"
 
@@ -161,8 +162,15 @@ absl::StatusOr<std::unique_ptr<OpKernel>> CreateOpKernel(const std::string& devi
   if (absl::Status s = InOutTypesForNode(def, *op_def, &inputs, &outputs); !s.ok()) {
     return AttachNodeName(s, def);
   }
+  MemoryTypeVector input_memory, output_memory;
+  if (absl::Status s = MemoryTypesForKernel((*reg)->def, def, *op_def, inputs, outputs,
+                                            &input_memory, &output_memory);
+      !s.ok()) {
+    return s;
+  }
   OpKernelConstruction construction(device_type, device, &def, op_def, std::move(inputs),
-                                    std::move(outputs));
+                                    std::move(outputs), std::move(input_memory),
+                                    std::move(output_memory));
   std::unique_ptr<OpKernel> kernel = (*reg)->factory(&construction);
   if (!construction.status().ok()) {
     return AttachNodeName(construction.status(), def);

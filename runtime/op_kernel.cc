@@ -4,17 +4,34 @@
 #include "platform/mutex.h"
 
 namespace minitf {
+namespace {
+
+// `given`, or when it does not have one entry per arg, every arg in the
+// device's own memory (host memory on the CPU).
+MemoryTypeVector FillMemoryTypes(MemoryTypeVector given, const std::string& device_type,
+                                 size_t num_args) {
+  if (given.size() == num_args) return given;
+  return MemoryTypeVector(num_args, device_type == DEVICE_CPU ? HOST_MEMORY : DEVICE_MEMORY);
+}
+
+}  // namespace
 
 OpKernelConstruction::OpKernelConstruction(std::string device_type, DeviceBase* device,
                                            const NodeDef* def, const OpDef* op_def,
                                            DataTypeVector input_types,
-                                           DataTypeVector output_types)
+                                           DataTypeVector output_types,
+                                           MemoryTypeVector input_memory_types,
+                                           MemoryTypeVector output_memory_types)
     : device_type_(std::move(device_type)),
       device_(device),
       def_(def),
       op_def_(op_def),
       input_types_(std::move(input_types)),
-      output_types_(std::move(output_types)) {}
+      output_types_(std::move(output_types)),
+      input_memory_types_(FillMemoryTypes(std::move(input_memory_types), device_type_,
+                                          input_types_.size())),
+      output_memory_types_(FillMemoryTypes(std::move(output_memory_types), device_type_,
+                                           output_types_.size())) {}
 
 void OpKernelConstruction::CtxFailure(const absl::Status& s) {
   if (status_.ok()) status_ = s;
@@ -23,7 +40,9 @@ void OpKernelConstruction::CtxFailure(const absl::Status& s) {
 OpKernel::OpKernel(OpKernelConstruction* context)
     : def_(context->def()),
       input_types_(context->input_types()),
-      output_types_(context->output_types()) {}
+      output_types_(context->output_types()),
+      input_memory_types_(context->input_memory_types()),
+      output_memory_types_(context->output_memory_types()) {}
 
 void AsyncOpKernel::Compute(OpKernelContext* context) {
   Notification n;
@@ -54,7 +73,7 @@ absl::Status OpKernelContext::allocate_output(int index, const TensorShape& shap
                                             "': output index ", index, " out of range"));
   }
   const DataType dtype = RemoveRefType(expected_output_dtype(index));
-  auto tensor = Tensor::Allocate(get_allocator(), dtype, shape);
+  auto tensor = Tensor::Allocate(get_allocator(output_alloc_attr(index)), dtype, shape);
   if (!tensor.ok()) return AllocationError(absl::StrCat("output ", index), tensor.status());
   output_bytes_allocated_ += static_cast<int64_t>(tensor->AllocatedBytes());
   Output& slot = outputs_[index];
@@ -70,13 +89,14 @@ absl::Status OpKernelContext::forward_input_or_allocate_output(
     std::initializer_list<int> candidate_inputs, int output_index, const TensorShape& shape,
     Tensor** output) {
   const DataType dtype = RemoveRefType(expected_output_dtype(output_index));
+  Allocator* const allocator = get_allocator(output_alloc_attr(output_index));
   for (int i : candidate_inputs) {
     const TensorValue& in = params_->inputs[i];
     if (in.is_ref() || in.tensor == nullptr) continue;
     Tensor& t = *in.tensor;
     // Reusable only when nobody else can observe the buffer.
     if (t.dtype() != dtype || !t.RefCountIsOne() ||
-        t.NumElements() != shape.num_elements() || t.allocator() != get_allocator()) {
+        t.NumElements() != shape.num_elements() || t.allocator() != allocator) {
       continue;
     }
     Output& slot = outputs_[output_index];
@@ -91,8 +111,8 @@ absl::Status OpKernelContext::forward_input_or_allocate_output(
 }
 
 absl::Status OpKernelContext::allocate_temp(DataType dtype, const TensorShape& shape,
-                                            Tensor* out) {
-  auto tensor = Tensor::Allocate(get_allocator(), dtype, shape);
+                                            Tensor* out, AllocatorAttributes attrs) {
+  auto tensor = Tensor::Allocate(get_allocator(attrs), dtype, shape);
   if (!tensor.ok()) return AllocationError("temporary", tensor.status());
   *out = *std::move(tensor);
   return absl::OkStatus();

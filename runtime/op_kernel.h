@@ -53,9 +53,13 @@ using Runner = std::function<void(std::function<void()>)>;
 // Passed to an OpKernel's constructor: the node, its types, its device.
 class OpKernelConstruction {
  public:
+  // `input_memory_types`/`output_memory_types`: where each arg lives on the
+  // device (memory_types.h); empty means HOST_MEMORY on a CPU device and
+  // DEVICE_MEMORY elsewhere.
   OpKernelConstruction(std::string device_type, DeviceBase* device, const NodeDef* def,
                        const OpDef* op_def, DataTypeVector input_types,
-                       DataTypeVector output_types);
+                       DataTypeVector output_types, MemoryTypeVector input_memory_types = {},
+                       MemoryTypeVector output_memory_types = {});
 
   const NodeDef& def() const { return *def_; }
   const OpDef& op_def() const { return *op_def_; }
@@ -67,6 +71,8 @@ class OpKernelConstruction {
   int num_outputs() const { return static_cast<int>(output_types_.size()); }
   const DataTypeVector& input_types() const { return input_types_; }
   const DataTypeVector& output_types() const { return output_types_; }
+  const MemoryTypeVector& input_memory_types() const { return input_memory_types_; }
+  const MemoryTypeVector& output_memory_types() const { return output_memory_types_; }
 
   template <typename T>
   absl::Status GetAttr(absl::string_view name, T* value) const {
@@ -85,6 +91,8 @@ class OpKernelConstruction {
   const OpDef* const op_def_;  // Not owned.
   const DataTypeVector input_types_;
   const DataTypeVector output_types_;
+  const MemoryTypeVector input_memory_types_;
+  const MemoryTypeVector output_memory_types_;
   absl::Status status_;
 };
 
@@ -116,11 +124,17 @@ class OpKernel {
   DataType output_type(int i) const { return output_types_[i]; }
   const DataTypeVector& input_types() const { return input_types_; }
   const DataTypeVector& output_types() const { return output_types_; }
+  // Where each input and output lives on the kernel's device (see
+  // memory_types.h); one entry per input and output.
+  const MemoryTypeVector& input_memory_types() const { return input_memory_types_; }
+  const MemoryTypeVector& output_memory_types() const { return output_memory_types_; }
 
  private:
   const NodeDef def_;
   const DataTypeVector input_types_;
   const DataTypeVector output_types_;
+  const MemoryTypeVector input_memory_types_;
+  const MemoryTypeVector output_memory_types_;
 };
 
 class AsyncOpKernel : public OpKernel {
@@ -209,6 +223,18 @@ class OpKernelContext {
   Allocator* get_allocator(AllocatorAttributes attrs = {}) const {
     return params_->device->GetAllocator(attrs);
   }
+  // Where input or output i lives: on_host for a HOST_MEMORY arg of a
+  // kernel on a device with memory of its own (memory_types.h).
+  AllocatorAttributes input_alloc_attr(int i) const {
+    AllocatorAttributes attrs;
+    attrs.on_host = params_->op_kernel->input_memory_types()[i] == HOST_MEMORY;
+    return attrs;
+  }
+  AllocatorAttributes output_alloc_attr(int i) const {
+    AllocatorAttributes attrs;
+    attrs.on_host = params_->op_kernel->output_memory_types()[i] == HOST_MEMORY;
+    return attrs;
+  }
 
   int num_inputs() const { return static_cast<int>(params_->inputs.size()); }
   int num_outputs() const { return static_cast<int>(outputs_.size()); }
@@ -227,7 +253,8 @@ class OpKernelContext {
   Tensor* mutable_input(int i) const { return params_->inputs[i].tensor; }
   Mutex* input_ref_mutex(int i) const { return params_->inputs[i].mutex_if_ref; }
 
-  // Allocates output i from the device's allocator. ResourceExhausted names
+  // Allocates output i from the device's allocator (its host allocator for a
+  // HOST_MEMORY output). ResourceExhausted names
   // the node, its device, the shape, type and size, and the allocator when
   // memory runs out.
   absl::Status allocate_output(int index, const TensorShape& shape, Tensor** output);
@@ -236,8 +263,10 @@ class OpKernelContext {
   absl::Status forward_input_or_allocate_output(std::initializer_list<int> candidate_inputs,
                                                 int output_index, const TensorShape& shape,
                                                 Tensor** output);
-  // A scratch tensor from the device's allocator; errors as allocate_output's.
-  absl::Status allocate_temp(DataType dtype, const TensorShape& shape, Tensor* out);
+  // A scratch tensor from the device's allocator (`attrs.on_host`: its host
+  // allocator); errors as allocate_output's.
+  absl::Status allocate_temp(DataType dtype, const TensorShape& shape, Tensor* out,
+                             AllocatorAttributes attrs = {});
   // Sets output i to a tensor computed elsewhere (shares its buffer).
   void set_output(int index, const Tensor& tensor);
   // Makes output i a reference to `tensor` guarded by `mu` (not owned).

@@ -6,7 +6,8 @@ namespace minitf {
 
 bool OpSegment::ShouldOwnKernel(const OpDef& op) {
   if (!op.is_stateful) return false;
-  return op.name != "_Arg" && op.name != "_Retval" && op.name != "_Send" && op.name != "_Recv";
+  return op.name != "_Arg" && op.name != "_Retval" && op.name != "_Send" && op.name != "_Recv" &&
+         op.name != "_HostSend" && op.name != "_HostRecv";
 }
 
 bool OpSegment::ShouldOwnKernel(const std::string& op_name) {

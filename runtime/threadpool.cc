@@ -4,9 +4,21 @@
 
 namespace minitf {
 
-ThreadPool::ThreadPool(std::string name, int num_threads) : name_(std::move(name)) {
+ThreadPool::Environment::EnvThread* ThreadPool::Environment::CreateThread(
+    std::function<void()> f) {
+  if (!on_thread_start) return new EnvThread(std::move(f));
+  return new EnvThread([start = on_thread_start, f = std::move(f)] {
+    start();
+    f();
+  });
+}
+
+ThreadPool::ThreadPool(std::string name, int num_threads, std::function<void()> on_thread_start)
+    : name_(std::move(name)) {
   MINITF_CHECK(num_threads >= 1);
-  pool_ = std::make_unique<Eigen::ThreadPool>(num_threads);
+  Environment env;
+  env.on_thread_start = std::move(on_thread_start);
+  pool_ = std::make_unique<Pool>(num_threads, /*allow_spinning=*/true, env);
   device_ = std::make_unique<Eigen::ThreadPoolDevice>(pool_.get(), num_threads);
 }
 

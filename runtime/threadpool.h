@@ -24,8 +24,10 @@ namespace minitf {
 
 class ThreadPool {
  public:
-  // REQUIRES: num_threads >= 1.
-  ThreadPool(std::string name, int num_threads);
+  // REQUIRES: num_threads >= 1. `on_thread_start`, when set, runs first on
+  // each worker thread (a GPU device's pool gives its threads access to
+  // device memory this way).
+  ThreadPool(std::string name, int num_threads, std::function<void()> on_thread_start = {});
   ~ThreadPool();
   ThreadPool(const ThreadPool&) = delete;
   ThreadPool& operator=(const ThreadPool&) = delete;
@@ -47,8 +49,15 @@ class ThreadPool {
   const Eigen::ThreadPoolDevice& eigen_device() const { return *device_; }
 
  private:
+  // Eigen's thread environment, with the start hook.
+  struct Environment : Eigen::StlThreadEnvironment {
+    std::function<void()> on_thread_start;
+    EnvThread* CreateThread(std::function<void()> f);
+  };
+  using Pool = Eigen::ThreadPoolTempl<Environment>;
+
   const std::string name_;
-  std::unique_ptr<Eigen::ThreadPool> pool_;
+  std::unique_ptr<Pool> pool_;
   std::unique_ptr<Eigen::ThreadPoolDevice> device_;
 };
 

@@ -41,6 +41,13 @@ inline DataType RemoveRefType(DataType dt) {
 
 using DataTypeVector = std::vector<DataType>;
 
+// Where a kernel's input or output lives on its device (TensorFlow's
+// MemoryType): in the device's own memory, or in host memory that host code
+// may read (shapes, axes, indices; see memory_types.h). On the CPU both are
+// the same memory.
+enum MemoryType { DEVICE_MEMORY = 0, HOST_MEMORY = 1 };
+using MemoryTypeVector = std::vector<MemoryType>;
+
 // All valid element types, in the order TensorFlow numbers them.
 const std::vector<DataType>& AllDataTypes();
 

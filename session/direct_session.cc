@@ -14,6 +14,7 @@
 #include "platform/mutex.h"
 #include "platform/status_macros.h"
 #include "runtime/call_frame.h"
+#include "runtime/memory_types.h"
 #include "session/control_loops.h"
 #include "session/graph_partition.h"
 #include "session/placer.h"
@@ -210,6 +211,12 @@ absl::StatusOr<std::unique_ptr<DirectSession::ExecutorsAndKeys>> DirectSession::
   PartitionOptions partition_options;
   partition_options.get_incarnation = [this](const std::string& device) {
     return incarnations_.at(device);
+  };
+  partition_options.memory_types = [this](const Node& n, MemoryTypeVector* inputs,
+                                          MemoryTypeVector* outputs) -> absl::Status {
+    MINITF_ASSIGN_OR_RETURN(Device * device, device_mgr_->LookupDevice(n.assigned_device_name()));
+    return MemoryTypesForNode(device->device_type(), device->platform_name(), n.def(), inputs,
+                              outputs);
   };
   absl::flat_hash_map<std::string, GraphDef> partitions;
   MINITF_RETURN_IF_ERROR(Partition(partition_options, graph.get(), &partitions));

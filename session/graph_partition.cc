@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "platform/status_macros.h"
 #include "session/control_loops.h"
@@ -11,6 +12,11 @@
 namespace minitf {
 
 namespace {
+
+// Whether `device` (a full name) is a CPU, where host memory is the device's.
+bool IsCpuDevice(const std::string& device) {
+  return absl::StrContains(device, "/device:CPU:");
+}
 
 // Builds the partitions of one graph. Used once, by Partition().
 class Partitioner {
@@ -24,9 +30,14 @@ class Partitioner {
  private:
   // The NodeDef of `n` in its partition, with its inputs rewritten.
   absl::StatusOr<NodeDef> RewriteNode(const Node& n);
+  // The memory types of `n` (cached), or the error finding them.
+  absl::Status MemoryTypes(const Node& n, const MemoryTypeVector** inputs,
+                           const MemoryTypeVector** outputs);
   // The name of the _Recv on `dst_device` that receives the tensor `e`
-  // carries (a data edge), adding the _Send/_Recv pair the first time.
-  std::string RecvForData(const Edge& e, const std::string& dst_device);
+  // carries (a data edge) into memory `dst_memory`, sent from memory
+  // `src_memory`, adding the _Send/_Recv pair the first time.
+  std::string RecvForData(const Edge& e, const std::string& dst_device, MemoryType src_memory,
+                          MemoryType dst_memory);
   // The same for a control edge: the _Recv `e->dst()` waits on.
   std::string RecvForControl(const Edge& e, const std::string& dst_device);
   // Adds the pair sending output `src_output` of `src_name` (on
@@ -34,9 +45,12 @@ class Partitioner {
   // `dst` is the node the _Recv feeds: inside a loop spanning devices, the
   // _Recv waits on the control loop's Merge `dst` waits on (see
   // control_loops.h), so it runs once per iteration.
+  // `host_send`/`host_recv`: that end is in host memory on a device that
+  // is not a CPU (_HostSend/_HostRecv).
   std::string AddSendRecv(const std::string& src_name, int src_output, DataType type,
                           const std::string& src_device, const std::string& dst_device,
-                          const std::string& tensor_name, const Node& dst);
+                          const std::string& tensor_name, const Node& dst,
+                          bool host_send = false, bool host_recv = false);
   // `base`, or `base_1`, `base_2`, ...: a name no node of the graph or of
   // the partitions has.
   std::string NewName(const std::string& base);
@@ -47,8 +61,11 @@ class Partitioner {
   const PartitionOptions& options_;
   const Graph& graph_;
   absl::flat_hash_map<std::string, GraphDef>* const partitions_;
-  // (source node id, output or kControlSlot, destination device) -> _Recv name.
-  absl::flat_hash_map<std::tuple<int, int, std::string>, std::string> recvs_;
+  // (source node id, output or kControlSlot, destination device, memory
+  // type wanted) -> _Recv name.
+  absl::flat_hash_map<std::tuple<int, int, std::string, int>, std::string> recvs_;
+  // Node id -> its (input, output) memory types.
+  absl::flat_hash_map<int, std::pair<MemoryTypeVector, MemoryTypeVector>> memory_types_;
   absl::flat_hash_set<std::string> new_names_;
 };
 
@@ -81,7 +98,12 @@ absl::StatusOr<NodeDef> Partitioner::RewriteNode(const Node& n) {
       if (seen_controls.insert(input).second) control_inputs.push_back(std::move(input));
       continue;
     }
-    if (local) {
+    const MemoryTypeVector *src_out = nullptr, *dst_in = nullptr, *unused = nullptr;
+    MINITF_RETURN_IF_ERROR(MemoryTypes(*src, &unused, &src_out));
+    MINITF_RETURN_IF_ERROR(MemoryTypes(n, &dst_in, &unused));
+    const MemoryType src_memory = (*src_out)[e->src_output()];
+    const MemoryType dst_memory = (*dst_in)[e->dst_input()];
+    if (local && src_memory == dst_memory) {
       data_inputs[e->dst_input()] = TensorId{src->name(), e->src_output()}.ToString();
       continue;
     }
@@ -89,9 +111,10 @@ absl::StatusOr<NodeDef> Partitioner::RewriteNode(const Node& n) {
       return absl::InvalidArgumentError(absl::StrCat(
           "Node '", n.name(), "' on ", device, " takes input ", e->dst_input(),
           " by reference from '", src->name(), "' on ", src->assigned_device_name(),
-          "; a reference cannot cross devices (colocate them)"));
+          local ? " in another memory (host or device); a reference cannot be copied"
+                : "; a reference cannot cross devices (colocate them)"));
     }
-    data_inputs[e->dst_input()] = RecvForData(*e, device);
+    data_inputs[e->dst_input()] = RecvForData(*e, device, src_memory, dst_memory);
   }
   NodeDef def = n.def();
   def.device = device;
@@ -100,22 +123,44 @@ absl::StatusOr<NodeDef> Partitioner::RewriteNode(const Node& n) {
   return def;
 }
 
-std::string Partitioner::RecvForData(const Edge& e, const std::string& dst_device) {
+absl::Status Partitioner::MemoryTypes(const Node& n, const MemoryTypeVector** inputs,
+                                      const MemoryTypeVector** outputs) {
+  auto it = memory_types_.find(n.id());
+  if (it == memory_types_.end()) {
+    MemoryTypeVector in, out;
+    if (options_.memory_types) {
+      MINITF_RETURN_IF_ERROR(options_.memory_types(n, &in, &out));
+    }
+    // Without memory types, or where they are short: the device's memory.
+    in.resize(static_cast<size_t>(n.num_inputs()), DEVICE_MEMORY);
+    out.resize(static_cast<size_t>(n.num_outputs()), DEVICE_MEMORY);
+    it = memory_types_.emplace(n.id(), std::make_pair(std::move(in), std::move(out))).first;
+  }
+  *inputs = &it->second.first;
+  *outputs = &it->second.second;
+  return absl::OkStatus();
+}
+
+std::string Partitioner::RecvForData(const Edge& e, const std::string& dst_device,
+                                     MemoryType src_memory, MemoryType dst_memory) {
   const Node& src = *e.src();
-  auto key = std::make_tuple(src.id(), e.src_output(), dst_device);
+  auto key = std::make_tuple(src.id(), e.src_output(), dst_device, static_cast<int>(dst_memory));
   if (auto it = recvs_.find(key); it != recvs_.end()) return it->second;
+  const bool local = src.assigned_device_name() == dst_device;
   // A reference output is read by the _Send: what crosses is the value.
-  std::string recv = AddSendRecv(src.name(), e.src_output(),
-                                 RemoveRefType(src.output_type(e.src_output())),
-                                 src.assigned_device_name(), dst_device,
-                                 absl::StrCat("edge_", e.id(), "_", src.name()), *e.dst());
+  std::string recv = AddSendRecv(
+      src.name(), e.src_output(), RemoveRefType(src.output_type(e.src_output())),
+      src.assigned_device_name(), dst_device,
+      absl::StrCat(local ? "memtype_edge_" : "edge_", e.id(), "_", src.name()), *e.dst(),
+      src_memory == HOST_MEMORY && !IsCpuDevice(src.assigned_device_name()),
+      dst_memory == HOST_MEMORY && !IsCpuDevice(dst_device));
   recvs_.emplace(std::move(key), recv);
   return recv;
 }
 
 std::string Partitioner::RecvForControl(const Edge& e, const std::string& dst_device) {
   const Node& src = *e.src();
-  auto key = std::make_tuple(src.id(), kControlSlot, dst_device);
+  auto key = std::make_tuple(src.id(), kControlSlot, dst_device, 0);
   if (auto it = recvs_.find(key); it != recvs_.end()) return it->second;
   const std::string tensor_name = absl::StrCat("edge_", e.id(), "_", src.name());
   // A dummy scalar, produced once `src` has run (and dead if `src` is).
@@ -136,17 +181,18 @@ std::string Partitioner::RecvForControl(const Edge& e, const std::string& dst_de
 std::string Partitioner::AddSendRecv(const std::string& src_name, int src_output,
                                      DataType type, const std::string& src_device,
                                      const std::string& dst_device,
-                                     const std::string& tensor_name, const Node& dst) {
+                                     const std::string& tensor_name, const Node& dst,
+                                     bool host_send, bool host_recv) {
   const int64_t incarnation = static_cast<int64_t>(Incarnation(src_device));
   NodeDef send;
   send.name = NewName(absl::StrCat("_send_", tensor_name));
-  send.op = "_Send";
+  send.op = host_send ? "_HostSend" : "_Send";
   send.device = src_device;
   send.input = {TensorId{src_name, src_output}.ToString()};
   send.attr["T"] = type;
   NodeDef recv;
   recv.name = NewName(absl::StrCat("_recv_", tensor_name));
-  recv.op = "_Recv";
+  recv.op = host_recv ? "_HostRecv" : "_Recv";
   recv.device = dst_device;
   recv.attr["tensor_type"] = type;
   for (const Edge* in : dst.in_edges()) {

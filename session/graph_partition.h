@@ -18,6 +18,14 @@
 //
 // Each transfer's tensor_name is "edge_<id>_<source node>" with the id of
 // the first graph edge it carries, unique within the step.
+//
+// Memory types (runtime/memory_types.h), when PartitionOptions::memory_types
+// is set: an end in host memory on a device that is not a CPU gets
+// _HostSend / _HostRecv instead of _Send / _Recv, and an edge between two
+// nodes of one such device whose ends' memory types differ gets a pair too
+// (tensor_name "memtype_edge_<id>_<source node>"), so the rendezvous copies
+// between the memories; consumers of one tensor that want it in different
+// memories get a _Recv each.
 #ifndef MINITF_SESSION_GRAPH_PARTITION_H_
 #define MINITF_SESSION_GRAPH_PARTITION_H_
 
@@ -36,6 +44,11 @@ struct PartitionOptions {
   // The incarnation of a device (by full name), written into every
   // transfer's send_device_incarnation. When empty, 1 for every device.
   std::function<uint64_t(const std::string& device_name)> get_incarnation;
+  // The memory types of a node's inputs and outputs on its assigned device.
+  // When empty, every end is taken to be in its device's own memory.
+  std::function<absl::Status(const Node& node, MemoryTypeVector* input_types,
+                             MemoryTypeVector* output_types)>
+      memory_types;
 };
 
 // Fills `partitions` (cleared first) with one GraphDef per device that has
@@ -43,8 +56,9 @@ struct PartitionOptions {
 // assigned device. `graph` is not modified.
 //
 // REQUIRES: every op node of `graph` has an assigned device.
-// Errors name the node without a device, or the edge that would carry a
-// reference (a Variable's input of an Assign) across devices.
+// Errors name the node without a device, the edge that would carry a
+// reference (a Variable's input of an Assign) across devices or memories,
+// or the node whose memory types cannot be found.
 absl::Status Partition(const PartitionOptions& options, Graph* graph,
                        absl::flat_hash_map<std::string, GraphDef>* partitions);
 

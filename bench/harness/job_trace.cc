@@ -54,7 +54,7 @@ void JobTrace::AddStep(int64_t step, absl::Time run_start, absl::Time run_end,
     for (const NodeExecStats& n : dev.node_stats) {
       const int64_t start = n.all_start_micros - origin_us + n.op_start_rel_micros;
       const int64_t end = n.all_start_micros - origin_us + n.op_end_rel_micros;
-      if (n.async && (n.op == "_Send" || n.op == "_Recv")) {
+      if (n.async && (n.op == "_Send" || n.op == "_Recv" || n.op == "_HostRecv")) {
         copies.push_back({&n, start, end});
       } else if (n.async && on_gpu) {
         compute.push_back({&n, start, end});

@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "stream/device_memory_protection.h"
 #include "stream/platform.h"
 
 namespace minitf {
@@ -78,7 +79,10 @@ GPUDevice::GPUDevice(int id, DeviceAttributes attributes, se::StreamExecutor* ex
       platform_name_(executor->GetDeviceDescription().platform),
       owned_stack_(std::move(owned_stack)),
       stack_(stack),
-      intra_op_pool_(absl::StrCat("intra_op_gpu_", id), intra_op_threads) {}
+      // The bodies of the device's kernels split their loops over this pool:
+      // its threads are the device's cores, with access to device memory.
+      intra_op_pool_(absl::StrCat("intra_op_gpu_", id), intra_op_threads,
+                     [] { se::AllowDeviceMemoryAccessOnThisThread(); }) {}
 
 GPUDevice::~GPUDevice() {
   // Drain the streams before the memory they may still touch goes away, and

@@ -50,14 +50,13 @@ class MergeOp : public OpKernel {
 };
 REGISTER_KERNEL_BUILDER(Name("Merge").Device(DEVICE_CPU), MergeOp);
 
-// On SimGPU, for the control loops a while loop spanning devices gets
-// (session/control_loops.h): they forward a tensor without touching it,
-// except the predicate and Merge's value_index, which are host memory. The
-// placer puts user control flow on the CPU unless it asks for a GPU.
-REGISTER_KERNEL_BUILDER(
-    Name("Switch").Device(DEVICE_GPU).Platform("SimGPU").HostMemory("pred"), SwitchOp);
-REGISTER_KERNEL_BUILDER(
-    Name("Merge").Device(DEVICE_GPU).Platform("SimGPU").HostMemory("value_index"), MergeOp);
+// On every GPU platform, for the control loops a while loop spanning devices
+// gets (session/control_loops.h): they forward a tensor without touching it;
+// the predicate and Merge's value_index are in host memory, where the
+// kernels read and write them. The placer puts user control flow on the CPU
+// unless it asks for a GPU.
+REGISTER_KERNEL_BUILDER(Name("Switch").Device(DEVICE_GPU).HostMemory("pred"), SwitchOp);
+REGISTER_KERNEL_BUILDER(Name("Merge").Device(DEVICE_GPU).HostMemory("value_index"), MergeOp);
 // Enter, Exit and NextIteration are Identity's kernel (identity_op.cc).
 
 }  // namespace minitf

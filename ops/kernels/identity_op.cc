@@ -20,17 +20,21 @@ class IdentityOp : public OpKernel {
   bool IsExpensive() override { return false; }
 };
 REGISTER_KERNEL_BUILDER(Name("Identity").Device(DEVICE_CPU), IdentityOp);
+// Forwarding touches no data: one kernel serves every GPU platform.
+REGISTER_KERNEL_BUILDER(Name("Identity").Device(DEVICE_GPU), IdentityOp);
 // The loop ops forward their input too; which frame and iteration the
-// output belongs to is the executor's business. Enter, Exit and
-// NextIteration also forward on SimGPU, for the control loops of a loop
-// spanning devices (session/control_loops.h).
+// output belongs to is the executor's business. They also forward on a GPU,
+// for the control loops of a loop spanning devices
+// (session/control_loops.h); LoopCond's boolean stays in host memory.
 REGISTER_KERNEL_BUILDER(Name("Enter").Device(DEVICE_CPU), IdentityOp);
 REGISTER_KERNEL_BUILDER(Name("Exit").Device(DEVICE_CPU), IdentityOp);
 REGISTER_KERNEL_BUILDER(Name("NextIteration").Device(DEVICE_CPU), IdentityOp);
 REGISTER_KERNEL_BUILDER(Name("LoopCond").Device(DEVICE_CPU), IdentityOp);
-REGISTER_KERNEL_BUILDER(Name("Enter").Device(DEVICE_GPU).Platform("SimGPU"), IdentityOp);
-REGISTER_KERNEL_BUILDER(Name("Exit").Device(DEVICE_GPU).Platform("SimGPU"), IdentityOp);
-REGISTER_KERNEL_BUILDER(Name("NextIteration").Device(DEVICE_GPU).Platform("SimGPU"), IdentityOp);
+REGISTER_KERNEL_BUILDER(Name("Enter").Device(DEVICE_GPU), IdentityOp);
+REGISTER_KERNEL_BUILDER(Name("Exit").Device(DEVICE_GPU), IdentityOp);
+REGISTER_KERNEL_BUILDER(Name("NextIteration").Device(DEVICE_GPU), IdentityOp);
+REGISTER_KERNEL_BUILDER(
+    Name("LoopCond").Device(DEVICE_GPU).HostMemory("input").HostMemory("output"), IdentityOp);
 
 class NoOp : public OpKernel {
  public:

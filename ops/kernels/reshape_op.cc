@@ -76,6 +76,20 @@ REGISTER_KERNEL_BUILDER(Name("Reshape")
                             .TypeConstraint<int64_t>("Tshape")
                             .HostMemory("shape"),
                         ReshapeOp<int64_t>);
+// On a GPU the shape is read on the host and the buffer is shared, not
+// touched: one kernel serves every GPU platform.
+REGISTER_KERNEL_BUILDER(Name("Reshape")
+                            .Device(DEVICE_GPU)
+                            .TypeConstraint("T", AllDataTypes())
+                            .TypeConstraint<int32_t>("Tshape")
+                            .HostMemory("shape"),
+                        ReshapeOp<int32_t>);
+REGISTER_KERNEL_BUILDER(Name("Reshape")
+                            .Device(DEVICE_GPU)
+                            .TypeConstraint("T", AllDataTypes())
+                            .TypeConstraint<int64_t>("Tshape")
+                            .HostMemory("shape"),
+                        ReshapeOp<int64_t>);
 
 }  // namespace
 }  // namespace minitf

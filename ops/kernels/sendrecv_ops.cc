@@ -46,10 +46,13 @@ std::shared_ptr<const Rendezvous::ParsedKey> KeyInFrame(const Rendezvous::Parsed
   return key;
 }
 
-Rendezvous::Args TransferArgs(OpKernelContext* ctx) {
+// What this end tells the rendezvous: how its device copies, and whether its
+// tensor is (sender) or should be (receiver) in host memory.
+Rendezvous::Args TransferArgs(OpKernelContext* ctx, AllocatorAttributes alloc_attrs) {
   Rendezvous::Args args;
   args.device_context = ctx->op_device_context() != nullptr ? ctx->op_device_context()
                                                             : ctx->device()->device_context();
+  args.alloc_attrs = alloc_attrs;
   return args;
 }
 
@@ -67,10 +70,12 @@ class SendOp : public OpKernel {
     if (!ctx->frame_iter().IsRoot()) in_frame = KeyInFrame(key_, ctx->frame_iter());
     const Rendezvous::ParsedKey& key = in_frame ? *in_frame : key_;
     if (ctx->is_input_dead()) {
-      OP_REQUIRES_OK(ctx, rendezvous->Send(key, TransferArgs(ctx), Tensor(), true));
+      OP_REQUIRES_OK(ctx, rendezvous->Send(key, TransferArgs(ctx, ctx->input_alloc_attr(0)),
+                                           Tensor(), true));
       return;
     }
-    OP_REQUIRES_OK(ctx, rendezvous->Send(key, TransferArgs(ctx), ctx->input(0), false));
+    OP_REQUIRES_OK(ctx, rendezvous->Send(key, TransferArgs(ctx, ctx->input_alloc_attr(0)),
+                                         ctx->input(0), false));
   }
   bool IsExpensive() override { return false; }
 
@@ -92,7 +97,7 @@ class RecvOp : public AsyncOpKernel {
     if (!ctx->frame_iter().IsRoot()) in_frame = KeyInFrame(key_, ctx->frame_iter());
     const Rendezvous::ParsedKey& key = in_frame ? *in_frame : key_;
     rendezvous->RecvAsync(
-        key, TransferArgs(ctx),
+        key, TransferArgs(ctx, ctx->output_alloc_attr(0)),
         [ctx, in_frame, done = std::move(done)](const absl::Status& s, const Rendezvous::Args&,
                                       const Rendezvous::Args&, const Tensor& val,
                                       bool is_dead) {
@@ -118,5 +123,11 @@ REGISTER_KERNEL_BUILDER(Name("_Recv").Device(DEVICE_CPU), RecvOp);
 // between host and device memory through the devices' DeviceContexts.
 REGISTER_KERNEL_BUILDER(Name("_Send").Device(DEVICE_GPU), SendOp);
 REGISTER_KERNEL_BUILDER(Name("_Recv").Device(DEVICE_GPU), RecvOp);
+// The host-memory ends: on the CPU the same as _Send/_Recv, on a GPU with
+// the tensor in host memory.
+REGISTER_KERNEL_BUILDER(Name("_HostSend").Device(DEVICE_CPU), SendOp);
+REGISTER_KERNEL_BUILDER(Name("_HostRecv").Device(DEVICE_CPU), RecvOp);
+REGISTER_KERNEL_BUILDER(Name("_HostSend").Device(DEVICE_GPU).HostMemory("tensor"), SendOp);
+REGISTER_KERNEL_BUILDER(Name("_HostRecv").Device(DEVICE_GPU).HostMemory("tensor"), RecvOp);
 
 }  // namespace minitf

@@ -46,6 +46,20 @@ REGISTER_KERNEL_BUILDER(Name("Shape")
                             .TypeConstraint<int64_t>("out_type")
                             .HostMemory("output"),
                         ShapeOp<int64_t>);
+// On a GPU the input's shape is all it reads, and the output is in host
+// memory: one kernel serves every GPU platform.
+REGISTER_KERNEL_BUILDER(Name("Shape")
+                            .Device(DEVICE_GPU)
+                            .TypeConstraint("T", AllDataTypes())
+                            .TypeConstraint<int32_t>("out_type")
+                            .HostMemory("output"),
+                        ShapeOp<int32_t>);
+REGISTER_KERNEL_BUILDER(Name("Shape")
+                            .Device(DEVICE_GPU)
+                            .TypeConstraint("T", AllDataTypes())
+                            .TypeConstraint<int64_t>("out_type")
+                            .HostMemory("output"),
+                        ShapeOp<int64_t>);
 
 }  // namespace
 }  // namespace minitf

@@ -89,8 +89,11 @@ class AssignOp : public OpKernel {
                                    def()));
       }
       if (!initialized || ref->shape() != value.shape()) {
+        // In the memory the reference lives in (host memory for int32 on a
+        // GPU: memory_types.h).
         Tensor copy;
-        OP_REQUIRES_OK(ctx, ctx->allocate_temp(value.dtype(), value.shape(), &copy));
+        OP_REQUIRES_OK(ctx, ctx->allocate_temp(value.dtype(), value.shape(), &copy,
+                                               ctx->output_alloc_attr(0)));
         Copy(ctx, value, &copy);
         *ref = std::move(copy);
       } else if (use_locking_) {

@@ -2,10 +2,12 @@
 
 #include <atomic>
 #include <cstring>
+#include <optional>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "platform/logging.h"
+#include "stream/device_memory_protection.h"
 #include "stream/host/host_event.h"
 #include "stream/host/sleep_until.h"
 #include "stream/host/stream_set.h"
@@ -53,7 +55,10 @@ void HostStream::WorkLoop() {
       run = status_.ok() || item.run_in_error;
     }
     if (run) {
+      std::optional<ScopedDeviceMemoryAccess> access;
+      if (item.device_access) access.emplace();
       absl::Status status = item.run();
+      access.reset();
       if (!status.ok()) {
         MutexLock lock(&mu_);
         if (status_.ok()) {
@@ -69,11 +74,12 @@ void HostStream::WorkLoop() {
   }
 }
 
-absl::Status HostStream::Enqueue(std::function<absl::Status()> run, bool run_in_error) {
+absl::Status HostStream::Enqueue(std::function<absl::Status()> run, bool run_in_error,
+                                 bool device_access) {
   MutexLock lock(&mu_);
   if (!status_.ok()) return status_;
   if (stopping_) return absl::FailedPreconditionError(absl::StrCat(name_, " is being destroyed"));
-  queue_.push_back(WorkItem{std::move(run), run_in_error});
+  queue_.push_back(WorkItem{std::move(run), run_in_error, device_access});
   ++enqueued_;
   work_cv_.Signal();
   return absl::OkStatus();
@@ -87,7 +93,7 @@ absl::Status HostStream::EnqueueTransfer(TransferKind kind, void* dst, const voi
     if (size > 0) std::memmove(dst, src, size);
     if (modeled > absl::ZeroDuration()) SleepUntil(start + modeled);
     return absl::OkStatus();
-  });
+  }, /*run_in_error=*/false, /*device_access=*/true);
 }
 
 absl::Status HostStream::Memcpy(DeviceMemoryBase* gpu_dst, const void* host_src, uint64_t size) {
@@ -149,7 +155,7 @@ absl::Status HostStream::Memset32(DeviceMemoryBase* location, uint32_t pattern, 
     for (uint64_t i = 0; i < size; i += 4) std::memcpy(words + i, &pattern, 4);
     if (modeled > absl::ZeroDuration()) SleepUntil(start + modeled);
     return absl::OkStatus();
-  });
+  }, /*run_in_error=*/false, /*device_access=*/true);
 }
 
 absl::Status HostStream::EnqueueKernel(std::string kernel_name, KernelWork work) {
@@ -163,7 +169,7 @@ absl::Status HostStream::EnqueueKernel(std::string kernel_name, KernelWork work)
     if (status.ok()) return status;
     return absl::Status(status.code(), absl::StrCat(name_, ": kernel ", kernel_name,
                                                     " failed: ", status.message()));
-  });
+  }, /*run_in_error=*/false, /*device_access=*/true);
 }
 
 absl::Status HostStream::LaunchHostKernel(HostKernel kernel) {

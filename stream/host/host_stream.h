@@ -99,10 +99,14 @@ class HostStream : public Stream {
     std::function<absl::Status()> run;
     // Runs even when the stream is in error (callbacks and markers).
     bool run_in_error = false;
+    // Runs with access to device memory (device_memory_protection.h):
+    // kernels, copies and memsets; never host callbacks.
+    bool device_access = false;
   };
 
   // Nothing is enqueued when the stream is in error (the error is returned).
-  absl::Status Enqueue(std::function<absl::Status()> run, bool run_in_error = false);
+  absl::Status Enqueue(std::function<absl::Status()> run, bool run_in_error = false,
+                       bool device_access = false);
   // Sets `*marker` to a new marker, enqueued, or when the stream is in error
   // complete with the error, which is returned.
   absl::Status EnqueueMarker(std::shared_ptr<CompletionMarker>* marker);

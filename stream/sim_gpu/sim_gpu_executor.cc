@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "stream/device_memory_protection.h"
 #include "stream/host/aligned_host_memory.h"
 #include "stream/host/checked_copy.h"
 #include "stream/host/host_event.h"
@@ -46,7 +47,7 @@ SimGPUExecutor::SimGPUExecutor(Platform* platform, int ordinal, const SimGPUOpti
       ordinal_(ordinal),
       options_(options),
       description_(SimGPUDescription(platform, ordinal, options)),
-      memory_(options.memory_bytes, absl::StrCat(platform->Name(), ":", ordinal)),
+      memory_(options.memory_bytes, absl::StrCat(platform->Name(), ":", ordinal), options.strict),
       engine_(options.mode, absl::Microseconds(options.preempt_us)),
       blas_(std::make_unique<SimGPUBlas>(this)) {}
 
@@ -88,6 +89,7 @@ absl::Status SimGPUExecutor::SynchronousMemcpyH2D(const void* host_src, uint64_t
         absl::StrCat("SimGPU:", ordinal_, ": null copy destination"));
   }
   const absl::Time start = absl::Now();
+  ScopedDeviceMemoryAccess access;  // The copy engine's, for the copy.
   absl::Status status = CheckedCopy(absl::StrCat("SimGPU:", ordinal_, " host-to-device copy"),
                                     gpu_dst->opaque(), gpu_dst->size(), host_src, size, size);
   if (status.ok()) HoldForCopy(start, size, /*crosses_pcie=*/true);
@@ -97,6 +99,7 @@ absl::Status SimGPUExecutor::SynchronousMemcpyH2D(const void* host_src, uint64_t
 absl::Status SimGPUExecutor::SynchronousMemcpyD2H(const DeviceMemoryBase& gpu_src, uint64_t size,
                                                   void* host_dst) {
   const absl::Time start = absl::Now();
+  ScopedDeviceMemoryAccess access;  // The copy engine's, for the copy.
   absl::Status status = CheckedCopy(absl::StrCat("SimGPU:", ordinal_, " device-to-host copy"),
                                     host_dst, size, gpu_src.opaque(), gpu_src.size(), size);
   if (status.ok()) HoldForCopy(start, size, /*crosses_pcie=*/true);
@@ -110,6 +113,7 @@ absl::Status SimGPUExecutor::SynchronousMemcpyD2D(const DeviceMemoryBase& gpu_sr
         absl::StrCat("SimGPU:", ordinal_, ": null copy destination"));
   }
   const absl::Time start = absl::Now();
+  ScopedDeviceMemoryAccess access;  // The copy engine's, for the copy.
   absl::Status status =
       CheckedCopy(absl::StrCat("SimGPU:", ordinal_, " device-to-device copy"), gpu_dst->opaque(),
                   gpu_dst->size(), gpu_src.opaque(), gpu_src.size(), size);

@@ -51,6 +51,9 @@ class SimGPUExecutor : public StreamExecutor {
   void Deallocate(DeviceMemoryBase* mem) override;
   int64_t DeviceMemoryInUse() const override;
   bool IsDeviceMemory(const void* ptr) const override;
+  // Whether host code faults on this device's memory (strict mode took; see
+  // sim_gpu_memory.h). False until the first allocation.
+  bool DeviceMemoryProtectedFromHost() const { return memory_.ProtectedFromHost(); }
 
   void* HostMemoryAllocate(uint64_t size) override;
   void HostMemoryDeallocate(void* ptr, uint64_t size) override;

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "platform/logging.h"
+#include "stream/device_memory_protection.h"
 
 namespace minitf::se {
 namespace {
@@ -24,11 +25,12 @@ uint64_t PageSize() {
 
 }  // namespace
 
-SimGPUMemory::SimGPUMemory(int64_t capacity, std::string device_name)
+SimGPUMemory::SimGPUMemory(int64_t capacity, std::string device_name, bool strict)
     : capacity_(RoundDown(capacity > 0 ? static_cast<uint64_t>(capacity) : 0, kAlignment)),
       mapping_size_(RoundUp(capacity_, PageSize())),
       page_size_(PageSize()),
-      device_name_(std::move(device_name)) {}
+      device_name_(std::move(device_name)),
+      strict_(strict) {}
 
 SimGPUMemory::~SimGPUMemory() {
   MutexLock lock(&mu_);
@@ -52,6 +54,11 @@ bool SimGPUMemory::EnsureReserved() {
   }
   base_ = static_cast<char*>(base);
   free_.emplace(0, capacity_);
+  if (strict_ && DeviceMemoryProtectionAvailable()) {
+    absl::Status s = ProtectAsDeviceMemory(base_, mapping_size_);
+    protected_ = s.ok();
+    if (!s.ok()) LOG(WARNING, "{}: not strict: {}", device_name_, s.ToString());
+  }
   return true;
 }
 
@@ -130,6 +137,11 @@ bool SimGPUMemory::Contains(const void* ptr) const {
   if (base_ == nullptr) return false;
   const char* p = static_cast<const char*>(ptr);
   return p >= base_ && p < base_ + capacity_;
+}
+
+bool SimGPUMemory::ProtectedFromHost() const {
+  MutexLock lock(&mu_);
+  return protected_;
 }
 
 }  // namespace minitf::se

@@ -13,6 +13,11 @@
 // reservation. Deallocate gives the whole pages of the freed range back to
 // the OS (madvise MADV_DONTNEED), so RAM use follows what is allocated.
 //
+// Strict (the default): the reservation is tagged as device memory
+// (device_memory_protection.h), so host code that dereferences a device
+// pointer faults, as with cudaMalloc memory; only the device's streams and
+// copies reach it.
+//
 //   SimGPUMemory memory(64 << 20, "SimGPU:0");
 //   void* p = memory.Allocate(1000);     // 1024 bytes of capacity used
 //   memory.Deallocate(p);
@@ -35,8 +40,8 @@ class SimGPUMemory {
   static constexpr uint64_t kAlignment = 256;
 
   // `capacity` is rounded down to kAlignment. `device_name` names the device
-  // in logs.
-  SimGPUMemory(int64_t capacity, std::string device_name);
+  // in logs. `strict`: protect the memory from host code (see above).
+  SimGPUMemory(int64_t capacity, std::string device_name, bool strict = true);
   ~SimGPUMemory();
   SimGPUMemory(const SimGPUMemory&) = delete;
   SimGPUMemory& operator=(const SimGPUMemory&) = delete;
@@ -53,6 +58,9 @@ class SimGPUMemory {
   int64_t capacity() const { return static_cast<int64_t>(capacity_); }
   // Whether `ptr` lies inside the reservation.
   bool Contains(const void* ptr) const;
+  // Whether host code faults on this memory: strict, and protection took
+  // (false before the first allocation reserves the memory).
+  bool ProtectedFromHost() const;
 
  private:
   // Makes the reservation if not yet made; false if mmap failed.
@@ -65,10 +73,12 @@ class SimGPUMemory {
   const uint64_t mapping_size_;  // capacity_ rounded up to whole pages.
   const uint64_t page_size_;
   const std::string device_name_;
+  const bool strict_;
 
   mutable Mutex mu_;
   char* base_ ABSL_GUARDED_BY(mu_) = nullptr;
   bool reservation_failed_ ABSL_GUARDED_BY(mu_) = false;
+  bool protected_ ABSL_GUARDED_BY(mu_) = false;
   // Free ranges, offset -> size; disjoint, never adjacent.
   absl::btree_map<uint64_t, uint64_t> free_ ABSL_GUARDED_BY(mu_);
   // Live allocations, offset -> rounded size.

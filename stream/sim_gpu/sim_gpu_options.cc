@@ -98,7 +98,8 @@ std::string SimGPUOptions::ToString() const {
                       ",tflops=", ShortestDouble(tflops), ",hbm_gbps=", ShortestDouble(hbm_gbps),
                       ",pcie_gbps=", ShortestDouble(pcie_gbps),
                       ",launch_us=", ShortestDouble(launch_latency_us),
-                      ",preempt_us=", ShortestDouble(preempt_us), ",mode=", SimGPUModeName(mode));
+                      ",preempt_us=", ShortestDouble(preempt_us), ",mode=", SimGPUModeName(mode),
+                      ",strict=", strict ? "true" : "false");
 }
 
 absl::Status ValidateSimGPUOptions(const SimGPUOptions& o) {
@@ -178,11 +179,20 @@ absl::StatusOr<SimGPUOptions> ParseSimGPUOptions(absl::string_view options) {
       } else {
         return BadValue(key, value, "is not a mode (compute, timing or functional)", options);
       }
+    } else if (key == "strict") {
+      const std::string strict = absl::AsciiStrToLower(value);
+      if (strict == "true" || strict == "1") {
+        result.strict = true;
+      } else if (strict == "false" || strict == "0") {
+        result.strict = false;
+      } else {
+        return BadValue(key, value, "is not a boolean (true, false, 1 or 0)", options);
+      }
     } else {
       return absl::InvalidArgumentError(absl::StrCat(
           "unknown SimGPU option \"", key, "\" (in option string \"", options,
           "\"); known: count, memory, tflops, hbm_gbps, pcie_gbps, launch_us, preempt_us, "
-          "mode"));
+          "mode, strict"));
     }
     if (!status.ok()) return status;
   }

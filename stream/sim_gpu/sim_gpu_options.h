@@ -21,6 +21,10 @@
 //                    blocks in flight drain), microseconds; 0 = at once, a
 //                    value longer than any kernel = never
 //   mode=M           compute | timing | functional
+//   strict=B         true | false: device memory unreachable from host code
+//                    (device_memory_protection.h), as on a real GPU; on by
+//                    default, so a kernel that reads a device pointer on the
+//                    host faults here as it would on CUDA
 //
 // The defaults model an NVIDIA Tesla V100-PCIe 16 GB, the GPU of the AntMan
 // paper (OSDI 2020): 15.7 TFLOP/s single precision, 900 GB/s HBM2, PCIe 3.0
@@ -57,6 +61,7 @@ struct SimGPUOptions {
   double launch_latency_us = 5;
   double preempt_us = 100;
   Mode mode = Mode::kCompute;
+  bool strict = true;
 
   // The canonical option string: every key, in the order of the list above,
   // memory in the largest binary unit that divides it exactly, numbers in

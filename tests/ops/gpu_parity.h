@@ -280,19 +280,25 @@ inline GraphDef GPUGraphOf(const ParityCase& c) {
 inline std::vector<const KernelRegistration*> SimGPUKernelsOf(const std::string& op) {
   std::vector<const KernelRegistration*> out;
   for (const KernelRegistration* reg : KernelRegistry::Global()->KernelsForOp(op)) {
-    if (reg->def.device_type == DEVICE_GPU && reg->def.platform == "SimGPU") out.push_back(reg);
+    // SimGPU's own kernels, and those registered for every GPU platform.
+    if (reg->def.device_type == DEVICE_GPU &&
+        (reg->def.platform == "SimGPU" || reg->def.platform.empty())) {
+      out.push_back(reg);
+    }
   }
   return out;
 }
 
 // Every op with a SimGPU kernel is owned by exactly one parity file.
 inline void ExpectEverySimGPUOpIsOwnedByAParityFile() {
-  // The loop machinery only forwards on SimGPU; tests/session/while_loop_test.cc
-  // runs it there (loops whose body is on the GPU).
-  static const std::set<std::string> kLoopMachinery = {"Switch", "Merge", "Enter", "Exit",
-                                                       "NextIteration"};
+  // The loop machinery only forwards on a GPU; tests/session/while_loop_test.cc
+  // runs it there (loops whose body is on the GPU). NoOp and an unfed
+  // Placeholder do no device work; transfers (ops starting with '_') are
+  // the session's.
+  static const std::set<std::string> kNoDeviceWork = {
+      "Switch", "Merge", "Enter", "Exit", "NextIteration", "LoopCond", "NoOp", "Placeholder"};
   for (const std::string& op : KernelRegistry::Global()->Ops()) {
-    if (SimGPUKernelsOf(op).empty() || kLoopMachinery.count(op)) continue;
+    if (SimGPUKernelsOf(op).empty() || kNoDeviceWork.count(op) || op[0] == '_') continue;
     EXPECT_EQ(kMathFileOps.count(op) + kNnFileOps.count(op) + kCompareFileOps.count(op), 1u)
         << op << " has a SimGPU kernel: give it parity cases in gpu_parity_math_test.cc, "
         << "gpu_parity_nn_test.cc or compare_ops_test.cc and list it in that file's set in "

@@ -65,7 +65,7 @@ TEST(SimGPUOptionsTest, MemoryAcceptsEverySizeUnit) {
 TEST(SimGPUOptionsTest, ToStringIsCanonicalAndParsesBack) {
   EXPECT_EQ(SimGPUOptions().ToString(),
             "count=1,memory=16GiB,tflops=15.7,hbm_gbps=900,pcie_gbps=12,launch_us=5,"
-            "preempt_us=100,mode=compute");
+            "preempt_us=100,mode=compute,strict=true");
   for (const char* text : {"memory=65536KiB,mode=functional", "count=4,memory=1000B,tflops=0.1",
                            "launch_us=0,mode=timing,pcie_gbps=31.5", "preempt_us=12.5"}) {
     absl::StatusOr<SimGPUOptions> o = ParseSimGPUOptions(text);

@@ -1,10 +1,13 @@
 // Registers the SimGPU kernels: for every CPU kernel of an op that computes
 // something, a SimGPUOpKernel twin on DEVICE_GPU for the SimGPU platform,
 // with the CPU kernel's type constraints, host-memory args and priority.
-// Internal ops (names starting with '_': _Arg, _Retval, _Send, _Recv and
-// test ops) and the control-flow ops stay on the CPU (the partitioner
-// connects them to GPU nodes with _Send/_Recv); Placeholder and NoOp have
-// one GPU kernel for every platform, which does no device work.
+// Not twinned:
+//   - internal ops (names starting with '_': _Arg, _Retval, _Send, _Recv
+//     and test ops), which stay on the CPU or have GPU kernels of their own;
+//   - ops that already have a GPU kernel for SimGPU or for every GPU
+//     platform: those that only forward or reshape a buffer (Identity,
+//     Reshape, Shape, the control-flow ops), copy a value once (Const) or do
+//     no device work (NoOp, Placeholder).
 #include <memory>
 #include <string>
 #include <vector>
@@ -18,18 +21,21 @@ namespace {
 
 constexpr char kSimGPU[] = "SimGPU";
 
-bool StaysOnCpu(const std::string& op) {
-  static const auto* const kCpuOnly =
-      new absl::flat_hash_set<std::string>{"Placeholder", "NoOp",          "Switch", "Merge",
-                                           "Enter",       "Exit",          "NextIteration",
-                                           "LoopCond"};
-  return op.empty() || op[0] == '_' || kCpuOnly->contains(op);
-}
-
 void RegisterSimGPUKernels(KernelRegistry* registry,
                            const std::vector<const KernelRegistration*>& registered) {
+  absl::flat_hash_set<std::string> has_gpu_kernel;
   for (const KernelRegistration* reg : registered) {
-    if (reg->def.device_type != DEVICE_CPU || StaysOnCpu(reg->def.op)) continue;
+    const KernelDef& def = reg->def;
+    if (def.device_type == DEVICE_GPU && (def.platform.empty() || def.platform == kSimGPU)) {
+      has_gpu_kernel.insert(def.op);
+    }
+  }
+  for (const KernelRegistration* reg : registered) {
+    const std::string& op = reg->def.op;
+    if (reg->def.device_type != DEVICE_CPU || op.empty() || op[0] == '_' ||
+        has_gpu_kernel.contains(op)) {
+      continue;
+    }
     KernelDef def = reg->def;
     def.device_type = DEVICE_GPU;
     def.platform = kSimGPU;

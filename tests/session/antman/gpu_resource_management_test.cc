@@ -282,7 +282,9 @@ TEST(GPUResourceManagementTest, ShrinkBlockedByLiveBuffersIsRetriedUntilReached)
   void* held = allocator->AllocateRaw(Allocator::kAllocatorAlignment, 8 * kMiB);
   ASSERT_NE(held, nullptr);
 
-  Publish(session.get(), file, R"({"gpuConfigInfo": {"GPU:0": {"maxDeviceMem": 1048576}}})");
+  // 4 MiB: above the region the graph's constants live in for good (a
+  // GPU Const keeps its value in device memory), below the held buffer.
+  Publish(session.get(), file, R"({"gpuConfigInfo": {"GPU:0": {"maxDeviceMem": 4194304}}})");
   Step(session.get());
   GPUResourceState::Status status = StateOf(session.get())->GetStatus();
   EXPECT_TRUE(status.devices[0].shrink_pending);
@@ -300,8 +302,8 @@ TEST(GPUResourceManagementTest, ShrinkBlockedByLiveBuffersIsRetriedUntilReached)
   }
   status = StateOf(session.get())->GetStatus();
   EXPECT_FALSE(status.devices[0].shrink_pending);
-  EXPECT_EQ(status.devices[0].limit_in_force, 1 * kMiB);
-  EXPECT_EQ(DeviceLimit(session.get()), 1 * kMiB);
+  EXPECT_EQ(status.devices[0].limit_in_force, 4 * kMiB);
+  EXPECT_EQ(DeviceLimit(session.get()), 4 * kMiB);
 }
 
 // The warning for a limit live buffers keep out of reach is printed once
