@@ -79,27 +79,27 @@ class ConstantLikeOp : public OpKernel {
   }
 };
 
-#define MINITF_REGISTER_CUDA_FILL_(T)                                \
-  REGISTER_KERNEL_BUILDER(Name("Fill")                               \
-                              .Device(DEVICE_GPU)                    \
-                              .Platform("CUDA")                      \
-                              .TypeConstraint<T>("T")                \
-                              .TypeConstraint<int32_t>("index_type") \
-                              .HostMemory("dims")                    \
-                              .HostMemory("value"),                  \
-                          FillOp<T, int32_t>);                       \
-  REGISTER_KERNEL_BUILDER(Name("Fill")                               \
-                              .Device(DEVICE_GPU)                    \
-                              .Platform("CUDA")                      \
-                              .TypeConstraint<T>("T")                \
-                              .TypeConstraint<int64_t>("index_type") \
-                              .HostMemory("dims")                    \
-                              .HostMemory("value"),                  \
-                          FillOp<T, int64_t>);                       \
-  REGISTER_KERNEL_BUILDER(                                           \
+#define MINITF_REGISTER_CUDA_FILL_(T)                                               \
+  REGISTER_KERNEL_BUILDER(Name("Fill")                                              \
+                              .Device(DEVICE_GPU)                                   \
+                              .Platform("CUDA")                                     \
+                              .TypeConstraint<T>("T")                               \
+                              .TypeConstraint<int32_t>("index_type")                \
+                              .HostMemory("dims")                                   \
+                              .HostMemory("value"),                                 \
+                          FillOp<T, int32_t>);                                      \
+  REGISTER_KERNEL_BUILDER(Name("Fill")                                              \
+                              .Device(DEVICE_GPU)                                   \
+                              .Platform("CUDA")                                     \
+                              .TypeConstraint<T>("T")                               \
+                              .TypeConstraint<int64_t>("index_type")                \
+                              .HostMemory("dims")                                   \
+                              .HostMemory("value"),                                 \
+                          FillOp<T, int64_t>);                                      \
+  REGISTER_KERNEL_BUILDER(                                                          \
       Name("ZerosLike").Device(DEVICE_GPU).Platform("CUDA").TypeConstraint<T>("T"), \
-      ConstantLikeOp<T, 0>);                                         \
-  REGISTER_KERNEL_BUILDER(                                           \
+      ConstantLikeOp<T, 0>);                                                        \
+  REGISTER_KERNEL_BUILDER(                                                          \
       Name("OnesLike").Device(DEVICE_GPU).Platform("CUDA").TypeConstraint<T>("T"),  \
       ConstantLikeOp<T, 1>)
 
