@@ -35,7 +35,8 @@ const std::vector<std::string>& CudaOps() {
       "Add", "Sub", "Mul", "Div", "Maximum", "Minimum", "Neg", "Square", "Sqrt", "Exp", "Log",
       "Relu", "ReluGrad", "Sigmoid", "Tanh", "BiasAdd", "Sum", "Mean", "Max", "MatMul",
       "Softmax", "SparseSoftmaxCrossEntropyWithLogits", "Conv2D", "Conv2DBackpropInput",
-      "Conv2DBackpropFilter", "MaxPool", "MaxPoolGrad", "Transpose", "BatchMatMul"};
+      "Conv2DBackpropFilter", "MaxPool", "MaxPoolGrad", "Transpose", "BatchMatMul", "Fill",
+      "ZerosLike", "OnesLike"};
   return ops;
 }
 
@@ -66,7 +67,7 @@ TEST(CudaKernelRegistrationTest, ShapeInputsStayInHostMemory) {
       {"Sum", "reduction_indices"},      {"Mean", "reduction_indices"},
       {"Max", "reduction_indices"},      {"Conv2DBackpropInput", "input_sizes"},
       {"Conv2DBackpropFilter", "filter_sizes"}, {"SparseSoftmaxCrossEntropyWithLogits", "labels"},
-      {"Transpose", "perm"}};
+      {"Transpose", "perm"}, {"Fill", "dims"}, {"Fill", "value"}};
   for (const auto& [op, arg] : host_args) {
     absl::StatusOr<const KernelRegistration*> reg =
         KernelRegistry::Global()->FindKernel(DEVICE_GPU, FloatNode(op, WindowAttrs(op)), "CUDA");
