@@ -49,7 +49,8 @@ CudaStream::CudaStream(CudaExecutor* executor, cudaStream_t handle)
     : Stream(executor),
       executor_(executor),
       handle_(handle),
-      worker_(std::make_unique<HostCallbackWorker>()) {}
+      worker_(std::make_unique<HostCallbackWorker>()),
+      busy_timer_(std::make_unique<KernelBusyTimer>()) {}
 
 CudaStream::~CudaStream() {
   if (executor_->Activate().ok()) cudaStreamSynchronize(handle_);
@@ -216,7 +217,14 @@ absl::Status CudaStream::BlockHostUntilDone() {
   }
   // Callbacks run directly on the worker (stream in error) are part of "so far".
   worker_->WaitUntilIdle();
+  busy_timer_->Poll();
   return status();
+}
+
+absl::Duration CudaStream::BusyTime() const {
+  // Event queries from a thread whose current device is another one.
+  if (!executor_->Activate().ok()) return absl::ZeroDuration();
+  return busy_timer_->BusyTime();
 }
 
 }  // namespace minitf::se::cuda

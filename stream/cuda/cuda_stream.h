@@ -17,6 +17,10 @@
 // was already enqueued when a callback failed still runs (CUDA cannot take it
 // back). Once in error, callbacks run directly on the worker thread.
 //
+// Busy time: the op kernels open a ScopedKernelTiming around their launches
+// (scoped_kernel_timing.h); BusyTime() adds up those intervals once the
+// device has finished them, measured with CUDA events (kernel_busy_timer.h).
+//
 // Callbacks must not wait for this stream, and should not make calls that wait
 // for the whole device (cudaFree, SynchronizeAllActivity): the stream is held
 // while they run. Thread-safe; the destructor waits for enqueued work.
@@ -32,6 +36,7 @@
 #include "absl/status/statusor.h"
 #include "platform/mutex.h"
 #include "stream/cuda/host_callback_worker.h"
+#include "stream/cuda/kernel_busy_timer.h"
 #include "stream/stream.h"
 #include "stream/stream_priority.h"
 
@@ -67,8 +72,12 @@ class CudaStream : public Stream {
   absl::Status DoHostCallback(std::function<void()> callback) override;
   absl::Status DoHostCallbackWithStatus(std::function<absl::Status()> callback) override;
 
+  // Also adds the busy time of the intervals it waited for.
   absl::Status BlockHostUntilDone() override;
   absl::Status status() const override;
+  // GPU time of the kernels timed so far whose work has completed; never
+  // waits for the device.
+  absl::Duration BusyTime() const override;
   void* platform_specific_handle() const override { return handle_; }
 
   cudaStream_t handle() const { return handle_; }
@@ -78,6 +87,10 @@ class CudaStream : public Stream {
   // already; returns the stream's status. For the plugins and kernels that
   // enqueue on handle() directly.
   absl::Status SetError(absl::Status error);
+
+  // Open and close a timed interval of kernel work; use ScopedKernelTiming.
+  void BeginKernel() { busy_timer_->Begin(handle_); }
+  void EndKernel() { busy_timer_->End(handle_); }
 
  private:
   CudaStream(CudaExecutor* executor, cudaStream_t handle);
@@ -94,6 +107,8 @@ class CudaStream : public Stream {
   const cudaStream_t handle_;
   // Destroyed explicitly in the destructor, after the stream has drained.
   std::unique_ptr<HostCallbackWorker> worker_;
+  // Destroyed after the stream has drained (the destructor synchronizes).
+  const std::unique_ptr<KernelBusyTimer> busy_timer_;
 
   mutable Mutex mu_;
   absl::Status status_ ABSL_GUARDED_BY(mu_);

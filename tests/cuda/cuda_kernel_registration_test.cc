@@ -1,6 +1,8 @@
 // Runs without a GPU: every float op the CUDA platform covers has a kernel
 // registered for GPU devices of the "CUDA" platform (and only for those), and
-// shape inputs such as reduction_indices are kept in host memory.
+// shape inputs such as reduction_indices are kept in host memory. Fill,
+// ZerosLike, OnesLike and Cast cover float, double, int64 (and bool for
+// Cast) but not int32, whose tensors stay in host memory on GPU devices.
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -33,7 +35,8 @@ const std::vector<std::string>& CudaOps() {
       "Add", "Sub", "Mul", "Div", "Maximum", "Minimum", "Neg", "Square", "Sqrt", "Exp", "Log",
       "Relu", "ReluGrad", "Sigmoid", "Tanh", "BiasAdd", "Sum", "Mean", "Max", "MatMul",
       "Softmax", "SparseSoftmaxCrossEntropyWithLogits", "Conv2D", "Conv2DBackpropInput",
-      "Conv2DBackpropFilter", "MaxPool", "MaxPoolGrad", "Transpose", "BatchMatMul"};
+      "Conv2DBackpropFilter", "MaxPool", "MaxPoolGrad", "Transpose", "BatchMatMul", "Fill",
+      "ZerosLike", "OnesLike"};
   return ops;
 }
 
@@ -64,7 +67,7 @@ TEST(CudaKernelRegistrationTest, ShapeInputsStayInHostMemory) {
       {"Sum", "reduction_indices"},      {"Mean", "reduction_indices"},
       {"Max", "reduction_indices"},      {"Conv2DBackpropInput", "input_sizes"},
       {"Conv2DBackpropFilter", "filter_sizes"}, {"SparseSoftmaxCrossEntropyWithLogits", "labels"},
-      {"Transpose", "perm"}};
+      {"Transpose", "perm"}, {"Fill", "dims"}, {"Fill", "value"}};
   for (const auto& [op, arg] : host_args) {
     absl::StatusOr<const KernelRegistration*> reg =
         KernelRegistry::Global()->FindKernel(DEVICE_GPU, FloatNode(op, WindowAttrs(op)), "CUDA");
@@ -85,6 +88,55 @@ TEST(CudaKernelRegistrationTest, TransposeHasACudaKernelForEveryDtypeAndPermType
                             << reg.status();
       EXPECT_EQ((*reg)->def.platform, "CUDA");
     }
+  }
+}
+
+// A node of `op` with `attrs`, its attr defaults and dummy inputs.
+NodeDef NodeWith(const std::string& op, AttrValueMap attrs) {
+  NodeDef def = MakeNodeDef("n", op, std::move(attrs));
+  const OpDef* op_def = OpRegistry::Global()->LookUp(op);
+  EXPECT_NE(op_def, nullptr) << op;
+  if (op_def == nullptr) return def;
+  AddDefaultsToNodeDef(*op_def, &def);
+  for (size_t i = 0; i < op_def->input_arg.size(); ++i) def.input.push_back("in");
+  return def;
+}
+
+bool HasCudaKernel(const NodeDef& def) {
+  absl::StatusOr<const KernelRegistration*> reg =
+      KernelRegistry::Global()->FindKernel(DEVICE_GPU, def, "CUDA");
+  return reg.ok() && (*reg)->def.platform == "CUDA";
+}
+
+TEST(CudaKernelRegistrationTest, FillAndConstantLikeHaveCudaKernelsForDeviceTypesOnly) {
+  for (DataType dtype : {DT_FLOAT, DT_DOUBLE, DT_INT64}) {
+    for (DataType index_type : {DT_INT32, DT_INT64}) {
+      const NodeDef fill = NodeWith("Fill", {{"T", dtype}, {"index_type", index_type}});
+      absl::StatusOr<const KernelRegistration*> reg =
+          KernelRegistry::Global()->FindKernel(DEVICE_GPU, fill, "CUDA");
+      ASSERT_TRUE(reg.ok()) << DataTypeString(dtype) << ": " << reg.status();
+      EXPECT_EQ((*reg)->def.platform, "CUDA");
+      const std::vector<std::string>& args = (*reg)->def.host_memory_args;
+      EXPECT_NE(std::find(args.begin(), args.end(), "dims"), args.end());
+      EXPECT_NE(std::find(args.begin(), args.end(), "value"), args.end());
+    }
+    EXPECT_TRUE(HasCudaKernel(NodeWith("ZerosLike", {{"T", dtype}}))) << DataTypeString(dtype);
+    EXPECT_TRUE(HasCudaKernel(NodeWith("OnesLike", {{"T", dtype}}))) << DataTypeString(dtype);
+  }
+  EXPECT_FALSE(HasCudaKernel(NodeWith("Fill", {{"T", DT_INT32}})));
+  EXPECT_FALSE(HasCudaKernel(NodeWith("ZerosLike", {{"T", DT_INT32}})));
+  EXPECT_FALSE(HasCudaKernel(NodeWith("OnesLike", {{"T", DT_INT32}})));
+}
+
+TEST(CudaKernelRegistrationTest, CastHasACudaKernelForEveryPairOfDeviceTypes) {
+  const std::vector<DataType> types = {DT_FLOAT, DT_DOUBLE, DT_INT64, DT_BOOL};
+  for (DataType src : types) {
+    for (DataType dst : types) {
+      EXPECT_TRUE(HasCudaKernel(NodeWith("Cast", {{"SrcT", src}, {"DstT", dst}})))
+          << DataTypeString(src) << " to " << DataTypeString(dst);
+    }
+    EXPECT_FALSE(HasCudaKernel(NodeWith("Cast", {{"SrcT", src}, {"DstT", DT_INT32}})));
+    EXPECT_FALSE(HasCudaKernel(NodeWith("Cast", {{"SrcT", DT_INT32}, {"DstT", src}})));
   }
 }
 

@@ -26,6 +26,7 @@ class BatchMatMulOp : public BatchMatMulOpBase {
     OP_REQUIRES_OK(ctx, g.status());
     absl::StatusOr<se::Stream*> stream = ComputeStream(ctx);
     OP_REQUIRES_OK(ctx, stream.status());
+    const se::cuda::ScopedKernelTiming timing(*stream);
     Tensor* out = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, g->output_shape, &out));
     if (out->NumElements() == 0) return;

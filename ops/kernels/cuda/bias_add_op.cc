@@ -22,6 +22,7 @@ class BiasAddOp : public OpKernel {
     const int64_t channels = *bias_channels;
     absl::StatusOr<se::Stream*> stream = ComputeStream(ctx);
     OP_REQUIRES_OK(ctx, stream.status());
+    const se::cuda::ScopedKernelTiming timing(*stream);
     Tensor* output = nullptr;
     OP_REQUIRES_OK(ctx, ctx->forward_input_or_allocate_output({0}, 0, value.shape(), &output));
     if (value.NumElements() == 0) return;

@@ -56,6 +56,7 @@ class Conv2DOp : public CudaConv2DOpBase {
     OP_REQUIRES_OK(ctx, g.status());
     absl::StatusOr<se::Stream*> stream = ComputeStream(ctx);
     OP_REQUIRES_OK(ctx, stream.status());
+    const se::cuda::ScopedKernelTiming timing(*stream);
     absl::StatusOr<se::DnnSupport*> dnn = DnnOf(*stream, *this);
     OP_REQUIRES_OK(ctx, dnn.status());
     Tensor* output = nullptr;
@@ -80,6 +81,7 @@ class Conv2DBackpropInputOp : public CudaConv2DOpBase {
     OP_REQUIRES_OK(ctx, g.status());
     absl::StatusOr<se::Stream*> stream = ComputeStream(ctx);
     OP_REQUIRES_OK(ctx, stream.status());
+    const se::cuda::ScopedKernelTiming timing(*stream);
     absl::StatusOr<se::DnnSupport*> dnn = DnnOf(*stream, *this);
     OP_REQUIRES_OK(ctx, dnn.status());
     Tensor* in_backprop = nullptr;
@@ -104,6 +106,7 @@ class Conv2DBackpropFilterOp : public CudaConv2DOpBase {
     OP_REQUIRES_OK(ctx, g.status());
     absl::StatusOr<se::Stream*> stream = ComputeStream(ctx);
     OP_REQUIRES_OK(ctx, stream.status());
+    const se::cuda::ScopedKernelTiming timing(*stream);
     absl::StatusOr<se::DnnSupport*> dnn = DnnOf(*stream, *this);
     OP_REQUIRES_OK(ctx, dnn.status());
     Tensor* filter_backprop = nullptr;

@@ -1,10 +1,12 @@
 // What the CUDA op kernels share: the compute stream of the kernel's GPU
 // device (TensorFlow's model: a kernel enqueues its work there and returns;
 // the stream orders it after its inputs' producers), tensors as device
-// memory, and CUDA launch errors as statuses naming the node.
+// memory, and CUDA launch errors as statuses naming the node. Each kernel
+// times its launches for the stream's busy time (ScopedKernelTiming).
 //
 //   absl::StatusOr<se::Stream*> stream = ComputeStream(ctx);
 //   OP_REQUIRES_OK(ctx, stream.status());
+//   const se::cuda::ScopedKernelTiming timing(*stream);
 //   OP_REQUIRES_OK(ctx, LaunchStatus(LaunchUnaryOp(CudaStreamOf(*stream), ...), "Exp", *this));
 #ifndef MINITF_OPS_KERNELS_CUDA_CUDA_KERNEL_HELPERS_H_
 #define MINITF_OPS_KERNELS_CUDA_CUDA_KERNEL_HELPERS_H_
@@ -16,6 +18,7 @@
 #include "runtime/op_kernel.h"
 #include "runtime/tensor.h"
 #include "stream/blas.h"
+#include "stream/cuda/scoped_kernel_timing.h"
 #include "stream/device_memory.h"
 #include "stream/dnn.h"
 #include "stream/stream.h"

@@ -45,6 +45,7 @@ class BinaryOp : public BinaryOpShared {
     OP_REQUIRES_OK(ctx, CheckBroadcastRank(*bcast, x, y, gpu::kMaxBroadcastRank));
     absl::StatusOr<se::Stream*> stream = ComputeStream(ctx);
     OP_REQUIRES_OK(ctx, stream.status());
+    const se::cuda::ScopedKernelTiming timing(*stream);
     Tensor* z = nullptr;
     OP_REQUIRES_OK(ctx,
                    ctx->forward_input_or_allocate_output({0, 1}, 0, bcast->output_shape(), &z));

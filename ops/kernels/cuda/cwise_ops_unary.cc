@@ -22,6 +22,7 @@ class UnaryOp : public OpKernel {
     const Tensor& x = ctx->input(0);
     absl::StatusOr<se::Stream*> stream = ComputeStream(ctx);
     OP_REQUIRES_OK(ctx, stream.status());
+    const se::cuda::ScopedKernelTiming timing(*stream);
     Tensor* y = nullptr;
     OP_REQUIRES_OK(ctx, ctx->forward_input_or_allocate_output({0}, 0, x.shape(), &y));
     OP_REQUIRES_OK(ctx, LaunchStatus(gpu::LaunchUnaryOp(CudaStreamOf(*stream), kKind,
@@ -42,6 +43,7 @@ class ReluGradOp : public OpKernel {
     OP_REQUIRES_OK(ctx, ValidateReluGradInputs(gradients, features, *this));
     absl::StatusOr<se::Stream*> stream = ComputeStream(ctx);
     OP_REQUIRES_OK(ctx, stream.status());
+    const se::cuda::ScopedKernelTiming timing(*stream);
     Tensor* backprops = nullptr;
     OP_REQUIRES_OK(ctx,
                    ctx->forward_input_or_allocate_output({0, 1}, 0, gradients.shape(), &backprops));

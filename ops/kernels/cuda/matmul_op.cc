@@ -24,6 +24,7 @@ class MatMulOp : public MatMulOpBase {
     OP_REQUIRES_OK(ctx, plan.status());
     absl::StatusOr<se::Stream*> stream = ComputeStream(ctx);
     OP_REQUIRES_OK(ctx, stream.status());
+    const se::cuda::ScopedKernelTiming timing(*stream);
     const int64_t m = plan->m, n = plan->n, k = plan->k;
     Tensor* product = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({m, n}), &product));

@@ -39,6 +39,7 @@ class MaxPoolOp : public Pool2DOpBase {
     OP_REQUIRES_OK(ctx, g.status());
     absl::StatusOr<se::Stream*> stream = ComputeStream(ctx);
     OP_REQUIRES_OK(ctx, stream.status());
+    const se::cuda::ScopedKernelTiming timing(*stream);
     absl::StatusOr<se::DnnSupport*> dnn = DnnOf(*stream, *this);
     OP_REQUIRES_OK(ctx, dnn.status());
     Tensor* output = nullptr;
@@ -65,6 +66,7 @@ class MaxPoolGradOp : public Pool2DOpBase {
     OP_REQUIRES_OK(ctx, g.status());
     absl::StatusOr<se::Stream*> stream = ComputeStream(ctx);
     OP_REQUIRES_OK(ctx, stream.status());
+    const se::cuda::ScopedKernelTiming timing(*stream);
     absl::StatusOr<se::DnnSupport*> dnn = DnnOf(*stream, *this);
     OP_REQUIRES_OK(ctx, dnn.status());
     Tensor* in_backprop = nullptr;

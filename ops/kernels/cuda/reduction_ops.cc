@@ -31,6 +31,7 @@ class ReductionOp : public ReductionOpBase {
     if (SetOutputWithoutPasses(ctx, input, *plan)) return;
     absl::StatusOr<se::Stream*> stream = ComputeStream(ctx);
     OP_REQUIRES_OK(ctx, stream.status());
+    const se::cuda::ScopedKernelTiming timing(*stream);
 
     Tensor current = input;
     for (size_t p = 0; p < plan->passes.size(); ++p) {

@@ -19,6 +19,7 @@ class SoftmaxOp : public OpKernel {
     OP_REQUIRES_OK(ctx, ValidateSoftmaxInput(logits, *this));
     absl::StatusOr<se::Stream*> stream = ComputeStream(ctx);
     OP_REQUIRES_OK(ctx, stream.status());
+    const se::cuda::ScopedKernelTiming timing(*stream);
     Tensor* softmax = nullptr;
     OP_REQUIRES_OK(ctx, ctx->forward_input_or_allocate_output({0}, 0, logits.shape(), &softmax));
     if (logits.NumElements() == 0) return;

@@ -32,6 +32,7 @@ class TransposeOp : public OpKernel {
     }
     absl::StatusOr<se::Stream*> stream = ComputeStream(ctx);
     OP_REQUIRES_OK(ctx, stream.status());
+    const se::cuda::ScopedKernelTiming timing(*stream);
     if (x.NumElements() == 0) {
       Tensor* y = nullptr;
       OP_REQUIRES_OK(ctx, ctx->allocate_output(0, plan->out_shape, &y));

@@ -25,6 +25,7 @@ class SparseSoftmaxXentOp : public OpKernel {
     const int64_t classes = features.dim_size(1);
     absl::StatusOr<se::Stream*> stream = ComputeStream(ctx);
     OP_REQUIRES_OK(ctx, stream.status());
+    const se::cuda::ScopedKernelTiming timing(*stream);
     Tensor* loss = nullptr;
     Tensor* backprop = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({batch}), &loss));
