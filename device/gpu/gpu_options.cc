@@ -45,6 +45,14 @@ absl::StatusOr<GPUOptions> ApplyGPUEnvironment(GPUOptions options) {
     }
     options.host_memory_limit_mb = mb;
   }
+  if (options.platform.empty()) options.platform = GetEnvOr("MINITF_GPU_PLATFORM", "");
+  if (!options.platform.empty() && absl::AsciiStrToLower(options.platform) != "simgpu" &&
+      options.platform != "CUDA") {
+    return absl::InvalidArgumentError(
+        absl::StrCat("GPU platform '", options.platform,
+                     "' (MINITF_GPU_PLATFORM or GPUOptions::platform) is invalid: expected "
+                     "SimGPU or CUDA"));
+  }
   if (options.thread_mode.empty()) {
     options.thread_mode = GetEnvOr("TF_GPU_THREAD_MODE", "global");
   }

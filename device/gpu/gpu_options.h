@@ -8,6 +8,8 @@
 //   TF_CUDA_HOST_MEM_LIMIT_IN_MB=<n>       host_memory_limit_mb (default 64 GiB)
 //   TF_GPU_THREAD_MODE=global|gpu_private|gpu_shared
 //   MINITF_SIMGPU=<options>                the SimGPU platform's options
+//   MINITF_GPU_PLATFORM=SimGPU|CUDA        platform, when the session names none
+//                                          (tests: no test may depend on it)
 #ifndef MINITF_DEVICE_GPU_GPU_OPTIONS_H_
 #define MINITF_DEVICE_GPU_GPU_OPTIONS_H_
 
@@ -32,7 +34,8 @@ struct GPUOptions {
   bool vmem = true;
   // Limit of the pinned host pool behind VMem, in MiB.
   int64_t host_memory_limit_mb = int64_t{64} << 10;
-  // "" picks CUDA when it has devices, else SimGPU; or "SimGPU", "CUDA".
+  // "" picks MINITF_GPU_PLATFORM when set, else CUDA when it has devices,
+  // else SimGPU; or "SimGPU", "CUDA".
   std::string platform;
   // SimGPU option string ("count=1,memory=16GiB,mode=compute", see
   // docs/SIMGPU.md). Sessions giving the same string share the simulated

@@ -64,6 +64,7 @@ class ScopedEnv {
 DeviceOptions Options(const std::string& simgpu) {
   DeviceOptions options;
   options.intra_op_parallelism_threads = 2;
+  options.gpu_options.platform = "SimGPU";
   options.gpu_options.simgpu_options = simgpu;
   return options;
 }
@@ -108,6 +109,7 @@ TEST_F(GPUDeviceTest, DefaultOptionsCreateOneSimGpuDeviceAfterTheCpu) {
     GTEST_SKIP() << "a CUDA device is the default here";
   }
   ScopedEnv no_simgpu_env("MINITF_SIMGPU", nullptr);
+  ScopedEnv no_platform_env("MINITF_GPU_PLATFORM", nullptr);
   DeviceOptions options;
   options.intra_op_parallelism_threads = 2;
   std::vector<std::unique_ptr<Device>> devices = Devices(options);
@@ -431,7 +433,7 @@ TEST_F(GPUDeviceTest, MalformedEnvironmentVariablesFailDeviceCreationNamingTheVa
   const std::vector<std::pair<const char*, const char*>> bad = {
       {"TF_GPU_THREAD_MODE", "bogus"},        {"TF_FORCE_GPU_ALLOW_GROWTH", "maybe"},
       {"TF_CUDA_HOST_MEM_LIMIT_IN_MB", "-3"}, {"TF_CUDA_HOST_MEM_LIMIT_IN_MB", "lots"},
-      {"TF_GPU_VMEM", "sometimes"},
+      {"TF_GPU_VMEM", "sometimes"},           {"MINITF_GPU_PLATFORM", "TPU"},
   };
   for (const auto& [name, value] : bad) {
     SCOPED_TRACE(std::string(name) + "=" + value);
@@ -439,7 +441,9 @@ TEST_F(GPUDeviceTest, MalformedEnvironmentVariablesFailDeviceCreationNamingTheVa
     absl::StatusOr<GPUOptions> applied = ApplyGPUEnvironment(GPUOptions());
     EXPECT_EQ(applied.status().code(), absl::StatusCode::kInvalidArgument);
     EXPECT_THAT(std::string(applied.status().message()), HasSubstr(name));
-    const absl::Status s = CreateStatus(Options(kOneGPU));
+    DeviceOptions unpinned = Options(kOneGPU);
+    unpinned.gpu_options.platform.clear();  // So that MINITF_GPU_PLATFORM is read.
+    const absl::Status s = CreateStatus(unpinned);
     EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
     EXPECT_THAT(std::string(s.message()), HasSubstr(name));
   }
@@ -472,6 +476,22 @@ TEST_F(GPUDeviceTest, EnvironmentVariablesOverrideTheOptions) {
   ASSERT_NE(p, nullptr);
   EXPECT_LT(gpu->allocator_stack()->device_bfc()->GetPoolStats().pool_bytes, size_t{16} << 20);
   allocator->DeallocateRaw(p);
+}
+
+TEST_F(GPUDeviceTest, PlatformVariableChoosesThePlatformOnlyWhereTheOptionsNameNone) {
+  ScopedEnv platform("MINITF_GPU_PLATFORM", "CUDA");
+  absl::StatusOr<GPUOptions> applied = ApplyGPUEnvironment(GPUOptions());
+  ASSERT_TRUE(applied.ok()) << applied.status();
+  EXPECT_EQ(applied->platform, "CUDA");
+  GPUOptions pinned;
+  pinned.platform = "SimGPU";
+  applied = ApplyGPUEnvironment(pinned);
+  ASSERT_TRUE(applied.ok()) << applied.status();
+  EXPECT_EQ(applied->platform, "SimGPU");
+  // A pinned session gets its SimGPU device whatever the variable says.
+  std::vector<std::unique_ptr<Device>> devices = Devices(Options(kOneGPU));
+  ASSERT_THAT(GPUsOf(devices), SizeIs(1));
+  EXPECT_EQ(GPUsOf(devices)[0]->platform_name(), "SimGPU");
 }
 
 TEST_F(GPUDeviceTest, ThreadModeInTheOptionsWinsOverTheEnvironment) {

@@ -1,0 +1,167 @@
+// Strict SimGPU: device memory is as unreachable from host code as cudaMalloc
+// memory. A host thread that dereferences a device pointer dies (SIGSEGV);
+// the stream's copies, memsets and kernels reach the memory; a host callback
+// does not; `strict=false` turns the protection off.
+#include <sys/wait.h>
+
+#include <csignal>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "stream/device_memory_protection.h"
+#include "stream/kernel.h"
+#include "stream/sim_gpu/sim_gpu_executor.h"
+#include "stream/sim_gpu/sim_gpu_platform.h"
+#include "stream/stream.h"
+
+namespace minitf::se {
+namespace {
+
+constexpr uint64_t kBytes = 4096;
+
+std::unique_ptr<SimGPUPlatform> MakePlatform(const char* options) {
+  return *SimGPUPlatform::Create(*ParseSimGPUOptions(options));
+}
+
+// How a host access to device memory ends: killed by SIGSEGV, or, under
+// AddressSanitizer (whose handler reports the fault and exits), with its SEGV
+// report.
+#if defined(__SANITIZE_ADDRESS__)
+#define MINITF_UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define MINITF_UNDER_ASAN 1
+#endif
+#endif
+
+bool DiedOfFault(int status) {
+#ifdef MINITF_UNDER_ASAN
+  return WIFEXITED(status) && WEXITSTATUS(status) != 0;
+#else
+  return WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV;
+#endif
+}
+#ifdef MINITF_UNDER_ASAN
+constexpr char kFaultReport[] = "SEGV";
+#else
+constexpr char kFaultReport[] = "";
+#endif
+
+// Reads one byte through a pointer the compiler must not assume anything of.
+int ReadByte(const void* p) { return *static_cast<const volatile char*>(p); }
+
+class DeviceMemoryProtectionTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!DeviceMemoryProtectionAvailable()) {
+      GTEST_SKIP() << "this CPU or kernel has no memory protection keys (pkeys); "
+                      "SimGPU cannot protect its device memory here";
+    }
+    platform_ = MakePlatform("memory=64MiB,mode=functional");
+    gpu_ = static_cast<SimGPUExecutor*>(*platform_->ExecutorForDevice(0));
+    buffer_ = gpu_->Allocate(kBytes);
+    ASSERT_FALSE(buffer_.is_null());
+  }
+  void TearDown() override {
+    if (gpu_ != nullptr) gpu_->Deallocate(&buffer_);
+  }
+
+  std::unique_ptr<SimGPUPlatform> platform_;
+  SimGPUExecutor* gpu_ = nullptr;
+  DeviceMemoryBase buffer_;
+};
+
+using DeviceMemoryProtectionDeathTest = DeviceMemoryProtectionTest;
+
+TEST_F(DeviceMemoryProtectionDeathTest, HostReadOfDeviceMemoryFaults) {
+  ASSERT_TRUE(gpu_->DeviceMemoryProtectedFromHost());
+  EXPECT_EXIT(ReadByte(buffer_.opaque()), DiedOfFault, kFaultReport);
+}
+
+TEST_F(DeviceMemoryProtectionDeathTest, HostWriteOfDeviceMemoryFaults) {
+  EXPECT_EXIT(std::memset(buffer_.opaque(), 1, 16), DiedOfFault, kFaultReport);
+}
+
+TEST_F(DeviceMemoryProtectionDeathTest, HostCallbackCannotReadDeviceMemory) {
+  // A host callback runs on the stream's worker thread, but as host code.
+  EXPECT_EXIT(
+      {
+        auto stream = *gpu_->CreateStream();
+        const void* device = buffer_.opaque();
+        (void)stream->DoHostCallback([device] { ReadByte(device); });
+        (void)stream->BlockHostUntilDone();
+      },
+      DiedOfFault, kFaultReport);
+}
+
+TEST_F(DeviceMemoryProtectionTest, StreamCopiesAndMemsetsReachDeviceMemory) {
+  auto stream = *gpu_->CreateStream();
+  std::vector<uint32_t> in(kBytes / 4), out(kBytes / 4, 0);
+  for (size_t i = 0; i < in.size(); ++i) in[i] = static_cast<uint32_t>(i * 7);
+  ASSERT_TRUE(stream->Memcpy(&buffer_, in.data(), kBytes).ok());
+  ASSERT_TRUE(stream->Memcpy(out.data(), buffer_, kBytes).ok());
+  ASSERT_TRUE(stream->BlockHostUntilDone().ok());
+  EXPECT_EQ(out, in);
+
+  ASSERT_TRUE(stream->Memset32(&buffer_, 0xabcdef01u, kBytes).ok());
+  ASSERT_TRUE(stream->Memcpy(out.data(), buffer_, kBytes).ok());
+  ASSERT_TRUE(stream->BlockHostUntilDone().ok());
+  EXPECT_EQ(out, std::vector<uint32_t>(kBytes / 4, 0xabcdef01u));
+}
+
+TEST_F(DeviceMemoryProtectionTest, KernelsReadAndWriteDeviceMemory) {
+  auto stream = *gpu_->CreateStream();
+  ASSERT_TRUE(stream->MemZero(&buffer_, kBytes).ok());
+  auto* device = static_cast<uint32_t*>(buffer_.opaque());
+  HostKernel kernel;
+  kernel.name = "Iota";
+  kernel.body = [device] {
+    for (uint32_t i = 0; i < kBytes / 4; ++i) device[i] += i;
+    return absl::OkStatus();
+  };
+  ASSERT_TRUE(stream->LaunchHostKernel(std::move(kernel)).ok());
+  std::vector<uint32_t> out(kBytes / 4);
+  ASSERT_TRUE(stream->Memcpy(out.data(), buffer_, kBytes).ok());
+  ASSERT_TRUE(stream->BlockHostUntilDone().ok());
+  for (uint32_t i = 0; i < out.size(); ++i) ASSERT_EQ(out[i], i) << "at " << i;
+}
+
+TEST_F(DeviceMemoryProtectionTest, SynchronousCopiesReachDeviceMemory) {
+  const std::vector<char> in(kBytes, 'x');
+  std::vector<char> out(kBytes, 0);
+  ASSERT_TRUE(gpu_->SynchronousMemcpyH2D(in.data(), kBytes, &buffer_).ok());
+  ASSERT_TRUE(gpu_->SynchronousMemcpyD2H(buffer_, kBytes, out.data()).ok());
+  EXPECT_EQ(out, in);
+}
+
+TEST_F(DeviceMemoryProtectionDeathTest, ScopedAccessOpensDeviceMemoryForItsScopeOnly) {
+  {
+    ScopedDeviceMemoryAccess access;
+    std::memset(buffer_.opaque(), 5, kBytes);
+    EXPECT_EQ(ReadByte(static_cast<char*>(buffer_.opaque()) + kBytes - 1), 5);
+    {
+      ScopedDeviceMemoryAccess nested;
+      EXPECT_EQ(ReadByte(buffer_.opaque()), 5);
+    }
+    // The inner scope restored the outer scope's rights, not none.
+    EXPECT_EQ(ReadByte(buffer_.opaque()), 5);
+  }
+  EXPECT_EXIT(ReadByte(buffer_.opaque()), DiedOfFault, kFaultReport);
+}
+
+TEST(DeviceMemoryProtectionOffTest, NonStrictDeviceMemoryIsPlainHostMemory) {
+  auto platform = MakePlatform("memory=64MiB,mode=functional,strict=false");
+  auto* gpu = static_cast<SimGPUExecutor*>(*platform->ExecutorForDevice(0));
+  DeviceMemoryBase buffer = gpu->Allocate(kBytes);
+  ASSERT_FALSE(buffer.is_null());
+  EXPECT_FALSE(gpu->DeviceMemoryProtectedFromHost());
+  std::memset(buffer.opaque(), 3, kBytes);
+  EXPECT_EQ(ReadByte(buffer.opaque()), 3);
+  gpu->Deallocate(&buffer);
+}
+
+}  // namespace
+}  // namespace minitf::se
