@@ -56,6 +56,7 @@ class AntManTrainingTest : public ::testing::Test {
     SessionOptions options;
     options.config.intra_op_parallelism_threads = 2;
     options.config.inter_op_parallelism_threads = 2;
+    options.config.gpu_options.platform = "SimGPU";
     options.config.gpu_options.simgpu_options = "memory=1GiB,mode=functional";
     options.config.gpu_options.private_allocators = true;
     options.config.gpu_options.memory_limit_bytes = 256 * kMiB;

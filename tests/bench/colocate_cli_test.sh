@@ -39,19 +39,19 @@ wait_running() {
 
 # Small MLP jobs, quick to set up.
 cat > "$dir/mlp.json" <<'JSON'
-{"name": "mlp", "device": {"simgpu": "memory=1GiB,mode=timing"}, "duration_s": 60,
+{"name": "mlp", "device": {"platform": "SimGPU", "simgpu": "memory=1GiB,mode=timing"}, "duration_s": 60,
  "jobs": [{"name": "a", "model": "mlp", "batch_size": 64},
           {"name": "b", "model": "mlp", "batch_size": 64, "role": "guarantee"}]}
 JSON
 # Each job's input batch alone is larger than its memory limit.
 cat > "$dir/oom.json" <<'JSON'
-{"name": "oom", "device": {"simgpu": "memory=1GiB,mode=timing"}, "duration_s": 2,
+{"name": "oom", "device": {"platform": "SimGPU", "simgpu": "memory=1GiB,mode=timing"}, "duration_s": 2,
  "jobs": [{"name": "a", "model": "mlp", "batch_size": 16384, "memory_limit": "2MiB"},
           {"name": "b", "model": "mlp", "batch_size": 16384, "memory_limit": "2MiB"}]}
 JSON
 # Steps that take seconds each: SimGPU computes a wide CNN on the host.
 cat > "$dir/slow.json" <<'JSON'
-{"name": "slow", "device": {"simgpu": "memory=4GiB,mode=compute"}, "duration_s": 60,
+{"name": "slow", "device": {"platform": "SimGPU", "simgpu": "memory=4GiB,mode=compute"}, "duration_s": 60,
  "jobs": [{"name": "a", "model": "cnn", "batch_size": 64,
            "model_params": {"image_size": 32, "channels": 128}}]}
 JSON
@@ -124,7 +124,7 @@ no_plots)
   ;;
 warnings)
   cat > "$dir/cut.json" <<'JSON'
-{"name": "cut", "device": {"simgpu": "memory=1GiB,mode=timing"}, "duration_s": 1,
+{"name": "cut", "device": {"platform": "SimGPU", "simgpu": "memory=1GiB,mode=timing"}, "duration_s": 1,
  "jobs": [{"name": "a", "model": "mlp", "batch_size": 64, "duration_s": 5}]}
 JSON
   "$minitf" colocate "$dir/cut.json" --out "$out" --no-plots --no-trace > "$dir/log" 2>&1

@@ -33,6 +33,7 @@ constexpr int64_t kMiB = int64_t{1} << 20;
 Scenario TwoJobs() {
   Scenario s;
   s.name = "two_jobs";
+  s.platform = "SimGPU";
   s.simgpu_options = "memory=192MiB,mode=functional";
   s.duration_s = 3;
   JobSpec g;

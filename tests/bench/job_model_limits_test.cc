@@ -51,6 +51,7 @@ absl::Status TrainOneStep(const JobModel& m, const std::string& simgpu) {
   SessionOptions options;
   options.config.intra_op_parallelism_threads = 1;
   options.config.inter_op_parallelism_threads = 1;
+  options.config.gpu_options.platform = "SimGPU";
   options.config.gpu_options.simgpu_options = simgpu;
   MINITF_ASSIGN_OR_RETURN(std::unique_ptr<Session> session, NewSession(options));
   MINITF_RETURN_IF_ERROR(session->Create(m.model.graph));

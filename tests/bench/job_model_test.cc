@@ -69,6 +69,7 @@ TEST(JobModelTest, TransformerTakesItsSizesFromTheSpecAndTrainsAStepOnTheGpu) {
     SessionOptions options;
     options.config.intra_op_parallelism_threads = 2;
     options.config.inter_op_parallelism_threads = 2;
+    options.config.gpu_options.platform = "SimGPU";
     options.config.gpu_options.simgpu_options = "memory=256MiB,mode=" + mode;
     absl::StatusOr<std::unique_ptr<Session>> session = NewSession(options);
     ASSERT_TRUE(session.ok()) << session.status();

@@ -27,6 +27,7 @@ JobRunner::Options Options(const std::string& dir, const std::string& name, int6
   o.spec.batch_size = 64;
   o.spec.steps = steps;
   o.spec.memory_limit = limit;
+  o.platform = "SimGPU";
   o.simgpu_options = kSimGPU;
   o.config_file = dir + "/" + name + ".config.json";
   o.status_file = dir + "/" + name + ".status.json";
@@ -143,6 +144,7 @@ JobRunner::Options SlowCnn(const std::string& dir, double experiment_s) {
   o.spec.model = "cnn";
   o.spec.model_params = {{"image_size", 32}, {"channels", 128}};
   o.spec.batch_size = 64;
+  o.platform = "SimGPU";
   o.simgpu_options = "memory=2GiB,mode=compute";
   o.experiment_duration_s = experiment_s;
   return o;

@@ -35,6 +35,7 @@ SessionOptions SimGPUOptions() {
   SessionOptions options;
   options.config.intra_op_parallelism_threads = 2;
   options.config.inter_op_parallelism_threads = 2;
+  options.config.gpu_options.platform = "SimGPU";
   options.config.gpu_options.simgpu_options = "memory=256MiB,mode=functional";
   return options;
 }

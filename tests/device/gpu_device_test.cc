@@ -510,6 +510,7 @@ TEST_F(GPUDeviceTest, MalformedMinitfSimgpuFailsOnlyTheDefaultPlatform) {
   // ...but the default SimGPU instance reads it.
   DeviceOptions default_platform;
   default_platform.intra_op_parallelism_threads = 2;
+  default_platform.gpu_options.platform = "SimGPU";
   const absl::Status s = CreateStatus(default_platform);
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
   EXPECT_THAT(std::string(s.message()), HasSubstr("MINITF_SIMGPU"));

@@ -161,6 +161,7 @@ inline SessionOptions ParitySessionOptions(bool gpu) {
   SessionOptions options;
   options.config.intra_op_parallelism_threads = 2;
   options.config.inter_op_parallelism_threads = 2;
+  options.config.gpu_options.platform = "SimGPU";
   options.config.gpu_options.simgpu_options = kSimGPUOptions;
   if (!gpu) options.config.device_count["GPU"] = 0;
   return options;

@@ -86,6 +86,7 @@ TEST(ShapeOverflowTest, SimGpuTimingModeRejectsAnOverflowingOutputNamingTheNode)
   GraphDef graph;
   ASSERT_TRUE(root.ToGraphDef(&graph).ok()) << root.status();
   SessionOptions options;
+  options.config.gpu_options.platform = "SimGPU";
   options.config.gpu_options.simgpu_options = "memory=64MiB,mode=timing";
   auto session = NewSession(options);
   ASSERT_TRUE(session.ok()) << session.status();

@@ -53,6 +53,7 @@ SessionOptions Options(bool private_allocators) {
   SessionOptions options;
   options.config.inter_op_parallelism_threads = 4;
   options.config.intra_op_parallelism_threads = 1;
+  options.config.gpu_options.platform = "SimGPU";
   options.config.gpu_options.simgpu_options = "memory=256MiB,mode=functional";
   options.config.gpu_options.private_allocators = private_allocators;
   return options;

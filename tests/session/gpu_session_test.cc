@@ -32,6 +32,7 @@ SessionOptions Options(const std::string& simgpu = "", bool private_allocators =
   SessionOptions options;
   options.config.intra_op_parallelism_threads = 2;
   options.config.inter_op_parallelism_threads = 2;
+  options.config.gpu_options.platform = "SimGPU";
   options.config.gpu_options.simgpu_options = simgpu;
   options.config.gpu_options.private_allocators = private_allocators;
   return options;

@@ -36,6 +36,7 @@ std::unique_ptr<Session> MakeSession(const Scope& root, const SessionOptions& op
 
 SessionOptions SimGpu(const std::string& simgpu) {
   SessionOptions options;
+  options.config.gpu_options.platform = "SimGPU";
   options.config.gpu_options.simgpu_options = simgpu;
   return options;
 }

@@ -351,10 +351,11 @@ TEST(WhileLoopTest, TheSameSessionRunsTheLoopAgainAndAgain) {
 }
 
 TEST(WhileLoopTest, ALoopWhoseBodyRunsOnTheGpuTransfersInsideTheFrame) {
-  // The loop's control ops are CPU-only; its body's Mul is placed on the
-  // SimGPU, so each iteration sends the value to the GPU and back.
+  // The body's Mul is pinned to the SimGPU, the counter (int32, host
+  // memory) is not, so each iteration moves the value between the memories.
   SessionOptions options;
   options.config.inter_op_parallelism_threads = 2;
+  options.config.gpu_options.platform = "SimGPU";
   Scope root = Scope::NewRootScope();
   std::vector<Output> out;
   ASSERT_TRUE(ops::WhileLoop(
@@ -380,6 +381,7 @@ TEST(WhileLoopTest, ANestedLoopWhoseInnerBodyRunsOnTheGpu) {
   // outer frame: for i < 3: for j < 4: x *= 2  ->  2^12.
   SessionOptions options;
   options.config.inter_op_parallelism_threads = 2;
+  options.config.gpu_options.platform = "SimGPU";
   Scope root = Scope::NewRootScope();
   std::vector<Output> out;
   ASSERT_TRUE(

@@ -43,6 +43,7 @@ SessionOptions Options(const std::string& config_file) {
   SessionOptions options;
   options.config.intra_op_parallelism_threads = 1;
   options.config.inter_op_parallelism_threads = 2;
+  options.config.gpu_options.platform = "SimGPU";
   options.config.gpu_options.simgpu_options = "memory=512MiB,mode=functional";
   options.config.gpu_options.private_allocators = true;
   options.config.gpu_options.memory_limit_bytes = 64 * kMiB;

@@ -38,6 +38,7 @@ GraphDef Graph() {
 
 std::unique_ptr<DirectSession> MakeSession(const std::string& dir, bool with_config) {
   SessionOptions options;
+  options.config.gpu_options.platform = "SimGPU";
   options.config.gpu_options.simgpu_options = "memory=512MiB,mode=functional";
   options.config.gpu_options.private_allocators = true;
   options.config.gpu_options.memory_limit_bytes = 64 * kMiB;
@@ -118,6 +119,7 @@ TEST(GPUStatisticsTest, ReportsThePerfControlInForce) {
 
 TEST(GPUStatisticsTest, SessionsWithoutAStatusFileHaveNoState) {
   SessionOptions options;
+  options.config.gpu_options.platform = "SimGPU";
   options.config.gpu_options.simgpu_options = "memory=512MiB,mode=functional";
   auto session = DirectSession::New(options);
   ASSERT_TRUE(session.ok());
