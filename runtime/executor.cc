@@ -10,6 +10,7 @@
 
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/match.h"
+#include "absl/synchronization/notification.h"
 #include "absl/strings/str_cat.h"
 #include "platform/logging.h"
 #include "platform/mutex.h"
@@ -487,7 +488,19 @@ void ExecutorState<P>::Process(ReadyQueue* queue) {
         if (stats_ptr != nullptr) {
           stats_ptr->op_start_rel_micros = NowMicros() - stats_ptr->all_start_micros;
         }
-        device_->Compute(item.kernel, &ctx);
+        GpuOpQueue* q = device_->gpu_op_queue();
+        if (q != nullptr && q->paces_sync_kernels() && q->active() && item.kernel->IsExpensive()) {
+          // AntMan pacing of a synchronous GPU launch (CUDA): the queue runs
+          // it after its slot while this thread waits.
+          absl::Notification launched;
+          q->Enqueue([&] {
+            device_->Compute(item.kernel, &ctx);
+            launched.Notify();
+          });
+          launched.WaitForNotification();
+        } else {
+          device_->Compute(item.kernel, &ctx);
+        }
         if (stats_ptr != nullptr) {
           stats_ptr->op_end_rel_micros = NowMicros() - stats_ptr->all_start_micros;
         }

@@ -5,8 +5,10 @@
 
 namespace minitf {
 
-GpuOpManager::GpuOpManager(std::string device_name)
-    : device_name_(std::move(device_name)), thread_([this] { Run(); }) {}
+GpuOpManager::GpuOpManager(std::string device_name, bool paces_sync_kernels)
+    : device_name_(std::move(device_name)),
+      paces_sync_kernels_(paces_sync_kernels),
+      thread_([this] { Run(); }) {}
 
 GpuOpManager::~GpuOpManager() {
   {

@@ -48,7 +48,8 @@ class GpuOpManager : public GpuOpQueue {
     absl::Duration unused_budget;  // Budget left over: budget - slots.
   };
 
-  explicit GpuOpManager(std::string device_name);
+  // `paces_sync_kernels`: see GpuOpQueue (true for a GPU device).
+  explicit GpuOpManager(std::string device_name, bool paces_sync_kernels = false);
   ~GpuOpManager();
   GpuOpManager(const GpuOpManager&) = delete;
   GpuOpManager& operator=(const GpuOpManager&) = delete;
@@ -58,6 +59,7 @@ class GpuOpManager : public GpuOpQueue {
   // Whether the executor must route the device's async launches through
   // Enqueue. Cheap (one atomic load): the executor asks for every launch.
   bool active() const override { return active_.load(std::memory_order_acquire); }
+  bool paces_sync_kernels() const override { return paces_sync_kernels_; }
   // Set by the session: true while the job's perfControl is below 100.
   // While inactive, queued launches run without slots.
   void SetActive(bool active);
@@ -104,6 +106,7 @@ class GpuOpManager : public GpuOpQueue {
 
   // Constant after construction.
   const std::string device_name_;
+  const bool paces_sync_kernels_;
 
   std::atomic<bool> active_{false};
 

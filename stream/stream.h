@@ -79,8 +79,8 @@ class Stream {
   virtual absl::Status status() const = 0;
   bool ok() const { return status().ok(); }
 
-  // Time this stream's kernels held the device's compute engine (SimGPU;
-  // zero where the platform does not measure it).
+  // Time this stream's kernels held the device's compute engine: SimGPU's
+  // engine time, CUDA's kernel intervals between events; zero on Host.
   virtual absl::Duration BusyTime() const { return absl::ZeroDuration(); }
 
   // The native handle (a cudaStream_t on CUDA); nullptr elsewhere.

@@ -56,7 +56,9 @@ absl::StatusOr<std::unique_ptr<GPUDevice>> GPUDevice::Create(
   device->context_ = std::make_unique<GPUDeviceContext>(
       device->compute_.get(), device->host_to_device_.get(), device->device_to_host_.get(),
       device->device_to_device_.get());
-  device->op_manager_ = std::make_unique<GpuOpManager>(device->name());
+  // CUDA kernels are synchronous launches: they are paced as well.
+  device->op_manager_ =
+      std::make_unique<GpuOpManager>(device->name(), /*paces_sync_kernels=*/true);
   device->info_.stream = device->compute_.get();
   device->info_.executor = executor;
   device->info_.default_context = device->context_.get();

@@ -1,5 +1,7 @@
 // The executor's AntMan pacing hook: on a device whose GpuOpManager is
-// active, async kernels are launched from the manager's queue.
+// active, async kernels are launched from the manager's queue, and so are
+// synchronous expensive ones where the manager paces them (a GPU device,
+// whose CUDA kernels are synchronous launches).
 #include <memory>
 
 #include "absl/strings/str_cat.h"
@@ -20,7 +22,8 @@ namespace {
 // (the test ops have CPU kernels).
 class PacedDevice : public ThreadPoolDevice {
  public:
-  PacedDevice() : ThreadPoolDevice(0, 2, cpu_allocator()), manager_(name()) {}
+  explicit PacedDevice(bool paces_sync_kernels = false)
+      : ThreadPoolDevice(0, 2, cpu_allocator()), manager_(name(), paces_sync_kernels) {}
   GpuOpQueue* gpu_op_queue() override { return &manager_; }
   GpuOpManager& manager() { return manager_; }
 
@@ -30,7 +33,8 @@ class PacedDevice : public ThreadPoolDevice {
 
 class ExecutorGpuOpManagerTest : public ::testing::Test {
  protected:
-  ExecutorGpuOpManagerTest() : pool_("inter_op_test", 2) {}
+  explicit ExecutorGpuOpManagerTest(bool paces_sync_kernels = false)
+      : device_(paces_sync_kernels), pool_("inter_op_test", 2) {}
 
   absl::Status Build(const Scope& root, const std::vector<Output>& fetches) {
     num_retvals_ = fetches.size();
@@ -123,6 +127,19 @@ TEST_F(ExecutorGpuOpManagerTest, IdleSlotsDelayButDoNotChangeTheResult) {
   }
 }
 
+TEST_F(ExecutorGpuOpManagerTest, SyncKernelsAreNotPacedUnlessTheQueueSaysSo) {
+  Scope root = Scope::NewRootScope();
+  Output y = OpBuilder(root, "_TestExpensiveIncrement")
+                 .Input(ops::Const(root, Tensor::Scalar<int32_t>(1)))
+                 .Finalize1();
+  ASSERT_TRUE(Build(root, {y}).ok());
+  device_.manager().SetActive(true);
+  auto out = RunStep();
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_EQ((*out)[0].scalar<int32_t>()(), 2);
+  EXPECT_EQ(device_.manager().total_launches(), 0);
+}
+
 TEST_F(ExecutorGpuOpManagerTest, InactiveManagerIsBypassed) {
   ASSERT_TRUE(BuildTwelveAsyncLaunches().ok());
   auto out = RunStep();
@@ -139,6 +156,55 @@ TEST_F(ExecutorGpuOpManagerTest, AnErrorStillCancelsQueuedAsyncWork) {
   ASSERT_TRUE(Build(root, {blocked, bad}).ok());
   device_.manager().SetActive(true);
   device_.manager().BeginStep(absl::Milliseconds(2), 2);
+  auto out = RunStep();
+  ASSERT_FALSE(out.ok());
+  EXPECT_EQ(out.status().code(), absl::StatusCode::kAborted) << out.status();
+  EXPECT_EQ(device_.manager().total_launches(), 2);
+}
+
+class ExecutorSyncPacingTest : public ExecutorGpuOpManagerTest {
+ protected:
+  ExecutorSyncPacingTest() : ExecutorGpuOpManagerTest(/*paces_sync_kernels=*/true) {}
+};
+
+TEST_F(ExecutorSyncPacingTest, SyncExpensiveKernelsGoThroughTheQueueToo) {
+  // Three expensive synchronous increments and one async identity are
+  // launches; the constant and the cheap increment are not.
+  Scope root = Scope::NewRootScope();
+  Output y = ops::Const(root, Tensor::Scalar<int32_t>(1));
+  for (int i = 0; i < 3; ++i) y = OpBuilder(root, "_TestExpensiveIncrement").Input(y).Finalize1();
+  y = Increment(root, AsyncIdentity(root, y));
+  ASSERT_TRUE(Build(root, {y}).ok());
+  GpuOpManager& manager = device_.manager();
+  manager.SetActive(true);
+  for (PacingPolicy policy : {PacingPolicy::kAntMan, PacingPolicy::kPrecise}) {
+    manager.SetPolicy(policy);
+    manager.BeginStep(absl::Milliseconds(4), 4);
+    auto out = RunStep();
+    ASSERT_TRUE(out.ok()) << out.status();
+    EXPECT_EQ((*out)[0].scalar<int32_t>()(), 5);
+    const GpuOpManager::StepCounters step = manager.BeginStep(absl::ZeroDuration(), 0);
+    EXPECT_EQ(step.launches, 4) << PacingPolicyName(policy);
+    EXPECT_GT(step.slots, absl::ZeroDuration()) << PacingPolicyName(policy);
+    EXPECT_EQ(step.slots + step.unused_budget, absl::Milliseconds(4));
+  }
+  // Inactive: everything runs inline.
+  manager.SetActive(false);
+  const int64_t before = manager.total_launches();
+  auto out = RunStep();
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_EQ((*out)[0].scalar<int32_t>()(), 5);
+  EXPECT_EQ(manager.total_launches(), before);
+}
+
+TEST_F(ExecutorSyncPacingTest, AFailingSyncKernelLaunchedFromTheQueueFailsTheStep) {
+  Scope root = Scope::NewRootScope();
+  Output x = ops::Const(root, Tensor::Scalar<int32_t>(1));
+  Output bad = OpBuilder(root, "_TestFail")
+                   .Input(OpBuilder(root, "_TestExpensiveIncrement").Input(x).Finalize1())
+                   .Finalize1();
+  ASSERT_TRUE(Build(root, {bad}).ok());
+  device_.manager().SetActive(true);
   auto out = RunStep();
   ASSERT_FALSE(out.ok());
   EXPECT_EQ(out.status().code(), absl::StatusCode::kAborted) << out.status();
