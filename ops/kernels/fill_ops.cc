@@ -1,8 +1,6 @@
 // Kernels: Fill, ZerosLike and OnesLike on CPU: tensors whose every element
 // is one value.
-#include <vector>
-
-#include "absl/strings/str_cat.h"
+#include "ops/util/fill_shape.h"
 #include "runtime/kernel_registry.h"
 #include "runtime/op_requires.h"
 
@@ -10,23 +8,14 @@ namespace minitf {
 namespace {
 
 // output = a tensor of shape `dims` filled with the scalar `value`.
-template <typename T, typename Index>
+template <typename T>
 class FillOp : public OpKernel {
  public:
   explicit FillOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
 
   void Compute(OpKernelContext* ctx) override {
-    const Tensor& dims = ctx->input(0);
     const Tensor& value = ctx->input(1);
-    OP_REQUIRES(
-        ctx, dims.dims() == 1,
-        Error(absl::StrCat("dims must be a vector, got shape ", dims.shape().DebugString())));
-    OP_REQUIRES(
-        ctx, value.dims() == 0,
-        Error(absl::StrCat("value must be a scalar, got shape ", value.shape().DebugString())));
-    auto d = dims.vec<Index>();
-    const std::vector<int64_t> sizes(d.data(), d.data() + d.size());
-    auto shape = TensorShape::Build(sizes);
+    absl::StatusOr<TensorShape> shape = FillShape(ctx->input(0), value);
     OP_REQUIRES(ctx, shape.ok(), Error(shape.status().message()));
     Tensor* output = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, *shape, &output));
@@ -63,13 +52,13 @@ class ConstantLikeOp : public OpKernel {
                               .TypeConstraint<T>("T")                \
                               .TypeConstraint<int32_t>("index_type") \
                               .HostMemory("dims"),                   \
-                          FillOp<T, int32_t>);                       \
+                          FillOp<T>);                                \
   REGISTER_KERNEL_BUILDER(Name("Fill")                               \
                               .Device(DEVICE_CPU)                    \
                               .TypeConstraint<T>("T")                \
                               .TypeConstraint<int64_t>("index_type") \
                               .HostMemory("dims"),                   \
-                          FillOp<T, int64_t>)
+                          FillOp<T>)
 MINITF_REGISTER_FILL(float);
 MINITF_REGISTER_FILL(double);
 MINITF_REGISTER_FILL(int32_t);

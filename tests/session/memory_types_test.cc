@@ -5,9 +5,6 @@
 // kernel that reads an input on the host dies unless it declares the input
 // HostMemory; declared, the partitioner copies the tensor into host memory
 // and the same graph runs.
-#include <sys/wait.h>
-
-#include <csignal>
 #include <memory>
 #include <string>
 #include <vector>
@@ -24,6 +21,7 @@
 #include "runtime/op_requires.h"
 #include "session/session.h"
 #include "stream/device_memory_protection.h"
+#include "tests/testlib/fault_death.h"
 #include "tests/testlib/kernel_runner.h"
 
 namespace minitf {
@@ -177,33 +175,10 @@ class StrictSimGpuSessionTest : public ::testing::Test {
   }
 };
 
-#if defined(__SANITIZE_ADDRESS__)
-#define MINITF_UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define MINITF_UNDER_ASAN 1
-#endif
-#endif
-
-// Killed by SIGSEGV; under AddressSanitizer, whose handler reports the fault
-// ("SEGV") and exits non-zero.
-bool DiedOfFault(int status) {
-#ifdef MINITF_UNDER_ASAN
-  return WIFEXITED(status) && WEXITSTATUS(status) != 0;
-#else
-  return WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV;
-#endif
-}
-#ifdef MINITF_UNDER_ASAN
-constexpr char kFaultReport[] = "SEGV";
-#else
-constexpr char kFaultReport[] = "";
-#endif
-
 using StrictSimGpuSessionDeathTest = StrictSimGpuSessionTest;
 
 TEST_F(StrictSimGpuSessionDeathTest, KernelReadingADeviceInputOnTheHostFaults) {
-  EXPECT_EXIT((void)SumOnGpu("_TestSumOnHostUndeclared"), DiedOfFault, kFaultReport);
+  EXPECT_EXIT((void)SumOnGpu("_TestSumOnHostUndeclared"), test::DiedOfFault, test::kFaultReport);
 }
 
 TEST_F(StrictSimGpuSessionTest, DeclaringTheInputHostMemoryMakesTheSameGraphRun) {

@@ -2,9 +2,6 @@
 // memory. A host thread that dereferences a device pointer dies (SIGSEGV);
 // the stream's copies, memsets and kernels reach the memory; a host callback
 // does not; `strict=false` turns the protection off.
-#include <sys/wait.h>
-
-#include <csignal>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -16,6 +13,7 @@
 #include "stream/sim_gpu/sim_gpu_executor.h"
 #include "stream/sim_gpu/sim_gpu_platform.h"
 #include "stream/stream.h"
+#include "tests/testlib/fault_death.h"
 
 namespace minitf::se {
 namespace {
@@ -25,30 +23,6 @@ constexpr uint64_t kBytes = 4096;
 std::unique_ptr<SimGPUPlatform> MakePlatform(const char* options) {
   return *SimGPUPlatform::Create(*ParseSimGPUOptions(options));
 }
-
-// How a host access to device memory ends: killed by SIGSEGV, or, under
-// AddressSanitizer (whose handler reports the fault and exits), with its SEGV
-// report.
-#if defined(__SANITIZE_ADDRESS__)
-#define MINITF_UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define MINITF_UNDER_ASAN 1
-#endif
-#endif
-
-bool DiedOfFault(int status) {
-#ifdef MINITF_UNDER_ASAN
-  return WIFEXITED(status) && WEXITSTATUS(status) != 0;
-#else
-  return WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV;
-#endif
-}
-#ifdef MINITF_UNDER_ASAN
-constexpr char kFaultReport[] = "SEGV";
-#else
-constexpr char kFaultReport[] = "";
-#endif
 
 // Reads one byte through a pointer the compiler must not assume anything of.
 int ReadByte(const void* p) { return *static_cast<const volatile char*>(p); }
@@ -78,11 +52,11 @@ using DeviceMemoryProtectionDeathTest = DeviceMemoryProtectionTest;
 
 TEST_F(DeviceMemoryProtectionDeathTest, HostReadOfDeviceMemoryFaults) {
   ASSERT_TRUE(gpu_->DeviceMemoryProtectedFromHost());
-  EXPECT_EXIT(ReadByte(buffer_.opaque()), DiedOfFault, kFaultReport);
+  EXPECT_EXIT(ReadByte(buffer_.opaque()), test::DiedOfFault, test::kFaultReport);
 }
 
 TEST_F(DeviceMemoryProtectionDeathTest, HostWriteOfDeviceMemoryFaults) {
-  EXPECT_EXIT(std::memset(buffer_.opaque(), 1, 16), DiedOfFault, kFaultReport);
+  EXPECT_EXIT(std::memset(buffer_.opaque(), 1, 16), test::DiedOfFault, test::kFaultReport);
 }
 
 TEST_F(DeviceMemoryProtectionDeathTest, HostCallbackCannotReadDeviceMemory) {
@@ -94,7 +68,7 @@ TEST_F(DeviceMemoryProtectionDeathTest, HostCallbackCannotReadDeviceMemory) {
         (void)stream->DoHostCallback([device] { ReadByte(device); });
         (void)stream->BlockHostUntilDone();
       },
-      DiedOfFault, kFaultReport);
+      test::DiedOfFault, test::kFaultReport);
 }
 
 TEST_F(DeviceMemoryProtectionTest, StreamCopiesAndMemsetsReachDeviceMemory) {
@@ -149,7 +123,7 @@ TEST_F(DeviceMemoryProtectionDeathTest, ScopedAccessOpensDeviceMemoryForItsScope
     // The inner scope restored the outer scope's rights, not none.
     EXPECT_EQ(ReadByte(buffer_.opaque()), 5);
   }
-  EXPECT_EXIT(ReadByte(buffer_.opaque()), DiedOfFault, kFaultReport);
+  EXPECT_EXIT(ReadByte(buffer_.opaque()), test::DiedOfFault, test::kFaultReport);
 }
 
 TEST(DeviceMemoryProtectionOffTest, NonStrictDeviceMemoryIsPlainHostMemory) {

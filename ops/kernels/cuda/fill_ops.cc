@@ -4,11 +4,9 @@
 // in host memory) and checks them as the CPU kernel does, with the same
 // errors; the elements are written by fill_ops.cu. ZerosLike is a
 // cudaMemsetAsync (all-zero bytes are 0 in each of these types).
-#include <vector>
-
-#include "absl/strings/str_cat.h"
 #include "ops/kernels/cuda/cuda_kernel_helpers.h"
 #include "ops/kernels/cuda/fill_ops_gpu.h"
+#include "ops/util/fill_shape.h"
 #include "runtime/kernel_registry.h"
 #include "runtime/node_def_util.h"
 #include "runtime/op_requires.h"
@@ -17,23 +15,14 @@ namespace minitf {
 namespace {
 
 // output = a tensor of shape `dims` filled with the scalar `value`.
-template <typename T, typename Index>
+template <typename T>
 class FillOp : public OpKernel {
  public:
   explicit FillOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
 
   void Compute(OpKernelContext* ctx) override {
-    const Tensor& dims = ctx->input(0);
     const Tensor& value = ctx->input(1);
-    OP_REQUIRES(
-        ctx, dims.dims() == 1,
-        Error(absl::StrCat("dims must be a vector, got shape ", dims.shape().DebugString())));
-    OP_REQUIRES(
-        ctx, value.dims() == 0,
-        Error(absl::StrCat("value must be a scalar, got shape ", value.shape().DebugString())));
-    auto d = dims.vec<Index>();
-    const std::vector<int64_t> sizes(d.data(), d.data() + d.size());
-    absl::StatusOr<TensorShape> shape = TensorShape::Build(sizes);
+    absl::StatusOr<TensorShape> shape = FillShape(ctx->input(0), value);
     OP_REQUIRES(ctx, shape.ok(), Error(shape.status().message()));
     absl::StatusOr<se::Stream*> stream = ComputeStream(ctx);
     OP_REQUIRES_OK(ctx, stream.status());
@@ -87,7 +76,7 @@ class ConstantLikeOp : public OpKernel {
                               .TypeConstraint<int32_t>("index_type")                \
                               .HostMemory("dims")                                   \
                               .HostMemory("value"),                                 \
-                          FillOp<T, int32_t>);                                      \
+                          FillOp<T>);                                               \
   REGISTER_KERNEL_BUILDER(Name("Fill")                                              \
                               .Device(DEVICE_GPU)                                   \
                               .Platform("CUDA")                                     \
@@ -95,7 +84,7 @@ class ConstantLikeOp : public OpKernel {
                               .TypeConstraint<int64_t>("index_type")                \
                               .HostMemory("dims")                                   \
                               .HostMemory("value"),                                 \
-                          FillOp<T, int64_t>);                                      \
+                          FillOp<T>);                                               \
   REGISTER_KERNEL_BUILDER(                                                          \
       Name("ZerosLike").Device(DEVICE_GPU).Platform("CUDA").TypeConstraint<T>("T"), \
       ConstantLikeOp<T, 0>);                                                        \
