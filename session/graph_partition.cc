@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
+#include "absl/container/node_hash_map.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "platform/status_macros.h"
@@ -65,7 +66,9 @@ class Partitioner {
   // type wanted) -> _Recv name.
   absl::flat_hash_map<std::tuple<int, int, std::string, int>, std::string> recvs_;
   // Node id -> its (input, output) memory types.
-  absl::flat_hash_map<int, std::pair<MemoryTypeVector, MemoryTypeVector>> memory_types_;
+  // node_hash_map: MemoryTypes hands out pointers into it that must survive
+  // later insertions.
+  absl::node_hash_map<int, std::pair<MemoryTypeVector, MemoryTypeVector>> memory_types_;
   absl::flat_hash_set<std::string> new_names_;
 };
 

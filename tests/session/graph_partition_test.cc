@@ -6,6 +6,8 @@
 #include <vector>
 
 #include "gmock/gmock.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "ops/cc/scope.h"
 #include "ops/standard_ops.h"
@@ -20,6 +22,7 @@ using ::testing::UnorderedElementsAre;
 constexpr char kCpu0[] = "/job:localhost/replica:0/task:0/device:CPU:0";
 constexpr char kCpu1[] = "/job:localhost/replica:0/task:0/device:CPU:1";
 constexpr char kCpu2[] = "/job:localhost/replica:0/task:0/device:CPU:2";
+constexpr char kGpu0[] = "/job:localhost/replica:0/task:0/device:GPU:0";
 
 // Builds `root`'s graph and assigns each node the device `devices` gives
 // it (CPU:0 for nodes not listed).
@@ -211,6 +214,76 @@ TEST(GraphPartitionTest, ANodeWithoutADeviceIsAnError) {
   absl::Status s = Partition({}, graph.get(), &partitions);
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(std::string(s.message()), HasSubstr("'lost'"));
+}
+
+// Memory types as a test gives them: on the GPU, every input of a node named
+// "host_*" is in host memory; everything else in device memory.
+absl::Status TestMemoryTypes(const Node& n, MemoryTypeVector* in, MemoryTypeVector* out) {
+  const bool gpu = n.assigned_device_name() == kGpu0;
+  const bool host_inputs = absl::StartsWith(n.name(), "host_");
+  in->assign(static_cast<size_t>(n.num_inputs()),
+             !gpu || host_inputs ? HOST_MEMORY : DEVICE_MEMORY);
+  out->assign(static_cast<size_t>(n.num_outputs()), gpu ? DEVICE_MEMORY : HOST_MEMORY);
+  return absl::OkStatus();
+}
+
+TEST(GraphPartitionTest, AnEdgeBetweenMemoriesOfOneGpuGetsAHostRecvPair) {
+  // x (GPU, device memory) -> host_y (GPU, wants x in host memory).
+  Scope root = Scope::NewRootScope();
+  Output x = ops::Const(root.WithOpName("x"), 2.0f);
+  ops::Neg(root.WithOpName("host_y"), x);
+  ops::Neg(root.WithOpName("z"), x);
+  auto graph = PlacedGraph(root, {{"x", kGpu0}, {"host_y", kGpu0}, {"z", kGpu0}});
+  PartitionOptions options;
+  options.memory_types = TestMemoryTypes;
+  auto partitions = PartitionOrDie(graph.get(), options);
+  ASSERT_EQ(partitions.size(), 1u);
+  const GraphDef& gpu = partitions.at(kGpu0);
+  // The device-memory consumer reads x directly; the host-memory one through
+  // a _Send / _HostRecv pair on the same device.
+  EXPECT_THAT(FindNode(gpu, "z")->input, ElementsAre("x:0"));
+  ASSERT_EQ(NodesOfOp(gpu, "_Send").size(), 1u);
+  const std::vector<const NodeDef*> recvs = NodesOfOp(gpu, "_HostRecv");
+  ASSERT_EQ(recvs.size(), 1u);
+  EXPECT_THAT(StringAttr(*recvs[0], "tensor_name"), HasSubstr("memtype_edge_"));
+  EXPECT_THAT(FindNode(gpu, "host_y")->input, ElementsAre(recvs[0]->name));
+}
+
+TEST(GraphPartitionTest, AHostMemoryInputOnTheGpuFromTheCpuIsAHostRecv) {
+  Scope root = Scope::NewRootScope();
+  Output x = ops::Const(root.WithOpName("x"), 2.0f);
+  ops::Neg(root.WithOpName("host_y"), x);
+  ops::Neg(root.WithOpName("z"), x);
+  auto graph = PlacedGraph(root, {{"host_y", kGpu0}, {"z", kGpu0}});
+  PartitionOptions options;
+  options.memory_types = TestMemoryTypes;
+  auto partitions = PartitionOrDie(graph.get(), options);
+  const GraphDef& gpu = partitions.at(kGpu0);
+  // One receive per memory: x arrives once in host memory, once in device
+  // memory.
+  EXPECT_EQ(NodesOfOp(gpu, "_HostRecv").size(), 1u);
+  EXPECT_EQ(NodesOfOp(gpu, "_Recv").size(), 1u);
+  EXPECT_EQ(NodesOfOp(partitions.at(kCpu0), "_Send").size(), 2u);
+}
+
+TEST(GraphPartitionTest, MemoryTypesOfEveryNodeOfALargeGraphStayValid) {
+  // Enough nodes that the partitioner's cache of memory types grows many
+  // times while the types of earlier nodes are in use (AddressSanitizer
+  // caught a read of a moved entry here).
+  Scope root = Scope::NewRootScope();
+  Output x = ops::Const(root.WithOpName("x"), 1.0f);
+  std::map<std::string, std::string> devices = {{"x", kGpu0}};
+  for (int i = 0; i < 200; ++i) {
+    const std::string name = absl::StrCat(i % 2 == 0 ? "host_" : "n", i);
+    x = ops::Neg(root.WithOpName(name), x);
+    devices[name] = kGpu0;
+  }
+  auto graph = PlacedGraph(root, devices);
+  PartitionOptions options;
+  options.memory_types = TestMemoryTypes;
+  auto partitions = PartitionOrDie(graph.get(), options);
+  // Every host_* node reads its device-memory input through a pair.
+  EXPECT_EQ(NodesOfOp(partitions.at(kGpu0), "_HostRecv").size(), 100u);
 }
 
 }  // namespace
