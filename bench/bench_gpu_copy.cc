@@ -15,6 +15,11 @@
 //                             stream, the copy stream's worker, the host
 //                             callback that runs `done`, and the hand-offs
 //                             between those threads.
+// BM_CopyCPUTensorToDeviceNotStrict/B:
+//                             BM_CopyCPUTensorToDevice on a SimGPU with
+//                             strict=false (device memory not protected from
+//                             host code): the ratio to the strict one is what
+//                             strict mode's access switches cost.
 // BM_StreamHostCallback:      the floor of any asynchronous stream operation:
 //                             one DoHostCallback on the device's
 //                             host-to-device stream, waited for (one hand-off
@@ -52,12 +57,14 @@
 #include "ops/cc/scope.h"
 #include "ops/standard_ops.h"
 #include "session/session.h"
+#include "stream/device_memory_protection.h"
 #include "stream/stream.h"
 
 namespace minitf {
 namespace {
 
 constexpr char kSimGPUOptions[] = "mode=functional";
+constexpr char kNotStrictSimGPUOptions[] = "mode=functional,strict=false";
 
 // Context switches of every thread of the process so far.
 int64_t ContextSwitches() {
@@ -77,11 +84,13 @@ void ReportContextSwitches(benchmark::State& state, int64_t start) {
 // faults are timed.
 class CopyFixture {
  public:
-  static absl::StatusOr<std::unique_ptr<CopyFixture>> Create(int64_t bytes) {
+  static absl::StatusOr<std::unique_ptr<CopyFixture>> Create(
+      int64_t bytes, const char* simgpu_options = kSimGPUOptions) {
     DeviceOptions options;
     options.device_count = {{DEVICE_CPU, 1}, {DEVICE_GPU, 1}};
     options.intra_op_parallelism_threads = 1;
-    options.gpu_options.simgpu_options = kSimGPUOptions;
+    options.gpu_options.platform = "SimGPU";
+    options.gpu_options.simgpu_options = simgpu_options;
     std::vector<std::unique_ptr<Device>> devices;
     if (absl::Status s = DeviceFactory::AddDevices(options, &devices); !s.ok()) return s;
     for (std::unique_ptr<Device>& d : devices) {
@@ -105,6 +114,8 @@ class CopyFixture {
                                         TensorShape({bytes / 4}))) {
     std::memset(host_tensor_.raw_data(), 1, host_tensor_.TotalBytes());
     if (device_tensor_.ok()) {
+      // Device memory: written with the access a copy engine has.
+      se::ScopedDeviceMemoryAccess access;
       std::memset(device_tensor_->raw_data(), 2, device_tensor_->TotalBytes());
     }
   }
@@ -116,8 +127,9 @@ class CopyFixture {
 
 // Runs one copy through `copy` per iteration and waits for its `done`.
 template <typename CopyFn>
-void RunCopies(benchmark::State& state, CopyFn copy) {
-  auto fixture = CopyFixture::Create(state.range(0));
+void RunCopies(benchmark::State& state, CopyFn copy,
+               const char* simgpu_options = kSimGPUOptions) {
+  auto fixture = CopyFixture::Create(state.range(0), simgpu_options);
   if (!fixture.ok()) {
     state.SkipWithError(fixture.status().ToString().c_str());
     return;
@@ -160,6 +172,18 @@ void BM_CopyDeviceTensorToCPU(benchmark::State& state) {
 }
 BENCHMARK(BM_CopyDeviceTensorToCPU)->RangeMultiplier(16)->Range(4, 16 << 20)->UseRealTime();
 
+void BM_CopyCPUTensorToDeviceNotStrict(benchmark::State& state) {
+  RunCopies(
+      state,
+      [](GPUDeviceContext* context, Tensor* host, GPUDevice* gpu, Tensor* device,
+         StatusCallback done) { context->CopyCPUTensorToDevice(host, gpu, device, std::move(done)); },
+      kNotStrictSimGPUOptions);
+}
+BENCHMARK(BM_CopyCPUTensorToDeviceNotStrict)
+    ->RangeMultiplier(16)
+    ->Range(4, 16 << 20)
+    ->UseRealTime();
+
 void BM_Memcpy(benchmark::State& state) {
   auto fixture = CopyFixture::Create(state.range(0));
   if (!fixture.ok()) {
@@ -169,6 +193,8 @@ void BM_Memcpy(benchmark::State& state) {
   void* dst = (*fixture)->device_tensor()->raw_data();
   const void* src = (*fixture)->host_tensor()->raw_data();
   const size_t bytes = static_cast<size_t>(state.range(0));
+  // Into device memory, as the copy stream's worker does it.
+  se::ScopedDeviceMemoryAccess access;
   for (auto _ : state) {
     benchmark::DoNotOptimize(dst);
     std::memcpy(dst, src, bytes);
@@ -262,6 +288,7 @@ SessionOptions FetchOptions(int inter_op_threads) {
   SessionOptions options;
   options.config.inter_op_parallelism_threads = inter_op_threads;
   options.config.intra_op_parallelism_threads = 1;
+  options.config.gpu_options.platform = "SimGPU";
   options.config.gpu_options.simgpu_options = kSimGPUOptions;
   return options;
 }

@@ -91,6 +91,7 @@ absl::StatusOr<Job> MakeJob(const std::string& config_file, const std::string& p
   MINITF_ASSIGN_OR_RETURN(job.model, BuildCnnModel(config));
   MINITF_ASSIGN_OR_RETURN(job.batch, MakeBarsBatch(config, kBatchSize, /*seed=*/1));
   SessionOptions options;
+  options.config.gpu_options.platform = "SimGPU";
   options.config.gpu_options.simgpu_options = SimGPUOptions();
   options.config.gpu_options.private_allocators = true;
   options.gpu_config_file = config_file;
