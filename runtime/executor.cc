@@ -199,6 +199,9 @@ class ExecutorState {
   const Executor::Args args_;
   const Executor::DoneCallback done_;
   DeviceBase* const device_;
+  // The device's launch queue when it paces synchronous kernels too (a GPU
+  // device), else null: asked once per step, not per node.
+  GpuOpQueue* const sync_pacing_queue_;
   PropagatorStateType propagator_;
   std::atomic<int64_t> num_outstanding_ops_{0};
 
@@ -224,6 +227,10 @@ ExecutorState<P>::ExecutorState(const Executor::Args& args, ExecutorImpl* impl,
       args_(args),
       done_(std::move(done)),
       device_(impl->params_.device),
+      sync_pacing_queue_([](DeviceBase* device) -> GpuOpQueue* {
+        GpuOpQueue* q = device->gpu_op_queue();
+        return q != nullptr && q->paces_sync_kernels() ? q : nullptr;
+      }(impl->params_.device)),
       propagator_(impl->gview_, [impl]() -> const auto& {
         if constexpr (std::is_same_v<P, PropagatorState>) {
           return *impl->loop_layout_;
@@ -488,8 +495,8 @@ void ExecutorState<P>::Process(ReadyQueue* queue) {
         if (stats_ptr != nullptr) {
           stats_ptr->op_start_rel_micros = NowMicros() - stats_ptr->all_start_micros;
         }
-        GpuOpQueue* q = device_->gpu_op_queue();
-        if (q != nullptr && q->paces_sync_kernels() && q->active() && item.kernel->IsExpensive()) {
+        if (GpuOpQueue* q = sync_pacing_queue_;
+            q != nullptr && q->active() && item.kernel->IsExpensive()) {
           // AntMan pacing of a synchronous GPU launch (CUDA): the queue runs
           // it after its slot while this thread waits.
           absl::Notification launched;
