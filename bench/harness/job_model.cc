@@ -3,9 +3,11 @@
 #include <map>
 #include <set>
 #include <string>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "bench/harness/graph_job.h"
 #include "bench/models/cnn_model.h"
 #include "bench/models/mlp_model.h"
 #include "bench/models/transformer_model.h"
@@ -42,6 +44,16 @@ absl::Status Named(const JobSpec& spec, const absl::Status& status) {
   return absl::Status(status.code(), absl::StrCat("job '", spec.name, "': ", status.message()));
 }
 
+JobModel Assemble(TrainingModel model, const Batch& batch) {
+  JobModel job;
+  job.feeds = batch.Feeds(model);
+  job.graph = std::move(model.graph);
+  job.init = std::move(model.init);
+  job.train = std::move(model.train);
+  job.loss = std::move(model.loss);
+  return job;
+}
+
 }  // namespace
 
 absl::StatusOr<JobModel> BuildJobModel(const JobSpec& spec) {
@@ -50,7 +62,7 @@ absl::StatusOr<JobModel> BuildJobModel(const JobSpec& spec) {
                                                    "': batch_size must be in 1..", kMaxBatchSize,
                                                    ", got ", spec.batch_size));
   }
-  JobModel job;
+  if (spec.model == "graphdef") return BuildGraphJobModel(spec);
   if (spec.model == "mlp") {
     MINITF_ASSIGN_OR_RETURN(auto p,
                             Params(spec, {{"features", 64}, {"hidden", 512}, {"classes", 3}}));
@@ -61,11 +73,9 @@ absl::StatusOr<JobModel> BuildJobModel(const JobSpec& spec) {
     config.device = kGPU;
     absl::StatusOr<TrainingModel> model = BuildMlpModel(config);
     if (!model.ok()) return Named(spec, model.status());
-    job.model = *std::move(model);
     absl::StatusOr<Batch> batch = MakeRingsBatch(config, spec.batch_size, /*seed=*/1);
     if (!batch.ok()) return Named(spec, batch.status());
-    job.batch = *std::move(batch);
-    return job;
+    return Assemble(*std::move(model), *batch);
   }
   if (spec.model == "cnn") {
     MINITF_ASSIGN_OR_RETURN(
@@ -82,11 +92,9 @@ absl::StatusOr<JobModel> BuildJobModel(const JobSpec& spec) {
     }
     absl::StatusOr<TrainingModel> model = BuildCnnModel(config);
     if (!model.ok()) return Named(spec, model.status());
-    job.model = *std::move(model);
     absl::StatusOr<Batch> batch = MakeBarsBatch(config, spec.batch_size, /*seed=*/1);
     if (!batch.ok()) return Named(spec, batch.status());
-    job.batch = *std::move(batch);
-    return job;
+    return Assemble(*std::move(model), *batch);
   }
   if (spec.model == "transformer") {
     MINITF_ASSIGN_OR_RETURN(auto p, Params(spec, {{"seq_len", 16}, {"d_model", 64}, {"heads", 4},
@@ -100,14 +108,12 @@ absl::StatusOr<JobModel> BuildJobModel(const JobSpec& spec) {
     config.device = kGPU;
     absl::StatusOr<TrainingModel> model = BuildTransformerModel(config);
     if (!model.ok()) return Named(spec, model.status());
-    job.model = *std::move(model);
     absl::StatusOr<Batch> batch = MakeSequenceBatch(config, spec.batch_size, /*seed=*/1);
     if (!batch.ok()) return Named(spec, batch.status());
-    job.batch = *std::move(batch);
-    return job;
+    return Assemble(*std::move(model), *batch);
   }
   return absl::InvalidArgumentError(absl::StrCat("job '", spec.name, "': unknown model '",
-                                                 spec.model, "' (models: mlp, cnn, transformer)"));
+                                                 spec.model, "' (models: mlp, cnn, transformer, graphdef)"));
 }
 
 }  // namespace minitf::harness

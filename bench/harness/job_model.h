@@ -1,11 +1,12 @@
-// The model a harness job trains: its training graph and the batch it is
-// fed every step, built from the job's spec (model name, size parameters,
-// batch size), all nodes on the job's GPU.
+// The model a harness job trains: its training graph, the ops to run once
+// and every step, and what it is fed every step, built from the job's spec:
+// a built-in model (name, size parameters, batch size; all nodes on the
+// job's GPU) or a graph read from a file (`graphdef`, graph_job.h).
 //
 //   MINITF_ASSIGN_OR_RETURN(JobModel m, BuildJobModel(spec));
-//   session->Create(m.model.graph);
+//   session->Create(m.graph);
 //
-// Parameters by model (defaults in brackets):
+// Parameters of the built-in models (defaults in brackets):
 //   mlp          features [64], hidden [512], classes [3]
 //   cnn          image_size [32], channels [32], classes [3]
 //   transformer  seq_len [16], d_model [64], heads [4], hidden [256], classes [3]
@@ -23,6 +24,9 @@
 #define MINITF_BENCH_HARNESS_JOB_MODEL_H_
 
 #include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "bench/harness/scenario.h"
@@ -34,8 +38,11 @@ inline constexpr int64_t kMaxModelParam = int64_t{1} << 20;
 inline constexpr int kMaxBatchSize = 1 << 16;
 
 struct JobModel {
-  TrainingModel model;
-  Batch batch;
+  GraphDef graph;
+  std::string init;  // run once before the steps; "" for none
+  std::string train;  // run every step
+  std::string loss;   // the built-in models' loss tensor; "" for a graphdef job
+  std::vector<std::pair<std::string, Tensor>> feeds;
 };
 
 absl::StatusOr<JobModel> BuildJobModel(const JobSpec& spec);

@@ -41,14 +41,16 @@ absl::StatusOr<std::unique_ptr<JobRunner>> JobRunner::Create(const Options& opti
   session_options.pacing_policy = spec.pacing;
   absl::StatusOr<std::unique_ptr<DirectSession>> session = DirectSession::New(session_options);
   if (!session.ok()) return Named(spec.name, session.status());
-  MINITF_RETURN_IF_ERROR(Named(spec.name, (*session)->Create(model.model.graph)));
+  MINITF_RETURN_IF_ERROR(Named(spec.name, (*session)->Create(model.graph)));
   RunOptions init_options;
   if (options.setup_timeout > absl::ZeroDuration()) {
     init_options.timeout_in_ms =
         std::max<int64_t>(1, absl::ToInt64Milliseconds(options.setup_timeout));
   }
-  absl::Status init =
-      (*session)->Run(init_options, {}, {}, {model.model.init}, nullptr, nullptr);
+  absl::Status init = absl::OkStatus();
+  if (!model.init.empty()) {
+    init = (*session)->Run(init_options, {}, {}, {model.init}, nullptr, nullptr);
+  }
   if (init.code() == absl::StatusCode::kDeadlineExceeded) {
     return absl::DeadlineExceededError(absl::StrCat(
         "job '", spec.name, "': initialising the variables took longer than the ",
@@ -125,7 +127,7 @@ void JobRunner::Run() {
       stop_cv_.WaitWithTimeout(&mu_, start - absl::Now());
     }
   }
-  const auto feeds = model_.batch.Feeds(model_.model);
+  const auto feeds = model_.feeds;
   const absl::Time end = End();
   int64_t steps = 0;
   absl::Time last = absl::Now();
@@ -173,13 +175,13 @@ absl::Status JobRunner::RunStep(const std::vector<std::pair<std::string, Tensor>
   }
   std::vector<Tensor> out;
   if (trace_ == nullptr) {
-    return session_->Run(run_options, feeds, {}, {model_.model.train}, &out, nullptr);
+    return session_->Run(run_options, feeds, {}, {model_.train}, &out, nullptr);
   }
   run_options.trace_level = RunOptions::FULL_TRACE;
   RunMetadata metadata;
   const absl::Time start = absl::Now();
   absl::Status s =
-      session_->Run(run_options, feeds, {}, {model_.model.train}, &out, &metadata);
+      session_->Run(run_options, feeds, {}, {model_.train}, &out, &metadata);
   const absl::Time finish = absl::Now();
   BoundaryIdle idle;
   if (const GPUResourceState* resources =

@@ -233,17 +233,23 @@ absl::Status JsonFields::String(const std::string& field, std::string* out, bool
   return absl::OkStatus();
 }
 
-absl::Status JsonFields::Seconds(const std::string& field, double* out, double min,
-                                 double max) const {
+absl::Status JsonFields::Number(const std::string& field, double* out, double min, double max,
+                                absl::string_view unit) const {
   if (!Has(field)) return absl::OkStatus();
   const Json& v = object_.at(field);
   const double d = v.is_number() ? v.get<double>() : std::nan("");
   if (!std::isfinite(d) || d < min || d > max) {
-    return Error(field, absl::StrCat("must be a number of seconds in ", NumberText(min), "..",
-                                     NumberText(max), ", got ", DescribeJson(v)));
+    return Error(field, absl::StrCat("must be a number", unit.empty() ? "" : " of ", unit, " in ",
+                                     NumberText(min), "..", NumberText(max), ", got ",
+                                     DescribeJson(v)));
   }
   *out = d;
   return absl::OkStatus();
+}
+
+absl::Status JsonFields::Seconds(const std::string& field, double* out, double min,
+                                 double max) const {
+  return Number(field, out, min, max, "seconds");
 }
 
 absl::Status JsonFields::Integer(const std::string& field, int64_t* out, int64_t min,

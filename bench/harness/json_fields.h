@@ -70,7 +70,11 @@ class JsonFields {
   // error naming the field and the value when it has the wrong type or
   // range.
   absl::Status String(const std::string& field, std::string* out, bool required = false) const;
-  // A finite number in min..max, written as "seconds" in errors.
+  // A finite number in min..max; errors call it a number of `unit`, when
+  // given.
+  absl::Status Number(const std::string& field, double* out, double min, double max,
+                      absl::string_view unit = "") const;
+  // A Number of "seconds".
   absl::Status Seconds(const std::string& field, double* out, double min, double max) const;
   absl::Status Integer(const std::string& field, int64_t* out, int64_t min, int64_t max) const;
   // A positive size: an integer of bytes or a string such as "4GiB".

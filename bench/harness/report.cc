@@ -249,6 +249,7 @@ nlohmann::json SummaryJson(const ExperimentResult& result) {
                 {"host_fallback_steps", s.host_fallback_steps},
                 {"failure", s.failure},
                 {"steps_file", absl::StrCat(s.name, ".steps.csv")}};
+    if (spec.model == "graphdef") job["graph"] = spec.graph.file;
     const absl::Status& solo = result.jobs[i].solo_status;
     if (!solo.ok()) job["solo_failure"] = std::string(solo.message());
     if (result.jobs[i].trace_dropped_steps > 0) {

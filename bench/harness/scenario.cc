@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <filesystem>
 #include <map>
 #include <optional>
 #include <set>
@@ -19,6 +20,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "bench/harness/graph_job.h"
 #include "bench/harness/json_fields.h"
 #include "nlohmann/json.hpp"
 #include "platform/status_macros.h"
@@ -34,8 +36,9 @@ constexpr absl::string_view kScenarioKeys[] = {"name", "device", "duration_s", "
                                                 "timeline"};
 constexpr absl::string_view kDeviceKeys[] = {"simgpu", "platform"};
 constexpr absl::string_view kJobKeys[] = {
-    "name",         "model",        "model_params", "batch_size", "steps",  "duration_s",
-    "role",         "memory_limit", "perf_control", "start_s",    "pacing", "stream_priority"};
+    "name",         "model",        "model_params", "graph",   "batch_size", "steps",
+    "duration_s",   "role",         "memory_limit", "perf_control", "start_s", "pacing",
+    "stream_priority"};
 constexpr absl::string_view kActionKeys[] = {"at_s", "job", "maxDeviceMem", "perfControl"};
 
 // Deeper than any scenario needs (it nests four levels); a limit keeps a
@@ -44,7 +47,7 @@ constexpr int kMaxJsonDepth = 32;
 constexpr size_t kMaxNameBytes = 64;
 
 const std::set<std::string>& KnownModels() {
-  static const std::set<std::string> models = {"mlp", "cnn", "transformer"};
+  static const std::set<std::string> models = {"mlp", "cnn", "transformer", "graphdef"};
   return models;
 }
 
@@ -88,8 +91,26 @@ absl::Status ParseJob(const Json& j, const std::string& file, const std::string&
   MINITF_RETURN_IF_ERROR(Name(f, "name", &job->name, /*required=*/true));
   MINITF_RETURN_IF_ERROR(f.String("model", &job->model, /*required=*/true));
   if (!KnownModels().count(job->model)) {
-    return f.Error("model", absl::StrCat("must be mlp, cnn or transformer, got ",
+    return f.Error("model", absl::StrCat("must be mlp, cnn, transformer or graphdef, got ",
                                          QuotedText(job->model)));
+  }
+  if (job->model == "graphdef") {
+    if (!f.Has("graph")) return f.Error("graph", "is required for a graphdef job");
+    if (f.Has("model_params")) {
+      return f.Error("model_params", "is not for a graphdef job (its graph fixes its sizes)");
+    }
+    MINITF_RETURN_IF_ERROR(ParseGraphJob(j.at("graph"), file, absl::StrCat(path, ".graph"),
+                                         std::filesystem::path(file).parent_path().string(),
+                                         &job->graph));
+    // Examples per step: the first feed's first dimension, unless given.
+    for (const FeedSpec& feed : job->graph.feeds) {
+      if (!feed.shape.empty() && feed.shape[0] >= 1 && feed.shape[0] <= (1 << 16)) {
+        job->batch_size = static_cast<int>(feed.shape[0]);
+      }
+      break;
+    }
+  } else if (f.Has("graph")) {
+    return f.Error("graph", absl::StrCat("is for graphdef jobs, not ", job->model));
   }
   if (f.Has("model_params")) {
     const Json& params = j.at("model_params");
@@ -375,9 +396,10 @@ absl::StatusOr<Scenario> ParseScenarioCsv(absl::string_view content,
                                 static_cast<int64_t>(kMaxSubmit), ", got ", QuotedText(cells[0])));
     }
     job.model = absl::AsciiStrToLower(cells[1]);
-    if (!KnownModels().count(job.model)) {
-      return error(
-          absl::StrCat("model_name must be mlp, cnn or transformer, got ", QuotedText(cells[1])));
+    if (!KnownModels().count(job.model) || job.model == "graphdef") {
+      return error(absl::StrCat("model_name must be mlp, cnn or transformer (a graphdef job "
+                                "needs a JSON scenario), got ",
+                                QuotedText(cells[1])));
     }
     if (!absl::SimpleAtoi(cells[2], &batch) || batch < 1 || batch > (1 << 16)) {
       return error(

@@ -49,6 +49,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "bench/harness/graph_job_spec.h"
 #include "stream/stream_priority.h"
 
 namespace minitf::harness {
@@ -58,10 +59,12 @@ const char* JobRoleName(JobRole role);
 
 struct JobSpec {
   std::string name;
-  std::string model;  // "mlp", "cnn", "transformer"
+  std::string model;  // "mlp", "cnn", "transformer", "graphdef"
   // Model size parameters by name (e.g. "channels" -> 64); the model's
   // builder checks them.
   std::map<std::string, int64_t> model_params;
+  // Model "graphdef": the graph file, its ops and feeds (graph_job.h).
+  GraphJobSpec graph;
   int batch_size = 32;
   int64_t steps = 0;         // 0: run for duration_s
   double duration_s = 0;     // 0: until the scenario ends (or steps)

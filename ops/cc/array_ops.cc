@@ -196,4 +196,11 @@ Output UnsortedSegmentSum(const Scope& scope, Input data, Input segment_ids, Inp
       .Finalize1();
 }
 
+UniqueOutputs Unique(const Scope& scope, Input x, const UniqueAttrs& attrs) {
+  std::vector<Output> out =
+      OpBuilder(scope, "Unique").Input(x).Attr("out_idx", attrs.out_idx).Finalize();
+  if (out.size() != 2) return {};
+  return {out[0], out[1]};
+}
+
 }  // namespace minitf::ops

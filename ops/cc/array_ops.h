@@ -4,7 +4,7 @@
 // InvertPermutation, the forwarding ops StopGradient, PreventGradient,
 // Snapshot, and joining, splitting, slicing and gathering (Concat, Stack,
 // Unstack, Split, SplitV, Slice, StridedSlice, Pad, Tile, GatherV2, OneHot,
-// Range, UnsortedSegmentSum and the gradient helpers ConcatOffset and
+// Range, Unique, UnsortedSegmentSum and the gradient helpers ConcatOffset and
 // StridedSliceGrad). Names follow TensorFlow's C++ API: Concat builds a
 // ConcatV2 node, Stack a Pack node, Unstack an Unpack node.
 //
@@ -151,6 +151,17 @@ Output OneHot(const Scope& scope, Input indices, Input depth, Input on_value, In
 Output Range(const Scope& scope, Input start, Input limit, Input delta);
 // Rows of `data` summed by segment_ids into num_segments rows.
 Output UnsortedSegmentSum(const Scope& scope, Input data, Input segment_ids, Input num_segments);
+
+// The distinct values of the vector x in first-appearance order (y), and
+// for each element of x the position of its value in y (idx).
+struct UniqueAttrs {
+  DataType out_idx = DT_INT32;
+};
+struct UniqueOutputs {
+  Output y;
+  Output idx;
+};
+UniqueOutputs Unique(const Scope& scope, Input x, const UniqueAttrs& attrs = {});
 
 }  // namespace minitf::ops
 

@@ -57,6 +57,16 @@ Output AssignSub(const Scope& scope, Input ref, Input value, const UpdateAttrs& 
       .Finalize1();
 }
 
+Output ScatterAdd(const Scope& scope, Input ref, Input indices, Input updates,
+                  const UpdateAttrs& attrs) {
+  return OpBuilder(scope, "ScatterAdd")
+      .Input(ref)
+      .Input(indices)
+      .Input(updates)
+      .Attr("use_locking", attrs.use_locking)
+      .Finalize1();
+}
+
 Output ApplyMomentum(const Scope& scope, Input var, Input accum, Input lr, Input grad,
                      Input momentum, const ApplyAttrs& attrs) {
   return OpBuilder(scope, "ApplyMomentum")

@@ -1,5 +1,5 @@
 // Graph-builder functions for the ref-variable state ops: Variable,
-// VariableV2, Assign, AssignAdd, AssignSub, and the optimizer updates
+// VariableV2, Assign, AssignAdd, AssignSub, ScatterAdd, and the optimizer updates
 // ApplyGradientDescent, ApplyMomentum and ApplyAdam (resource variables:
 // resource_variable_ops.h).
 //
@@ -50,6 +50,9 @@ struct UpdateAttrs {
 Output AssignAdd(const Scope& scope, Input ref, Input value, const UpdateAttrs& attrs = {});
 // ref -= value; returns the reference.
 Output AssignSub(const Scope& scope, Input ref, Input value, const UpdateAttrs& attrs = {});
+// ref[indices[i], ...] += updates[i, ...]; returns the reference.
+Output ScatterAdd(const Scope& scope, Input ref, Input indices, Input updates,
+                  const UpdateAttrs& attrs = {});
 // var -= alpha * delta; returns the reference.
 Output ApplyGradientDescent(const Scope& scope, Input var, Input alpha, Input delta,
                             const UpdateAttrs& attrs = {});

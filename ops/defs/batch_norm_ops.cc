@@ -48,7 +48,9 @@ absl::Status MergeChannels(InferenceContext* c, int first, int last,
 }
 
 // y: x's shape; batch_mean, batch_variance, reserve_space_1/2: [channels];
-// reserve_space_3 (V3): unknown. mean and variance count only where they
+// reserve_space_3 (V3): a scalar, what minitf's kernels write on every
+// device. (TensorFlow says unknown, since cuDNN sizes its workspace there;
+// a known shape lets SimGPU's timing mode skip the arithmetic.) mean and variance count only where they
 // are read: in inference, or when exponential_avg_factor != 1.
 absl::Status FusedBatchNormShape(InferenceContext* c) {
   int channel_index = 3;
@@ -66,7 +68,7 @@ absl::Status FusedBatchNormShape(InferenceContext* c) {
   dims[channel_index] = channels.dim_size(0);
   c->set_output(0, PartialTensorShape(absl::Span<const int64_t>(dims)));
   for (int i = 1; i <= 4; ++i) c->set_output(i, channels);
-  if (c->num_outputs() > 5) c->set_output(5, PartialTensorShape::Unknown());
+  if (c->num_outputs() > 5) c->set_output(5, PartialTensorShape(TensorShape()));
   return absl::OkStatus();
 }
 

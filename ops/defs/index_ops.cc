@@ -1,5 +1,5 @@
 // Op definitions: ops that make or scatter along integer indices: Range,
-// OneHot, and UnsortedSegmentSum (which GatherV2's gradient emits).
+// OneHot, Unique, and UnsortedSegmentSum (which GatherV2's gradient emits).
 #include <cmath>
 #include <vector>
 
@@ -107,6 +107,16 @@ absl::Status UnsortedSegmentSumShape(InferenceContext* c) {
   return absl::OkStatus();
 }
 
+// Unique: y has as many elements as x has distinct values (known only by
+// running); idx has x's shape.
+absl::Status UniqueShape(InferenceContext* c) {
+  PartialTensorShape x;
+  MINITF_RETURN_IF_ERROR(c->WithRank(c->input(0), 1, &x));
+  c->set_output(0, PartialTensorShape({-1}));
+  c->set_output(1, x);
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 // [start, start + delta, ...] up to but excluding `limit`.
@@ -131,6 +141,17 @@ REGISTER_OP("OneHot")
     .Attr("T: type")
     .Attr("TI: {int32, int64} = int64")
     .SetShapeFn(OneHotShape);
+
+// The distinct values of the vector x in the order they first appear (y),
+// and for each element of x the position of its value in y (idx), so
+// x[i] == y[idx[i]].
+REGISTER_OP("Unique")
+    .Input("x: T")
+    .Output("y: T")
+    .Output("idx: out_idx")
+    .Attr("T: type")
+    .Attr("out_idx: {int32, int64} = int32")
+    .SetShapeFn(UniqueShape);
 
 // output[i, ...] = sum of data[j..., ...] over the j with segment_ids[j...]
 // == i; negative ids are dropped, ids >= num_segments are an error.

@@ -191,11 +191,15 @@ MINITF_REGISTER_UNARY_OP_("Erfc", kFloatTypes);  // 1 - erf(x), exact for large 
 #undef MINITF_REGISTER_UNARY_OP_
 
 // Floating to integer casts truncate toward zero; to bool is `x != 0`.
+// Truncate (TensorFlow's: truncate rather than round the mantissa when
+// narrowing to bfloat16 or half) changes no cast between minitf's types,
+// so either value gives the same result.
 REGISTER_OP("Cast")
     .Input("x: SrcT")
     .Output("y: DstT")
     .Attr("SrcT: {float, double, int32, int64, bool}")
     .Attr("DstT: {float, double, int32, int64, bool}")
+    .Attr("Truncate: bool = false")
     .SetShapeFn(shape_fns::UnchangedShape);
 
 // The output shape of a reduction. With constant axes it is exact (and bad

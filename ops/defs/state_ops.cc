@@ -1,5 +1,5 @@
 // Op definitions for mutable state held by reference: Variable, VariableV2,
-// Assign, AssignAdd, AssignSub and ApplyGradientDescent (the other optimizer
+// Assign, AssignAdd, AssignSub, ScatterAdd and ApplyGradientDescent (the other optimizer
 // updates are in training_ops.cc, resource variables in
 // resource_variable_ops.cc).
 //
@@ -7,6 +7,9 @@
 // device's ResourceMgr, so its value persists across steps. The update ops
 // take that reference, change the tensor under the reference's mutex, and
 // output the same reference so later ops see the new value.
+#include <cstdint>
+#include <vector>
+
 #include "absl/strings/str_cat.h"
 #include "platform/status_macros.h"
 #include "runtime/op_registry.h"
@@ -48,6 +51,34 @@ absl::Status InPlaceUpdateShape(InferenceContext* c, int update_input) {
   PartialTensorShape merged;
   MINITF_RETURN_IF_ERROR(c->Merge(c->input(0), c->input(update_input), &merged));
   c->set_output(0, merged);
+  return absl::OkStatus();
+}
+
+// ScatterAdd: ref must be at least a vector and updates must have the shape
+// indices.shape + ref.shape[1:] (or be a scalar, added to every row named);
+// the output is the variable.
+absl::Status ScatterUpdateShape(InferenceContext* c) {
+  const PartialTensorShape& ref = c->input(0);
+  const PartialTensorShape& indices = c->input(1);
+  const PartialTensorShape& updates = c->input(2);
+  if (!ref.unknown_rank() && ref.dims() == 0) {
+    return c->Error("params must be at least 1-D, got shape []");
+  }
+  if (ref.unknown_rank() || indices.unknown_rank() || updates.unknown_rank() ||
+      updates.dims() == 0) {
+    c->set_output(0, ref);
+    return absl::OkStatus();
+  }
+  std::vector<int64_t> want(indices.dim_sizes().begin(), indices.dim_sizes().end());
+  want.insert(want.end(), ref.dim_sizes().begin() + 1, ref.dim_sizes().end());
+  if (!updates.IsCompatibleWith(PartialTensorShape(absl::Span<const int64_t>(want)))) {
+    return c->Error(absl::StrCat(
+        "Must have updates.shape = indices.shape + params.shape[1:] or updates.shape = [], got "
+        "updates.shape ",
+        updates.DebugString(), ", indices.shape ", indices.DebugString(), ", params.shape ",
+        ref.DebugString()));
+  }
+  c->set_output(0, ref);
   return absl::OkStatus();
 }
 
@@ -101,6 +132,19 @@ REGISTER_OP("AssignSub")
     .Attr("T: {float, double, int32, int64}")
     .Attr("use_locking: bool = false")
     .SetShapeFn([](InferenceContext* c) { return InPlaceUpdateShape(c, 1); });
+
+// ref[indices[i], ...] += updates[i, ...], in place; a row named several
+// times gets every update. Indices must be in [0, ref.shape[0]). Outputs
+// the reference. (What Adam's sparse update of an embedding emits.)
+REGISTER_OP("ScatterAdd")
+    .Input("ref: Ref(T)")
+    .Input("indices: Tindices")
+    .Input("updates: T")
+    .Output("output_ref: Ref(T)")
+    .Attr("T: {float, double, int32, int64}")
+    .Attr("Tindices: {int32, int64}")
+    .Attr("use_locking: bool = false")
+    .SetShapeFn(ScatterUpdateShape);
 
 // var -= alpha * delta, in place. Outputs the reference.
 REGISTER_OP("ApplyGradientDescent")

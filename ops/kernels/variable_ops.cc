@@ -1,15 +1,18 @@
-// Kernels: Variable (and VariableV2), Assign, AssignAdd, AssignSub and
-// ApplyGradientDescent on CPU.
+// Kernels: Variable (and VariableV2), Assign, AssignAdd, AssignSub,
+// ScatterAdd and ApplyGradientDescent on CPU.
 //
 // Variable outputs a reference to the tensor of a `Var` resource (var.h); the
 // update ops receive that reference as input 0 (mutable_input(0) guarded by
 // input_ref_mutex(0)), change the tensor, and pass the reference on.
+#include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/base/thread_annotations.h"
 #include "absl/strings/str_cat.h"
 #include "ops/kernels/var.h"
+#include "ops/util/index_values.h"
 #include "platform/mutex.h"
 #include "runtime/kernel_registry.h"
 #include "runtime/op_requires.h"
@@ -196,6 +199,55 @@ class AssignUpdateOp : public InPlaceUpdateOp {
   }
 };
 
+// ref[indices[i], ...] += updates[i, ...] (a scalar update is added to
+// every element of each row named). Every index is checked before any row
+// changes, so a bad index leaves the variable as it was.
+template <typename T>
+class ScatterAddOp : public InPlaceUpdateOp {
+ public:
+  using InPlaceUpdateOp::InPlaceUpdateOp;
+
+ protected:
+  void Update(OpKernelContext* ctx, Tensor* var) override {
+    const Tensor& indices = ctx->input(1);
+    const Tensor& updates = ctx->input(2);
+    OP_REQUIRES(ctx, var->dims() >= 1,
+                Invalid(absl::StrCat("params must be at least 1-D, got shape ",
+                                     var->shape().DebugString())));
+    TensorShape want = indices.shape();
+    for (int d = 1; d < var->dims(); ++d) want.AddDim(var->dim_size(d));
+    OP_REQUIRES(ctx, updates.dims() == 0 || updates.shape() == want,
+                Invalid(absl::StrCat("Must have updates.shape = indices.shape + "
+                                     "params.shape[1:] or updates.shape = [], got "
+                                     "updates.shape ",
+                                     updates.shape().DebugString(), ", indices.shape ",
+                                     indices.shape().DebugString(), ", params.shape ",
+                                     var->shape().DebugString())));
+    absl::StatusOr<std::vector<int64_t>> rows = IndexValues(indices, "indices");
+    OP_REQUIRES(ctx, rows.ok(), AttachNodeName(rows.status(), def()));
+    const int64_t limit = var->dim_size(0);
+    for (size_t i = 0; i < rows->size(); ++i) {
+      OP_REQUIRES(ctx, (*rows)[i] >= 0 && (*rows)[i] < limit,
+                  Invalid(absl::StrCat("indices[", i, "] = ", (*rows)[i], " is not in [0, ",
+                                       limit, ")")));
+    }
+    const int64_t row_size = limit == 0 ? 0 : var->NumElements() / limit;
+    T* out = var->flat<T>().data();
+    const T* in = updates.flat<T>().data();
+    const bool scalar = updates.dims() == 0;
+    for (size_t i = 0; i < rows->size(); ++i) {
+      T* row = out + (*rows)[i] * row_size;
+      const T* update = scalar ? in : in + static_cast<int64_t>(i) * row_size;
+      for (int64_t k = 0; k < row_size; ++k) row[k] += update[scalar ? 0 : k];
+    }
+  }
+
+ private:
+  absl::Status Invalid(absl::string_view message) const {
+    return AttachNodeName(absl::InvalidArgumentError(message), def());
+  }
+};
+
 // var -= alpha * delta.
 template <typename T>
 class ApplyGradientDescentOp : public InPlaceUpdateOp {
@@ -238,6 +290,21 @@ MINITF_REGISTER_ASSIGN_ADD(double);
 MINITF_REGISTER_ASSIGN_ADD(int32_t);
 MINITF_REGISTER_ASSIGN_ADD(int64_t);
 #undef MINITF_REGISTER_ASSIGN_ADD
+
+#define MINITF_REGISTER_SCATTER_ADD(T)                                                      \
+  REGISTER_KERNEL_BUILDER(                                                                  \
+      Name("ScatterAdd").Device(DEVICE_CPU).TypeConstraint<T>("T").TypeConstraint<int32_t>( \
+          "Tindices"),                                                                      \
+      ScatterAddOp<T>);                                                                     \
+  REGISTER_KERNEL_BUILDER(                                                                  \
+      Name("ScatterAdd").Device(DEVICE_CPU).TypeConstraint<T>("T").TypeConstraint<int64_t>( \
+          "Tindices"),                                                                      \
+      ScatterAddOp<T>)
+MINITF_REGISTER_SCATTER_ADD(float);
+MINITF_REGISTER_SCATTER_ADD(double);
+MINITF_REGISTER_SCATTER_ADD(int32_t);
+MINITF_REGISTER_SCATTER_ADD(int64_t);
+#undef MINITF_REGISTER_SCATTER_ADD
 
 #define MINITF_REGISTER_APPLY_GRADIENT_DESCENT(T)                                                 \
   REGISTER_KERNEL_BUILDER(Name("ApplyGradientDescent").Device(DEVICE_CPU).TypeConstraint<T>("T"), \

@@ -45,6 +45,7 @@ absl::Status SimGPUEngine::Execute(const HostKernel& kernel, absl::Duration mode
 }
 
 absl::Status SimGPUEngine::RunBody(const HostKernel& kernel) {
+  ++body_count_;
   if (!kernel.body) return absl::OkStatus();
   // Without the lock: other kernels queue meanwhile.
   mu_.Unlock();
@@ -105,6 +106,11 @@ absl::Duration SimGPUEngine::BusyTime() const {
 int64_t SimGPUEngine::KernelCount() const {
   MutexLock lock(&mu_);
   return kernel_count_;
+}
+
+int64_t SimGPUEngine::BodyCount() const {
+  MutexLock lock(&mu_);
+  return body_count_;
 }
 
 int64_t SimGPUEngine::PreemptionCount() const {

@@ -59,6 +59,9 @@ class SimGPUEngine {
   absl::Duration BusyTime() const;
   // Kernels executed so far.
   int64_t KernelCount() const;
+  // Of those, the kernels whose body ran (every one but those timing mode
+  // skipped).
+  int64_t BodyCount() const;
   // Times a running kernel yielded the engine to a higher-priority one.
   int64_t PreemptionCount() const;
   // Kernels waiting for the engine now (a preempted one included).
@@ -93,6 +96,7 @@ class SimGPUEngine {
   WaitKey running_ ABSL_GUARDED_BY(mu_);  // While taken_.
   absl::Duration busy_ ABSL_GUARDED_BY(mu_) = absl::ZeroDuration();
   int64_t kernel_count_ ABSL_GUARDED_BY(mu_) = 0;
+  int64_t body_count_ ABSL_GUARDED_BY(mu_) = 0;
   int64_t preemptions_ ABSL_GUARDED_BY(mu_) = 0;
 };
 

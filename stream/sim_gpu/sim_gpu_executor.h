@@ -79,6 +79,9 @@ class SimGPUExecutor : public StreamExecutor {
   const SimGPUOptions& options() const { return options_; }
   // Kernels run on this device so far.
   int64_t KernelCount() const { return engine_.KernelCount(); }
+  // Of those, the kernels whose body ran: in timing mode, only those that
+  // must (HostKernel::run_in_timing_mode).
+  int64_t BodyCount() const { return engine_.BodyCount(); }
   // Times a running kernel yielded the engine to a higher-priority stream's.
   int64_t PreemptionCount() const { return engine_.PreemptionCount(); }
 

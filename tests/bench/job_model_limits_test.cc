@@ -54,11 +54,11 @@ absl::Status TrainOneStep(const JobModel& m, const std::string& simgpu) {
   options.config.gpu_options.platform = "SimGPU";
   options.config.gpu_options.simgpu_options = simgpu;
   MINITF_ASSIGN_OR_RETURN(std::unique_ptr<Session> session, NewSession(options));
-  MINITF_RETURN_IF_ERROR(session->Create(m.model.graph));
-  MINITF_RETURN_IF_ERROR(session->Run({}, {}, {m.model.init}, nullptr));
+  MINITF_RETURN_IF_ERROR(session->Create(m.graph));
+  MINITF_RETURN_IF_ERROR(session->Run({}, {}, {m.init}, nullptr));
   std::vector<Tensor> out;
   MINITF_RETURN_IF_ERROR(
-      session->Run(m.batch.Feeds(m.model), {m.model.loss}, {m.model.train}, &out));
+      session->Run(m.feeds, {m.loss}, {m.train}, &out));
   if (simgpu.find("functional") != std::string::npos &&
       !std::isfinite(out.at(0).scalar<float>()())) {
     return absl::InternalError(absl::StrCat("loss ", out[0].DebugString()));
@@ -108,7 +108,7 @@ TEST(JobModelLimitsTest, BatchSizesOneTwoAndThreeTrainAStep) {
 TEST(JobModelLimitsTest, CnnOfTwoPixelImagesTrainsAStep) {
   absl::StatusOr<JobModel> m = BuildJobModel(Spec("cnn", {{"image_size", 2}}, 3));
   ASSERT_TRUE(m.ok()) << m.status();
-  EXPECT_EQ(m->batch.x.shape(), TensorShape({3, 2, 2, 1}));
+  EXPECT_EQ(m->feeds[0].second.shape(), TensorShape({3, 2, 2, 1}));
   absl::Status step = TrainOneStep(*m, kFunctional);
   EXPECT_TRUE(step.ok()) << step;
 }

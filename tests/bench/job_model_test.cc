@@ -29,16 +29,16 @@ JobSpec Spec(const std::string& model, std::map<std::string, int64_t> params, in
 TEST(JobModelTest, CnnTakesItsSizesFromTheSpec) {
   absl::StatusOr<JobModel> m = BuildJobModel(Spec("cnn", {{"image_size", 8}, {"channels", 4}}, 5));
   ASSERT_TRUE(m.ok()) << m.status();
-  EXPECT_EQ(m->batch.x.shape(), TensorShape({5, 8, 8, 1}));
-  EXPECT_EQ(m->batch.labels.shape(), TensorShape({5}));
-  EXPECT_FALSE(m->model.graph.node.empty());
-  for (const NodeDef& n : m->model.graph.node) EXPECT_EQ(n.device, "/device:GPU:0") << n.name;
+  EXPECT_EQ(m->feeds[0].second.shape(), TensorShape({5, 8, 8, 1}));
+  EXPECT_EQ(m->feeds[1].second.shape(), TensorShape({5}));
+  EXPECT_FALSE(m->graph.node.empty());
+  for (const NodeDef& n : m->graph.node) EXPECT_EQ(n.device, "/device:GPU:0") << n.name;
 }
 
 TEST(JobModelTest, MlpTakesItsSizesFromTheSpec) {
   absl::StatusOr<JobModel> m = BuildJobModel(Spec("mlp", {{"features", 16}, {"hidden", 8}}, 7));
   ASSERT_TRUE(m.ok()) << m.status();
-  EXPECT_EQ(m->batch.x.shape(), TensorShape({7, 16}));
+  EXPECT_EQ(m->feeds[0].second.shape(), TensorShape({7, 16}));
 }
 
 TEST(JobModelTest, UnknownParametersAndBadSizesNameTheJob) {
@@ -60,9 +60,9 @@ TEST(JobModelTest, TransformerTakesItsSizesFromTheSpecAndTrainsAStepOnTheGpu) {
   absl::StatusOr<JobModel> m = BuildJobModel(
       Spec("transformer", {{"seq_len", 6}, {"d_model", 16}, {"heads", 2}, {"hidden", 32}}, 4));
   ASSERT_TRUE(m.ok()) << m.status();
-  EXPECT_EQ(m->batch.x.shape(), TensorShape({4, 6, 16}));
-  EXPECT_EQ(m->batch.labels.shape(), TensorShape({4}));
-  for (const NodeDef& n : m->model.graph.node) EXPECT_EQ(n.device, "/device:GPU:0") << n.name;
+  EXPECT_EQ(m->feeds[0].second.shape(), TensorShape({4, 6, 16}));
+  EXPECT_EQ(m->feeds[1].second.shape(), TensorShape({4}));
+  for (const NodeDef& n : m->graph.node) EXPECT_EQ(n.device, "/device:GPU:0") << n.name;
 
   for (const std::string mode : {"functional", "timing"}) {
     SCOPED_TRACE(mode);
@@ -73,11 +73,11 @@ TEST(JobModelTest, TransformerTakesItsSizesFromTheSpecAndTrainsAStepOnTheGpu) {
     options.config.gpu_options.simgpu_options = "memory=256MiB,mode=" + mode;
     absl::StatusOr<std::unique_ptr<Session>> session = NewSession(options);
     ASSERT_TRUE(session.ok()) << session.status();
-    ASSERT_TRUE((*session)->Create(m->model.graph).ok());
-    ASSERT_TRUE((*session)->Run({}, {}, {m->model.init}, nullptr).ok());
+    ASSERT_TRUE((*session)->Create(m->graph).ok());
+    ASSERT_TRUE((*session)->Run({}, {}, {m->init}, nullptr).ok());
     std::vector<Tensor> out;
     absl::Status step =
-        (*session)->Run(m->batch.Feeds(m->model), {m->model.loss}, {m->model.train}, &out);
+        (*session)->Run(m->feeds, {m->loss}, {m->train}, &out);
     ASSERT_TRUE(step.ok()) << step;
     ASSERT_EQ(out.size(), 1u);
     if (mode == "functional") {

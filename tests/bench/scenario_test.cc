@@ -92,7 +92,7 @@ TEST(ScenarioTest, BadFilesNameTheFileAndTheField) {
       {R"({"jobs": [5]})", "jobs[0] must be an object"},
       {R"({"jobs": [{"model": "cnn"}]})", "jobs[0].name is missing"},
       {R"({"jobs": [{"name": "a b", "model": "cnn"}]})", "jobs[0].name must be"},
-      {R"({"jobs": [{"name": "a", "model": "rnn"}]})", "jobs[0].model must be mlp, cnn or"},
+      {R"({"jobs": [{"name": "a", "model": "rnn"}]})", "jobs[0].model must be mlp, cnn, transformer or graphdef"},
       {R"({"jobs": [{"name": "a", "model": "cnn", "batch_size": 0}]})", "jobs[0].batch_size"},
       {R"({"jobs": [{"name": "a", "model": "cnn", "batch_size": "64"}]})", "jobs[0].batch_size"},
       {R"({"jobs": [{"name": "a", "model": "cnn", "role": "boss"}]})", "jobs[0].role"},

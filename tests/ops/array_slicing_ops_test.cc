@@ -1,7 +1,7 @@
 // Tests of the ops that take parts of tensors or index into them: Slice,
 // StridedSlice (TensorFlow's masks: begin/end, ellipsis, new axis, shrink,
-// negative strides), StridedSliceGrad, GatherV2, OneHot, Range and
-// UnsortedSegmentSum (kernels, shape functions, errors).
+// negative strides), StridedSliceGrad, GatherV2, OneHot, Range,
+// UnsortedSegmentSum and Unique (kernels, shape functions, errors).
 #include <numeric>
 #include <string>
 #include <vector>
@@ -308,6 +308,43 @@ TEST(UnsortedSegmentSumTest, SumsRowsBySegment) {
   ExpectInvalid(RunOp("UnsortedSegmentSum", attrs,
                     {data, I32({0, 1}), Tensor::Scalar<int32_t>(3)}),
                 "UnsortedSegmentSum", "does not start with segment_ids.shape");
+}
+
+// ---- Unique ----
+
+// TensorFlow's unique_op_test: x == y[idx] for every element, y in the
+// order values first appear, idx of either index type.
+TEST(UniqueTest, FirstAppearanceOrderAndPositions) {
+  auto out = RunOp("Unique", {{"T", DT_INT32}, {"out_idx", DT_INT32}},
+                   {I32({7, 3, 7, 7, -2, 3, 0})});
+  ASSERT_TRUE(out.ok()) << out.status();
+  ExpectTensorEqual((*out)[0], I32({7, 3, -2, 0}));
+  ExpectTensorEqual((*out)[1], I32({0, 1, 0, 0, 2, 1, 3}));
+  auto wide = RunOp("Unique", {{"T", DT_FLOAT}, {"out_idx", DT_INT64}},
+                    {Tensor::FromVector<float>({0.5f, -0.0f, 0.5f, 0.0f})});
+  ASSERT_TRUE(wide.ok()) << wide.status();
+  // -0 and 0 compare equal: one value.
+  ASSERT_EQ((*wide)[0].NumElements(), 2);
+  EXPECT_EQ((*wide)[0].flat<float>()(0), 0.5f);
+  ExpectTensorEqual((*wide)[1], I64({0, 1, 0, 1}));
+  auto empty = RunOp("Unique", {{"T", DT_INT64}, {"out_idx", DT_INT32}},
+                     {Tensor(DT_INT64, TensorShape({0}))});
+  ASSERT_TRUE(empty.ok()) << empty.status();
+  EXPECT_EQ((*empty)[0].shape(), TensorShape({0}));
+  EXPECT_EQ((*empty)[1].shape(), TensorShape({0}));
+}
+
+TEST(UniqueTest, MatrixIsInvalidArgumentAndShapeFunctionSaysSo) {
+  ExpectInvalid(RunOp("Unique", {{"T", DT_INT32}, {"out_idx", DT_INT32}},
+                      {Tensor::FromVector<int32_t>({1, 2, 3, 4}, TensorShape({2, 2}))}),
+                "Unique", "unique expects a 1D vector, got shape [2,2]");
+  const NodeDef def = MakeNodeDef("u", "Unique", {{"T", DT_FLOAT}, {"out_idx", DT_INT32}});
+  auto shapes = InferShapes(def, {PartialTensorShape({5})});
+  ASSERT_TRUE(shapes.ok()) << shapes.status();
+  EXPECT_EQ((*shapes)[0], PartialTensorShape({-1}));
+  EXPECT_EQ((*shapes)[1], PartialTensorShape({5}));
+  EXPECT_EQ(InferShapes(def, {PartialTensorShape({5, 2})}).status().code(),
+            absl::StatusCode::kInvalidArgument);
 }
 
 }  // namespace

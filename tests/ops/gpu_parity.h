@@ -71,7 +71,8 @@ inline const std::set<std::string> kNnFileOps = {
     "ApplyGradientDescent", "AvgPool", "AvgPoolGrad", "FusedBatchNorm", "FusedBatchNormV3",
     "FusedBatchNormGrad", "FusedBatchNormGradV3", "BatchMatMulV2",
     "Relu6", "LeakyRelu", "Elu", "Relu6Grad", "LeakyReluGrad", "EluGrad", "LogSoftmax",
-    "SoftmaxCrossEntropyWithLogits", "BiasAddGrad", "VariableV2", "AssignSub", "ApplyMomentum",
+    "SoftmaxCrossEntropyWithLogits", "BiasAddGrad", "VariableV2", "AssignSub", "ScatterAdd",
+    "ApplyMomentum",
     "ApplyAdam", "VarHandleOp", "ReadVariableOp", "AssignVariableOp", "AssignAddVariableOp",
     "AssignSubVariableOp", "VarIsInitializedOp", "DestroyResourceOp",
     "ResourceApplyGradientDescent", "ResourceApplyMomentum", "ResourceApplyAdam"};
@@ -81,7 +82,8 @@ inline const std::set<std::string> kCompareFileOps = {
 inline const std::set<std::string> kArrayFileOps = {
     "ConcatV2", "ConcatOffset", "Pack", "Unpack", "Split", "SplitV", "Slice", "StridedSlice",
     "StridedSliceGrad", "Squeeze", "ExpandDims", "Pad", "PadV2", "Tile", "BroadcastTo",
-    "BroadcastGradientArgs", "Range", "OneHot", "GatherV2", "UnsortedSegmentSum", "Size", "Rank",
+    "BroadcastGradientArgs", "Range", "OneHot", "GatherV2", "UnsortedSegmentSum", "Unique", "Size",
+    "Rank",
     "StopGradient", "PreventGradient", "Snapshot", "InvertPermutation", "ShapeN", "IdentityN"};
 // clang-format on
 

@@ -151,6 +151,22 @@ std::vector<ParityCase> DataMovementCases() {
 }
 
 // The ops on integer shapes and indices, and the numeric ones.
+// 5, -1, 5, 3, -1, 0, 5 as a vector of `t`.
+Tensor Repeats(DataType t) {
+  const std::vector<int64_t> values = {5, -1, 5, 3, -1, 0, 5};
+  const TensorShape shape({7});
+  switch (t) {
+    case DT_FLOAT:
+      return Tensor::FromVector<float>(std::vector<float>(values.begin(), values.end()), shape);
+    case DT_DOUBLE:
+      return Tensor::FromVector<double>(std::vector<double>(values.begin(), values.end()), shape);
+    case DT_BOOL:
+      return Tensor::FromVector<bool>({true, false, true, true, false, false, true});
+    default:
+      return IndexVector(t, values);
+  }
+}
+
 std::vector<ParityCase> IndexCases() {
   std::vector<ParityCase> cases;
   for (DataType index : {DT_INT32, DT_INT64}) {
@@ -204,6 +220,17 @@ std::vector<ParityCase> IndexCases() {
                        return Outputs{
                            ops::UnsortedSegmentSum(s.WithOpName("op"), in[0], in[1], in[2])};
                      }});
+  }
+  // Repeats, in an order that is not sorted: y keeps first appearances.
+  for (DataType t : kAllTypes) {
+    for (DataType out_idx : {DT_INT32, DT_INT64}) {
+      cases.push_back({absl::StrCat("Unique_", TypeName(t), "_", TypeName(out_idx)),
+                       {Repeats(t)},
+                       [out_idx](const Scope& s, const Outputs& in) {
+                         auto unique = ops::Unique(s.WithOpName("op"), in[0], {.out_idx = out_idx});
+                         return Outputs{unique.y, unique.idx};
+                       }});
+    }
   }
   return cases;
 }

@@ -385,7 +385,7 @@ INSTANTIATE_TEST_SUITE_P(Training, GPUParityNnTest, ::testing::ValuesIn(Training
 // State ops: [3, 4] variables of each kind, updated step by step (one
 // target per step) on the GPU and on the CPU, then read back. A ref
 // Variable: Assign, AssignAdd, ApplyGradientDescent. A VariableV2:
-// Assign, AssignSub, ApplyMomentum, ApplyAdam. A resource variable:
+// Assign, AssignSub, ScatterAdd, ApplyMomentum, ApplyAdam. A resource variable:
 // AssignVariableOp, AssignAdd/SubVariableOp, the ResourceApply* updates,
 // VarIsInitializedOp, ReadVariableOp (and DestroyResourceOp on another).
 // Every value comes from a placeholder. The ops each dtype has kernels for
@@ -420,7 +420,14 @@ GraphDef StateGraph(DataType t, bool gpu) {
   ops::Identity(s.WithOpName("read"), v);
   auto v2 = ops::VariableV2(s.WithOpName("v2"), shape, t);
   ops::Assign(s.WithOpName("init_v2"), v2, init_value);
-  if (HasAssignAdd(t)) ops::AssignSub(s.WithOpName("sub_v2"), v2, delta);
+  if (HasAssignAdd(t)) {
+    ops::AssignSub(s.WithOpName("sub_v2"), v2, delta);
+    auto updates = ops::Placeholder(root.WithOpName("scatter_updates"), t);
+    auto rows = ops::Placeholder(root.WithOpName("scatter_rows"), DT_INT32);
+    ops::ScatterAdd(s.WithOpName("scatter_v2"), v2, rows, updates);
+    auto rows64 = ops::Placeholder(root.WithOpName("scatter_rows64"), DT_INT64);
+    ops::ScatterAdd(s.WithOpName("scatter64_v2"), v2, rows64, updates);
+  }
   ops::Identity(s.WithOpName("read_v2"), v2);
   // Resource variables.
   auto r = ops::VarHandleOp(s.WithOpName("r"), t, shape);
@@ -469,6 +476,13 @@ std::vector<std::pair<std::string, Feeds>> StateSteps(DataType t) {
   if (HasAssignAdd(t)) {
     steps.push_back({"add", {{"delta", Random(t, {3, 4})}}});
     steps.push_back({"sub_v2", {{"delta", Random(t, {3, 4})}}});
+    // Row 2 twice: it gets both updates.
+    steps.push_back({"scatter_v2",
+                     {{"scatter_rows", IndexVector(DT_INT32, {2, 0, 2})},
+                      {"scatter_updates", Random(t, {3, 4})}}});
+    steps.push_back({"scatter64_v2",
+                     {{"scatter_rows64", IndexVector(DT_INT64, {1, 1})},
+                      {"scatter_updates", Random(t, {2, 4})}}});
     steps.push_back({"add_r", {{"delta", Random(t, {3, 4})}}});
     steps.push_back({"sub_r", {{"grad", Random(t, {3, 4})}}});
   }

@@ -24,7 +24,7 @@ const std::set<std::string>& ShippedOps() {
       "LogicalNot", "Enter", "Exit", "NextIteration", "LoopCond", "ConcatV2", "ConcatOffset",
       "Pack", "Unpack", "Split", "SplitV", "Slice", "StridedSlice", "StridedSliceGrad",
       "Squeeze", "ExpandDims", "Pad", "PadV2", "Tile", "BroadcastTo", "BroadcastGradientArgs",
-      "Range", "OneHot", "GatherV2", "UnsortedSegmentSum", "Size", "Rank", "StopGradient",
+      "Range", "OneHot", "GatherV2", "UnsortedSegmentSum", "Unique", "Size", "Rank", "StopGradient",
       "PreventGradient", "Snapshot", "InvertPermutation", "IdentityN", "AvgPool", "AvgPoolGrad",
       "FusedBatchNorm", "FusedBatchNormV3", "FusedBatchNormGrad", "FusedBatchNormGradV3",
       "BatchMatMulV2",
@@ -35,7 +35,7 @@ const std::set<std::string>& ShippedOps() {
       "Select", "SelectV2", "Min", "Prod", "ArgMax", "LogSoftmax",
       "SoftmaxCrossEntropyWithLogits", "BiasAddGrad",
       // Variables, optimizers and random ops of TensorFlow 2.x training graphs.
-      "VariableV2", "AssignSub", "ApplyMomentum", "ApplyAdam", "VarHandleOp", "ReadVariableOp",
+      "VariableV2", "AssignSub", "ScatterAdd", "ApplyMomentum", "ApplyAdam", "VarHandleOp", "ReadVariableOp",
       "AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp", "VarIsInitializedOp",
       "DestroyResourceOp", "ResourceApplyGradientDescent", "ResourceApplyMomentum",
       "ResourceApplyAdam", "TruncatedNormal", "RandomUniformInt"};

@@ -1,10 +1,12 @@
 // Tests of the ref-variable ops tf.compat.v1 training graphs use beyond
-// Variable/Assign: VariableV2, AssignSub, ApplyMomentum and ApplyAdam.
+// Variable/Assign: VariableV2, AssignSub, ScatterAdd, ApplyMomentum and
+// ApplyAdam.
 // Kernels run with reference inputs (a tensor and its mutex); a session
 // trains a VariableV2 with ApplyAdam. Values are computed by hand from
 // TensorFlow's formulas.
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gmock/gmock.h"
@@ -101,6 +103,74 @@ TEST(AssignSubTest, UninitializedAndMismatchedAreErrors) {
   ASSERT_FALSE(mismatch.ok());
   EXPECT_EQ(mismatch.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(mismatch.status().message(), AllOf(HasSubstr("[2]"), HasSubstr("[1]")));
+}
+
+// ---- ScatterAdd ----
+
+// TensorFlow's scatter_ops_test: a row named twice gets both updates, a
+// scalar update is added to every row named, either index type works.
+TEST(ScatterAddTest, AddsRowsInPlaceRepeatsAccumulate) {
+  for (bool use_locking : {false, true}) {
+    KernelRunner runner(MakeNodeDef(
+        "scatter", "ScatterAdd",
+        {{"T", DT_FLOAT}, {"Tindices", DT_INT32}, {"use_locking", use_locking}}));
+    RefSlot ref;
+    ref.tensor = Tensor::FromVector<float>({0, 0, 1, 1, 2, 2}, TensorShape({3, 2}));
+    const Tensor reader = ref.tensor;
+    Tensor rows = Tensor::FromVector<int32_t>({2, 0, 2});
+    Tensor updates = Tensor::FromVector<float>({10, 20, 30, 40, 50, 60}, TensorShape({3, 2}));
+    auto out = runner.RunWithValues({ref.value(), Value(&rows), Value(&updates)});
+    ASSERT_TRUE(out.ok()) << out.status();
+    const Tensor want = Tensor::FromVector<float>({30, 40, 1, 1, 62, 82}, TensorShape({3, 2}));
+    ExpectTensorEqual(reader, want);
+    ExpectTensorEqual((*out)[0], want);
+  }
+  KernelRunner runner(
+      MakeNodeDef("scatter", "ScatterAdd", {{"T", DT_INT64}, {"Tindices", DT_INT64}}));
+  RefSlot ref;
+  ref.tensor = Tensor::FromVector<int64_t>({1, 2, 3, 4});
+  Tensor rows = Tensor::FromVector<int64_t>({3, 1});
+  Tensor scalar = Tensor::Scalar<int64_t>(100);
+  auto out = runner.RunWithValues({ref.value(), Value(&rows), Value(&scalar)});
+  ASSERT_TRUE(out.ok()) << out.status();
+  ExpectTensorEqual(ref.tensor, Tensor::FromVector<int64_t>({1, 102, 3, 104}));
+}
+
+TEST(ScatterAddTest, BadIndexOrShapeIsInvalidArgumentAndChangesNothing) {
+  NodeDef def = MakeNodeDef("emb_update", "ScatterAdd", {{"T", DT_FLOAT}, {"Tindices", DT_INT32}});
+  def.input = {"emb", "ids", "grads"};
+  KernelRunner runner(def);
+  RefSlot ref;
+  ref.tensor = Tensor::FromVector<float>({1, 2, 3}, TensorShape({3, 1}));
+  const Tensor before = Tensor::FromVector<float>({1, 2, 3}, TensorShape({3, 1}));
+  Tensor updates = Tensor::FromVector<float>({1, 1}, TensorShape({2, 1}));
+  for (const auto& [ids, text] :
+       std::vector<std::pair<std::vector<int32_t>, std::string>>{
+           {{0, 3}, "indices[1] = 3 is not in [0, 3)"}, {{-1, 0}, "indices[0] = -1 is not in [0, 3)"}}) {
+    Tensor rows = Tensor::FromVector<int32_t>(ids, TensorShape({2}));
+    auto out = runner.RunWithValues({ref.value(), Value(&rows), Value(&updates)});
+    ASSERT_FALSE(out.ok());
+    EXPECT_EQ(out.status().code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_THAT(out.status().message(), AllOf(HasSubstr("emb_update"), HasSubstr(text)));
+    ExpectTensorEqual(ref.tensor, before);
+  }
+  Tensor rows = Tensor::FromVector<int32_t>({0, 1, 2});
+  auto mismatch = runner.RunWithValues({ref.value(), Value(&rows), Value(&updates)});
+  ASSERT_FALSE(mismatch.ok());
+  EXPECT_EQ(mismatch.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(mismatch.status().message(),
+              HasSubstr("Must have updates.shape = indices.shape + params.shape[1:]"));
+  RefSlot uninitialized;
+  auto uninit = runner.RunWithValues({uninitialized.value(), Value(&rows), Value(&updates)});
+  EXPECT_EQ(uninit.status().code(), absl::StatusCode::kFailedPrecondition) << uninit.status();
+  // The shape function checks the same rule before anything runs.
+  auto shapes = InferShapes(def, {PartialTensorShape({3, 4}), PartialTensorShape({2}),
+                                  PartialTensorShape({2, 5})});
+  EXPECT_EQ(shapes.status().code(), absl::StatusCode::kInvalidArgument) << shapes.status();
+  auto ok = InferShapes(def, {PartialTensorShape({3, 4}), PartialTensorShape({2}),
+                              PartialTensorShape({-1, 4})});
+  ASSERT_TRUE(ok.ok()) << ok.status();
+  EXPECT_EQ((*ok)[0], PartialTensorShape({3, 4}));
 }
 
 // ---- ApplyMomentum ----

@@ -14,6 +14,7 @@
 #include "ops/cc/scope.h"
 #include "ops/standard_ops.h"
 #include "session/session.h"
+#include "stream/sim_gpu/sim_gpu_executor.h"
 #include "tests/testlib/kernel_runner.h"
 
 namespace minitf {
@@ -383,6 +384,75 @@ TEST(GPUSessionTest, TimingModeComputesConstantsAndShapes) {
   ASSERT_EQ(out.size(), 2u);
   EXPECT_EQ(out[0].shape(), TensorShape({3, 8}));
   test::ExpectTensorEqual(out[1], Tensor::FromVector<int32_t>({3, 8}));
+}
+
+// Batch normalization's outputs all have shapes known before it runs, so
+// timing mode skips its arithmetic (a ResNet step would otherwise spend its
+// wall time in the CPU bodies of 53 batch norms).
+TEST(GPUSessionTest, TimingModeSkipsTheArithmeticOfBatchNormAndItsGradient) {
+  Scope root = Scope::NewRootScope().WithDevice(kGPU);
+  auto x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  auto scale = ops::Placeholder(root.WithOpName("scale"), DT_FLOAT);
+  auto offset = ops::Placeholder(root.WithOpName("offset"), DT_FLOAT);
+  auto empty = ops::Placeholder(root.WithOpName("empty"), DT_FLOAT);
+  auto bn = ops::FusedBatchNormV3(root.WithOpName("bn"), x, scale, offset, empty, empty);
+  auto grad = ops::FusedBatchNormGradV3(root.WithOpName("bn_grad"), bn.y, x, scale,
+                                        bn.reserve_space_1, bn.reserve_space_2,
+                                        bn.reserve_space_3);
+  auto session = MakeSession(Options("mode=timing,memory=64MiB"), root);
+  const auto* sim = dynamic_cast<const se::SimGPUExecutor*>(GPUOf(session.get())->executor());
+  ASSERT_NE(sim, nullptr);
+  const int64_t kernels = sim->KernelCount();
+  const int64_t bodies = sim->BodyCount();
+  std::vector<Tensor> out;
+  ASSERT_TRUE(RunStep(session.get(),
+                      {{"x", Tensor(DT_FLOAT, TensorShape({2, 4, 4, 3}))},
+                       {"scale", Tensor(DT_FLOAT, TensorShape({3}))},
+                       {"offset", Tensor(DT_FLOAT, TensorShape({3}))},
+                       {"empty", Tensor(DT_FLOAT, TensorShape({0}))}},
+                      {"bn:5", "bn_grad:0", "bn_grad:1"}, &out)
+                  .ok());
+  EXPECT_EQ(out[0].shape(), TensorShape());
+  EXPECT_EQ(out[1].shape(), TensorShape({2, 4, 4, 3}));
+  EXPECT_EQ(out[2].shape(), TensorShape({3}));
+  EXPECT_GE(sim->KernelCount() - kernels, 2);
+  EXPECT_EQ(sim->BodyCount() - bodies, 0);
+}
+
+// An update of an initialized variable changes only values: timing mode
+// passes the reference on without the arithmetic. The first Assign (which
+// allocates) runs, and so does an update of an uninitialized variable,
+// which fails as in compute mode. Small bool results (predicates) are
+// computed; large ones (masks) are not.
+TEST(GPUSessionTest, TimingModeSkipsUpdatesOfInitializedVariablesAndLargeMasks) {
+  Scope root = Scope::NewRootScope().WithDevice(kGPU);
+  auto v = ops::VariableV2(root.WithOpName("v"), TensorShape({4096}), DT_FLOAT);
+  auto w = ops::VariableV2(root.WithOpName("w"), TensorShape({4096}), DT_FLOAT);
+  auto value = ops::Placeholder(root.WithOpName("value"), DT_FLOAT);
+  ops::Assign(root.WithOpName("init"), v, value);
+  ops::Assign(root.WithOpName("reassign"), v, value);
+  ops::AssignAdd(root.WithOpName("add"), v, value);
+  ops::AssignAdd(root.WithOpName("add_w"), w, value);
+  ops::Greater(root.WithOpName("mask"), value, 0.0f);
+  ops::Greater(root.WithOpName("predicate"), ops::Sum(root, value, 0), 0.0f);
+  auto session = MakeSession(Options("mode=timing,memory=64MiB"), root);
+  const auto* sim = dynamic_cast<const se::SimGPUExecutor*>(GPUOf(session.get())->executor());
+  ASSERT_NE(sim, nullptr);
+  const Feeds feeds = {{"value", Tensor(DT_FLOAT, TensorShape({4096}))}};
+  std::vector<Tensor> out;
+  auto bodies_of = [&](const std::string& target) {
+    const int64_t before = sim->BodyCount();
+    EXPECT_TRUE(session->Run(feeds, {}, {target}, &out).ok()) << target;
+    return sim->BodyCount() - before;
+  };
+  // VariableV2 runs in every step that reads v (it hands out the buffer).
+  EXPECT_EQ(bodies_of("init"), 2);  // and the first Assign, which allocates it
+  EXPECT_EQ(bodies_of("reassign"), 1);
+  EXPECT_EQ(bodies_of("add"), 1);
+  EXPECT_EQ(bodies_of("mask"), 0);
+  EXPECT_EQ(bodies_of("predicate"), 1);
+  absl::Status uninitialized = session->Run(feeds, {}, {"add_w"}, &out);
+  EXPECT_EQ(uninitialized.code(), absl::StatusCode::kFailedPrecondition) << uninitialized;
 }
 
 TEST(GPUSessionTest, BadGpuOptionsFailSessionCreationNamingTheSetting) {

@@ -11,10 +11,16 @@
 // In the platform's timing-only mode the arithmetic is skipped when shape
 // inference gives every output's shape (outputs are allocated, not
 // computed). Kernels whose outputs steer later kernels always run: those
-// with reference outputs (Variable, Assign), Const, those producing
-// integers or bools (Shape, index arithmetic), which later ops read as
-// shapes and axes, and the resource variable ops (a resource input or
-// output), whose effect is the variable's state.
+// with reference outputs (Variable, Assign), Const, those producing small
+// integer or bool tensors (Shape, index arithmetic, predicates: at most
+// 1024 elements), which later ops read as shapes, axes and conditions, and
+// the resource variable ops (a resource input or output), whose effect is
+// the variable's state. The exception among the reference outputs is an
+// in-place update of an initialized variable (AssignAdd, AssignSub,
+// ScatterAdd, the Apply* optimizers, an Assign that keeps the variable's
+// shape): its only effect is the variable's values, so timing mode passes
+// the reference on and skips the arithmetic. (An Assign to an
+// uninitialized variable runs: it allocates the variable's buffer.)
 //
 // The SimGPU kernels are registered (sim_gpu_kernels.cc) as twins of the
 // CPU kernels, with the same type constraints and
@@ -23,6 +29,7 @@
 #define MINITF_OPS_KERNELS_SIM_GPU_SIM_GPU_OP_KERNEL_H_
 
 #include <memory>
+#include <vector>
 
 #include "runtime/op_def.h"
 #include "runtime/op_kernel.h"
@@ -45,6 +52,11 @@ class SimGPUOpKernel final : public AsyncOpKernel {
   // reference), a constant, or integers/bools, which later ops read as
   // shapes, axes and indices rather than as data.
   bool runs_in_timing_mode_ = false;
+  // The op updates the variable its input 0 refers to in place and outputs
+  // that reference (one Ref output).
+  bool updates_in_place_ = false;
+  // The integer and bool outputs: computed in timing mode when small.
+  std::vector<int> steering_outputs_;
   std::unique_ptr<OpKernel> cpu_kernel_;
 };
 

@@ -1,0 +1,58 @@
+// The `graphdef` job model: a co-location job that trains a graph read from
+// a GraphDef file, so a scenario can share the GPU between real
+// architectures (the ResNet-50 and BERT graphs TensorFlow wrote, in
+// tests/fixtures/tf/).
+//
+//   {"name": "resnet50", "model": "graphdef", "role": "guarantee",
+//    "graph": {"file": "../../tests/fixtures/tf/resnet50_train/graph.pb",
+//              "init": "init", "train": "train",
+//              "feeds": {"images:0": {"shape": [32, 224, 224, 3], "dtype": "float32",
+//                                     "random": "normal"},
+//                        "labels:0": {"shape": [32], "dtype": "int32",
+//                                     "random": "uniform_int", "low": 0, "high": 1000},
+//                        "mask:0": "mask.npy"}}}
+//
+// `file` and .npy feeds are read relative to the scenario file's directory
+// unless absolute. `init` is optional; `train` is required. A feed is a
+// .npy file name or a random tensor (graph_job_spec.h's FeedSpec: "normal",
+// "uniform" with low and high, "uniform_int" with high (excluded) and low,
+// "ones", "zeros"), the same form as the fixtures' manifest.json. The job's
+// batch_size, which turns steps/s into examples/s, defaults to the first
+// dimension of the first feed when that feed is a random tensor (a job fed
+// from files gives it, or counts 32).
+#ifndef MINITF_BENCH_HARNESS_GRAPH_JOB_H_
+#define MINITF_BENCH_HARNESS_GRAPH_JOB_H_
+
+#include <random>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "bench/harness/graph_job_spec.h"
+#include "bench/harness/job_model.h"
+#include "nlohmann/json.hpp"
+#include "runtime/tensor.h"
+
+namespace minitf::harness {
+
+// Reads a job's "graph" object (`path` names it in errors, "jobs[0].graph");
+// relative file names are joined to `dir` (the scenario file's directory;
+// "" leaves them as they are). InvalidArgument naming the field and the
+// value for an unknown key, a missing file or train op, a feed that is
+// neither a file name nor an object, a bad dtype, shape or random kind, an
+// empty range.
+absl::Status ParseGraphJob(const nlohmann::json& j, const std::string& file,
+                           const std::string& path, const std::string& dir, GraphJobSpec* out);
+
+// The tensor a FeedSpec asks for: the .npy file's contents (which must have
+// the dtype and shape given, if given), or values drawn from `rng`.
+// Errors name `job`, the feed and the file.
+absl::StatusOr<Tensor> MakeFeed(const std::string& job, const FeedSpec& feed, std::mt19937_64* rng);
+
+// The job's graph, ops and feeds (spec.model == "graphdef"). Errors name
+// the job: a file that does not read, an init or train op or a fed tensor
+// the graph does not have, a feed that cannot be made.
+absl::StatusOr<JobModel> BuildGraphJobModel(const JobSpec& spec);
+
+}  // namespace minitf::harness
+
+#endif  // MINITF_BENCH_HARNESS_GRAPH_JOB_H_
