@@ -114,6 +114,14 @@ void PrintResult(const RunGraphOptions& options, const RunGraphResult& result) {
         sorted.size(), total, 1e3 * total / sorted.size(), 1e3 * sorted[sorted.size() / 2],
         1e3 * sorted.front(), 1e3 * sorted.back());
   }
+  if (!result.step_gpu_busy_seconds.empty()) {
+    std::vector<double> busy = result.step_gpu_busy_seconds;
+    std::sort(busy.begin(), busy.end());
+    std::cout << absl::StrFormat(
+        "GPU busy per step (on SimGPU, the modeled kernel time): median %.3f ms, min %.3f ms, "
+        "max %.3f ms\n",
+        1e3 * busy[busy.size() / 2], 1e3 * busy.front(), 1e3 * busy.back());
+  }
   for (const auto& [name, t] : result.fetched) std::cout << DescribeFetch(name, t) << "\n";
   for (const std::string& path : result.written) std::cout << "wrote " << path << "\n";
 }

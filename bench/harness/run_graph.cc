@@ -4,6 +4,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
+#include "absl/time/time.h"
+#include "device/gpu/gpu_device.h"
 #include "platform/status_macros.h"
 #include "runtime/graph_def_io.h"
 #include "runtime/npy_io.h"
@@ -74,12 +76,26 @@ absl::StatusOr<RunGraphResult> RunGraph(const RunGraphOptions& options) {
     MINITF_RETURN_IF_ERROR(InContext(session->Run({}, {}, options.init, &outputs), "init"));
     result.init_seconds = SecondsSince(start);
   }
+  std::vector<const GPUDevice*> gpus;
+  for (const Device* d : session->ListDevices()) {
+    if (const auto* gpu = dynamic_cast<const GPUDevice*>(d); gpu != nullptr) gpus.push_back(gpu);
+  }
+  auto gpu_busy = [&gpus] {
+    absl::Duration busy;
+    for (const GPUDevice* gpu : gpus) busy += gpu->executor()->DeviceBusyTime();
+    return busy;
+  };
   if (!options.targets.empty()) {
     for (int step = 0; step < options.steps; ++step) {
       start = std::chrono::steady_clock::now();
+      const absl::Duration busy_before = gpu_busy();
       MINITF_RETURN_IF_ERROR(InContext(session->Run(feeds, {}, options.targets, &outputs),
                                        absl::StrCat("step ", step)));
       result.step_seconds.push_back(SecondsSince(start));
+      if (!gpus.empty()) {
+        result.step_gpu_busy_seconds.push_back(
+            absl::ToDoubleSeconds(gpu_busy() - busy_before));
+      }
     }
   }
   if (!options.fetches.empty()) {

@@ -44,6 +44,9 @@ struct RunGraphResult {
   double init_seconds = 0;
   // One per target step.
   std::vector<double> step_seconds;
+  // One per target step (with --device GPU): the busy time the steps added
+  // to the GPUs' engines (on SimGPU, the modeled time of their kernels).
+  std::vector<double> step_gpu_busy_seconds;
   // The fetches, in the order asked.
   std::vector<std::pair<std::string, Tensor>> fetched;
   // The files written under out_dir.

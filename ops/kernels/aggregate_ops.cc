@@ -1,10 +1,27 @@
 // Kernel: AddN, the elementwise sum of N tensors of one shape. The output
 // reuses input 0's buffer when nothing else holds it.
+#include "ops/kernels/aggregate_ops_common.h"
+
 #include "absl/strings/str_cat.h"
 #include "runtime/kernel_registry.h"
 #include "runtime/op_requires.h"
 
 namespace minitf {
+
+absl::Status ValidateAddNInputs(OpKernelContext* ctx, const OpKernel& op) {
+  const Tensor& first = ctx->input(0);
+  for (int i = 1; i < ctx->num_inputs(); ++i) {
+    if (ctx->input(i).shape() == first.shape()) continue;
+    return AttachNodeName(
+        absl::InvalidArgumentError(absl::StrCat(
+            "Inputs to operation AddN must have the same size and shape.  Input 0: ",
+            first.shape().DebugString(), " != input ", i, ": ",
+            ctx->input(i).shape().DebugString())),
+        op.def());
+  }
+  return absl::OkStatus();
+}
+
 namespace {
 
 template <typename T>
@@ -13,16 +30,8 @@ class AddNOp : public OpKernel {
   explicit AddNOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
 
   void Compute(OpKernelContext* ctx) override {
+    OP_REQUIRES_OK(ctx, ValidateAddNInputs(ctx, *this));
     const Tensor& first = ctx->input(0);
-    for (int i = 1; i < ctx->num_inputs(); ++i) {
-      OP_REQUIRES(ctx, ctx->input(i).shape() == first.shape(),
-                  AttachNodeName(absl::InvalidArgumentError(absl::StrCat(
-                                     "Inputs to operation AddN must have the same size and "
-                                     "shape.  Input 0: ",
-                                     first.shape().DebugString(), " != input ", i, ": ",
-                                     ctx->input(i).shape().DebugString())),
-                                 def()));
-    }
     Tensor* sum = nullptr;
     OP_REQUIRES_OK(ctx, ctx->forward_input_or_allocate_output({0}, 0, first.shape(), &sum));
     auto out = sum->flat<T>();

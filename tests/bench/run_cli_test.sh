@@ -9,7 +9,7 @@
 #   frozen      a frozen MLP from its .pbtxt on the GPU: the fetch printed
 #               with its dtype and shape, written as probs_0.npy
 #   train       100 training steps of a linear model: the steps' times and
-#               the fetched variables
+#               the fetched variables; on the GPU, the steps' busy time
 #   missing_op  a graph using ops minitf lacks: exit 1, every one named
 #   bad_args    a bad --steps or --feed: exit 2 with the usage
 set -u
@@ -48,6 +48,14 @@ train)
   grep -q "^steps: 100 in " "$dir/log" || fail "the steps' times are not reported"
   grep -q "^w/read:0 float \[3,1\] = " "$dir/log" || fail "w/read:0 not printed"
   [ -f "$dir/w_read_0.npy" ] || fail "w_read_0.npy not written"
+  # On the GPU the steps' device time is reported too.
+  "$minitf" run "$fixtures/linear_gd/graph.pb" --init init --target train --steps 3 \
+    --feed "x:0=$fixtures/linear_gd/x.npy" --feed "y:0=$fixtures/linear_gd/y.npy" \
+    --device GPU > "$dir/log" 2>&1
+  status=$?
+  [ $status -eq 0 ] || fail "exit status $status on the GPU, expected 0"
+  grep -q "^GPU busy per step (on SimGPU, the modeled kernel time): median " "$dir/log" ||
+    fail "the GPU's busy time is not reported"
   ;;
 missing_op)
   cat > "$dir/g.pbtxt" <<'GRAPH'

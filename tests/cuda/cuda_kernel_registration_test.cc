@@ -25,6 +25,8 @@ NodeDef FloatNode(const std::string& op, AttrValueMap attrs = {}) {
   const OpDef* op_def = OpRegistry::Global()->LookUp(op);
   EXPECT_NE(op_def, nullptr) << op;
   if (op_def == nullptr) return def;
+  // The 1-D operands of FusedBatchNormV3 and its gradient.
+  if (op_def->FindAttr("U") != nullptr) def.attr["U"] = DT_FLOAT;
   AddDefaultsToNodeDef(*op_def, &def);
   for (size_t i = 0; i < op_def->input_arg.size(); ++i) def.input.push_back("in");
   return def;
@@ -36,11 +38,16 @@ const std::vector<std::string>& CudaOps() {
       "Relu", "ReluGrad", "Sigmoid", "Tanh", "BiasAdd", "Sum", "Mean", "Max", "MatMul",
       "Softmax", "SparseSoftmaxCrossEntropyWithLogits", "Conv2D", "Conv2DBackpropInput",
       "Conv2DBackpropFilter", "MaxPool", "MaxPoolGrad", "Transpose", "BatchMatMul", "Fill",
-      "ZerosLike", "OnesLike"};
+      "ZerosLike", "OnesLike",
+      // The hot path of the ResNet-50 and BERT training graphs TensorFlow writes.
+      "AddV2", "RealDiv", "SquaredDifference", "Rsqrt", "RsqrtGrad", "SqrtGrad",
+      "ReciprocalGrad", "SigmoidGrad", "TanhGrad", "AddN", "BiasAddGrad", "FusedBatchNorm",
+      "FusedBatchNormV3", "FusedBatchNormGrad", "FusedBatchNormGradV3"};
   return ops;
 }
 
 AttrValueMap WindowAttrs(const std::string& op) {
+  if (op == "AddN") return {{"N", int64_t{2}}};
   if (op.rfind("Conv2D", 0) == 0) {
     return {{"strides", std::vector<int64_t>{1, 1, 1, 1}}, {"padding", "SAME"}};
   }

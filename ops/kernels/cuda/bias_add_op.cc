@@ -1,8 +1,14 @@
-// Kernel: BiasAdd on CUDA GPUs (float): value seen as [rows, channels] plus
-// the bias repeated down the rows, as a broadcast Add (cwise_ops_gpu.h).
+// Kernels: BiasAdd and BiasAddGrad on CUDA GPUs (float). BiasAdd: value
+// seen as [rows, channels] plus the bias repeated down the rows, as a
+// broadcast Add (cwise_ops_gpu.h). BiasAddGrad: out_backprop seen as
+// [outer, channels, inner] summed over outer and inner with the reduction
+// kernel (reduction_ops_gpu.h), in two passes when inner > 1.
+#include <string>
+
 #include "ops/kernels/bias_add_op_common.h"
 #include "ops/kernels/cuda/cuda_kernel_helpers.h"
 #include "ops/kernels/cuda/cwise_ops_gpu.h"
+#include "ops/kernels/cuda/reduction_ops_gpu.h"
 #include "runtime/kernel_registry.h"
 #include "runtime/node_def_util.h"
 #include "runtime/op_requires.h"
@@ -44,8 +50,54 @@ class BiasAddOp : public OpKernel {
   }
 };
 
+class BiasAddGradOp : public OpKernel {
+ public:
+  explicit BiasAddGradOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    std::string data_format;
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("data_format", &data_format));
+    absl::StatusOr<bool> nchw = BiasAddGradIsNCHW(data_format, *this);
+    OP_REQUIRES_OK(ctx, nchw.status());
+    nchw_ = *nchw;
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& out_backprop = ctx->input(0);
+    absl::StatusOr<BiasGradView> view = BiasAddGradView(out_backprop, nchw_, *this);
+    OP_REQUIRES_OK(ctx, view.status());
+    absl::StatusOr<se::Stream*> stream = ComputeStream(ctx);
+    OP_REQUIRES_OK(ctx, stream.status());
+    const se::cuda::ScopedKernelTiming timing(*stream);
+    const cudaStream_t cuda_stream = CudaStreamOf(*stream);
+    Tensor* output = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({view->channels}), &output));
+    const float* rows = out_backprop.data<float>();
+    Tensor partial;
+    if (view->inner > 1) {
+      // [outer, channels, inner] -> [outer, channels], then over outer.
+      OP_REQUIRES_OK(ctx, ctx->allocate_temp(DT_FLOAT, TensorShape({view->outer, view->channels}),
+                                             &partial));
+      OP_REQUIRES_OK(ctx, LaunchStatus(gpu::LaunchReduceMiddle(
+                                           cuda_stream, gpu::ReductionKind::kSum, rows,
+                                           view->outer * view->channels, view->inner, 1, 1.0f,
+                                           partial.data<float>()),
+                                       "BiasAddGrad", *this));
+      rows = partial.data<float>();
+    }
+    OP_REQUIRES_OK(ctx, LaunchStatus(gpu::LaunchReduceMiddle(cuda_stream, gpu::ReductionKind::kSum,
+                                                             rows, 1, view->outer, view->channels,
+                                                             1.0f, output->data<float>()),
+                                     "BiasAddGrad", *this));
+  }
+
+ private:
+  bool nchw_ = false;
+};
+
 REGISTER_KERNEL_BUILDER(
     Name("BiasAdd").Device(DEVICE_GPU).Platform("CUDA").TypeConstraint<float>("T"), BiasAddOp);
+REGISTER_KERNEL_BUILDER(
+    Name("BiasAddGrad").Device(DEVICE_GPU).Platform("CUDA").TypeConstraint<float>("T"),
+    BiasAddGradOp);
 
 }  // namespace
 }  // namespace minitf

@@ -1,4 +1,5 @@
-// CUDA kernels of Add, Sub, Mul, Div, Maximum and Minimum with broadcasting
+// CUDA kernels of Add, Sub, Mul, Div, Maximum, Minimum and
+// SquaredDifference with broadcasting
 // (see cwise_ops_gpu.h). The comparisons follow std::max / std::min, as the
 // CPU kernels' Eigen cwiseMax / cwiseMin do.
 #include "ops/kernels/cuda/cwise_ops_gpu.h"
@@ -29,6 +30,9 @@ struct MaximumFn {
 };
 struct MinimumFn {
   __device__ float operator()(float a, float b) const { return b < a ? b : a; }
+};
+struct SquaredDifferenceFn {
+  __device__ float operator()(float a, float b) const { return (a - b) * (a - b); }
 };
 
 // Rank-1 layouts: each operand steps by 0 (a scalar) or 1.
@@ -82,6 +86,8 @@ cudaError_t LaunchBinaryOp(cudaStream_t stream, BinaryOpKind kind, const Broadca
     case BinaryOpKind::kDiv: return Launch<DivFn>(stream, layout, x, y, z);
     case BinaryOpKind::kMaximum: return Launch<MaximumFn>(stream, layout, x, y, z);
     case BinaryOpKind::kMinimum: return Launch<MinimumFn>(stream, layout, x, y, z);
+    case BinaryOpKind::kSquaredDifference:
+      return Launch<SquaredDifferenceFn>(stream, layout, x, y, z);
   }
   return cudaErrorInvalidValue;
 }

@@ -17,7 +17,7 @@ namespace minitf::gpu {
 // The most result dimensions a broadcast may need after BCast's merging.
 inline constexpr int kMaxBroadcastRank = 5;
 
-enum class BinaryOpKind { kAdd, kSub, kMul, kDiv, kMaximum, kMinimum };
+enum class BinaryOpKind { kAdd, kSub, kMul, kDiv, kMaximum, kMinimum, kSquaredDifference };
 
 // z[index] = op(x[offset_x(index)], y[offset_y(index)]) over a row-major
 // result of `rank` dimensions, where an operand's offset is the dot product
@@ -32,7 +32,7 @@ struct BroadcastLayout {
 cudaError_t LaunchBinaryOp(cudaStream_t stream, BinaryOpKind kind, const BroadcastLayout& layout,
                            const float* x, const float* y, float* z);
 
-enum class UnaryOpKind { kNeg, kSquare, kSqrt, kExp, kLog, kRelu, kSigmoid, kTanh };
+enum class UnaryOpKind { kNeg, kSquare, kSqrt, kRsqrt, kExp, kLog, kRelu, kSigmoid, kTanh };
 
 // y[i] = op(x[i]) for i in [0, n); y may be x.
 cudaError_t LaunchUnaryOp(cudaStream_t stream, UnaryOpKind kind, int64_t n, const float* x,
@@ -41,6 +41,15 @@ cudaError_t LaunchUnaryOp(cudaStream_t stream, UnaryOpKind kind, int64_t n, cons
 // backprops[i] = features[i] > 0 ? gradients[i] : 0; backprops may be either input.
 cudaError_t LaunchReluGrad(cudaStream_t stream, int64_t n, const float* gradients,
                            const float* features, float* backprops);
+
+// The gradient helpers of unary ops, given the op's output y and dL/dy:
+// RsqrtGrad -dy y^3 / 2, SqrtGrad dy / (2 y), ReciprocalGrad -dy y^2,
+// SigmoidGrad dy y (1 - y), TanhGrad dy (1 - y^2).
+enum class UnaryGradKind { kRsqrt, kSqrt, kReciprocal, kSigmoid, kTanh };
+
+// z[i] = grad(y[i], dy[i]) for i in [0, n); z may be y or dy.
+cudaError_t LaunchUnaryGrad(cudaStream_t stream, UnaryGradKind kind, int64_t n, const float* y,
+                            const float* dy, float* z);
 
 }  // namespace minitf::gpu
 

@@ -1,6 +1,8 @@
-// Kernels: Neg, Square, Sqrt, Exp, Log, Relu, Sigmoid, Tanh and ReluGrad on
-// CUDA GPUs (float). The output reuses an input's buffer when no one else
-// holds it, as on the CPU.
+// Kernels: Neg, Square, Sqrt, Rsqrt, Exp, Log, Relu, Sigmoid, Tanh,
+// ReluGrad and the gradient helpers RsqrtGrad, SqrtGrad, ReciprocalGrad,
+// SigmoidGrad and TanhGrad on CUDA GPUs (float). The output reuses an
+// input's buffer when no one else holds it, as on the CPU.
+#include "absl/strings/str_cat.h"
 #include "ops/kernels/activation_ops_common.h"
 #include "ops/kernels/cuda/cuda_kernel_helpers.h"
 #include "ops/kernels/cuda/cwise_ops_gpu.h"
@@ -56,6 +58,32 @@ class ReluGradOp : public OpKernel {
   }
 };
 
+// z = dL/dx from the op's output y and dy = dL/dy, element by element.
+template <gpu::UnaryGradKind kKind>
+class UnaryGradOp : public OpKernel {
+ public:
+  explicit UnaryGradOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& y = ctx->input(0);
+    const Tensor& dy = ctx->input(1);
+    OP_REQUIRES(ctx, y.NumElements() == dy.NumElements(),
+                AttachNodeName(absl::InvalidArgumentError(absl::StrCat(
+                                   "y and dy must have the same number of elements, got ",
+                                   y.shape().DebugString(), " and ", dy.shape().DebugString())),
+                               def()));
+    absl::StatusOr<se::Stream*> stream = ComputeStream(ctx);
+    OP_REQUIRES_OK(ctx, stream.status());
+    const se::cuda::ScopedKernelTiming timing(*stream);
+    Tensor* z = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->forward_input_or_allocate_output({1, 0}, 0, y.shape(), &z));
+    OP_REQUIRES_OK(ctx, LaunchStatus(gpu::LaunchUnaryGrad(CudaStreamOf(*stream), kKind,
+                                                          y.NumElements(), y.data<float>(),
+                                                          dy.data<float>(), z->data<float>()),
+                                     type_string(), *this));
+  }
+};
+
 #define MINITF_REGISTER_CUDA_UNARY_KERNEL_(name, kind)                                    \
   REGISTER_KERNEL_BUILDER(                                                                \
       Name(name).Device(DEVICE_GPU).Platform("CUDA").TypeConstraint<float>("T"), \
@@ -64,6 +92,7 @@ class ReluGradOp : public OpKernel {
 MINITF_REGISTER_CUDA_UNARY_KERNEL_("Neg", UnaryOpKind::kNeg);
 MINITF_REGISTER_CUDA_UNARY_KERNEL_("Square", UnaryOpKind::kSquare);
 MINITF_REGISTER_CUDA_UNARY_KERNEL_("Sqrt", UnaryOpKind::kSqrt);
+MINITF_REGISTER_CUDA_UNARY_KERNEL_("Rsqrt", UnaryOpKind::kRsqrt);
 MINITF_REGISTER_CUDA_UNARY_KERNEL_("Exp", UnaryOpKind::kExp);
 MINITF_REGISTER_CUDA_UNARY_KERNEL_("Log", UnaryOpKind::kLog);
 MINITF_REGISTER_CUDA_UNARY_KERNEL_("Relu", UnaryOpKind::kRelu);
@@ -74,6 +103,19 @@ MINITF_REGISTER_CUDA_UNARY_KERNEL_("Tanh", UnaryOpKind::kTanh);
 
 REGISTER_KERNEL_BUILDER(
     Name("ReluGrad").Device(DEVICE_GPU).Platform("CUDA").TypeConstraint<float>("T"), ReluGradOp);
+
+#define MINITF_REGISTER_CUDA_UNARY_GRAD_KERNEL_(name, kind)                         \
+  REGISTER_KERNEL_BUILDER(                                                          \
+      Name(name).Device(DEVICE_GPU).Platform("CUDA").TypeConstraint<float>("T"), \
+      UnaryGradOp<kind>)
+
+MINITF_REGISTER_CUDA_UNARY_GRAD_KERNEL_("RsqrtGrad", gpu::UnaryGradKind::kRsqrt);
+MINITF_REGISTER_CUDA_UNARY_GRAD_KERNEL_("SqrtGrad", gpu::UnaryGradKind::kSqrt);
+MINITF_REGISTER_CUDA_UNARY_GRAD_KERNEL_("ReciprocalGrad", gpu::UnaryGradKind::kReciprocal);
+MINITF_REGISTER_CUDA_UNARY_GRAD_KERNEL_("SigmoidGrad", gpu::UnaryGradKind::kSigmoid);
+MINITF_REGISTER_CUDA_UNARY_GRAD_KERNEL_("TanhGrad", gpu::UnaryGradKind::kTanh);
+
+#undef MINITF_REGISTER_CUDA_UNARY_GRAD_KERNEL_
 
 }  // namespace
 }  // namespace minitf

@@ -1,5 +1,6 @@
-// CUDA kernels of Neg, Square, Sqrt, Exp, Log, Relu, Sigmoid and Tanh, and
-// of ReluGrad (see cwise_ops_gpu.h). Relu keeps NaN as std::max(x, 0) does.
+// CUDA kernels of Neg, Square, Sqrt, Rsqrt, Exp, Log, Relu, Sigmoid and
+// Tanh, of ReluGrad and of the unary ops' gradient helpers (see
+// cwise_ops_gpu.h). Relu keeps NaN as std::max(x, 0) does.
 #include "ops/kernels/cuda/cwise_ops_gpu.h"
 #include "stream/cuda/gpu_launch_config.h"
 
@@ -19,6 +20,9 @@ struct SquareFn {
 };
 struct SqrtFn {
   __device__ float operator()(float x) const { return sqrtf(x); }
+};
+struct RsqrtFn {
+  __device__ float operator()(float x) const { return 1.0f / sqrtf(x); }
 };
 struct ExpFn {
   __device__ float operator()(float x) const { return expf(x); }
@@ -49,6 +53,37 @@ __global__ void ReluGradKernel(int64_t n, const float* gradients, const float* f
   }
 }
 
+struct RsqrtGradFn {
+  __device__ float operator()(float y, float dy) const { return dy * y * y * y * -0.5f; }
+};
+struct SqrtGradFn {
+  __device__ float operator()(float y, float dy) const { return dy * 0.5f / y; }
+};
+struct ReciprocalGradFn {
+  __device__ float operator()(float y, float dy) const { return -dy * y * y; }
+};
+struct SigmoidGradFn {
+  __device__ float operator()(float y, float dy) const { return dy * y * (1.0f - y); }
+};
+struct TanhGradFn {
+  __device__ float operator()(float y, float dy) const { return dy * (1.0f - y * y); }
+};
+
+template <typename Fn>
+__global__ void UnaryGradKernel(int64_t n, const float* y, const float* dy, float* z) {
+  const Fn fn;
+  for (int64_t i = FirstIndex(); i < n; i += IndexStride()) z[i] = fn(y[i], dy[i]);
+}
+
+template <typename Fn>
+cudaError_t LaunchGrad(cudaStream_t stream, int64_t n, const float* y, const float* dy,
+                       float* z) {
+  if (n == 0) return cudaSuccess;
+  const LaunchConfig config = LaunchConfigFor(n);
+  UnaryGradKernel<Fn><<<config.blocks, config.threads, 0, stream>>>(n, y, dy, z);
+  return cudaGetLastError();
+}
+
 template <typename Fn>
 cudaError_t Launch(cudaStream_t stream, int64_t n, const float* x, float* y) {
   if (n == 0) return cudaSuccess;
@@ -65,6 +100,7 @@ cudaError_t LaunchUnaryOp(cudaStream_t stream, UnaryOpKind kind, int64_t n, cons
     case UnaryOpKind::kNeg: return Launch<NegFn>(stream, n, x, y);
     case UnaryOpKind::kSquare: return Launch<SquareFn>(stream, n, x, y);
     case UnaryOpKind::kSqrt: return Launch<SqrtFn>(stream, n, x, y);
+    case UnaryOpKind::kRsqrt: return Launch<RsqrtFn>(stream, n, x, y);
     case UnaryOpKind::kExp: return Launch<ExpFn>(stream, n, x, y);
     case UnaryOpKind::kLog: return Launch<LogFn>(stream, n, x, y);
     case UnaryOpKind::kRelu: return Launch<ReluFn>(stream, n, x, y);
@@ -80,6 +116,18 @@ cudaError_t LaunchReluGrad(cudaStream_t stream, int64_t n, const float* gradient
   const LaunchConfig config = LaunchConfigFor(n);
   ReluGradKernel<<<config.blocks, config.threads, 0, stream>>>(n, gradients, features, backprops);
   return cudaGetLastError();
+}
+
+cudaError_t LaunchUnaryGrad(cudaStream_t stream, UnaryGradKind kind, int64_t n, const float* y,
+                            const float* dy, float* z) {
+  switch (kind) {
+    case UnaryGradKind::kRsqrt: return LaunchGrad<RsqrtGradFn>(stream, n, y, dy, z);
+    case UnaryGradKind::kSqrt: return LaunchGrad<SqrtGradFn>(stream, n, y, dy, z);
+    case UnaryGradKind::kReciprocal: return LaunchGrad<ReciprocalGradFn>(stream, n, y, dy, z);
+    case UnaryGradKind::kSigmoid: return LaunchGrad<SigmoidGradFn>(stream, n, y, dy, z);
+    case UnaryGradKind::kTanh: return LaunchGrad<TanhGradFn>(stream, n, y, dy, z);
+  }
+  return cudaErrorInvalidValue;
 }
 
 }  // namespace minitf::gpu

@@ -1,0 +1,124 @@
+// CPU/CUDA parity of the kernels on the hot path of the ResNet-50 and BERT
+// training graphs TensorFlow writes: FusedBatchNorm(V3) in training and
+// inference, NHWC and NCHW, and its gradient; AddV2, RealDiv and
+// SquaredDifference with broadcasting; Rsqrt; the unary gradient helpers;
+// AddN; BiasAddGrad. Shape errors fail as on the CPU. Skipped without a GPU.
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "tests/cuda/cuda_test_device.h"
+
+namespace minitf {
+namespace {
+
+using test::ExpectCudaMatchesCpu;
+using test::MakeNodeDef;
+using test::RandomTensor;
+using test::VisibleCudaDevices;
+
+NodeDef BatchNorm(const std::string& op, bool is_training, const std::string& format,
+                  float factor = 1.0f) {
+  AttrValueMap attrs = {{"T", DT_FLOAT}, {"epsilon", 0.001f}, {"is_training", is_training},
+                        {"data_format", format}};
+  if (op.find("V3") != std::string::npos) attrs["U"] = DT_FLOAT;
+  if (op.find("Grad") == std::string::npos) attrs["exponential_avg_factor"] = factor;
+  return MakeNodeDef("bn", op, std::move(attrs));
+}
+
+TEST(TrainingOpsCudaTest, FusedBatchNormMatchesCpu) {
+  if (VisibleCudaDevices() == 0) GTEST_SKIP() << "no CUDA device visible";
+  const Tensor scale = RandomTensor(TensorShape({6}), 0.5, 2, 1);
+  const Tensor offset = RandomTensor(TensorShape({6}), -1, 1, 2);
+  const Tensor mean = RandomTensor(TensorShape({6}), -1, 1, 3);
+  const Tensor variance = RandomTensor(TensorShape({6}), 0.5, 2, 4);
+  const Tensor empty(DT_FLOAT, TensorShape({0}));
+  const Tensor nhwc = RandomTensor(TensorShape({4, 9, 7, 6}), -3, 3, 5);
+  const Tensor nchw = RandomTensor(TensorShape({4, 6, 9, 7}), -3, 3, 6);
+  for (const char* op : {"FusedBatchNorm", "FusedBatchNormV3"}) {
+    SCOPED_TRACE(op);
+    ExpectCudaMatchesCpu(BatchNorm(op, true, "NHWC"), {nhwc, scale, offset, empty, empty}, 1e-5,
+                         1e-5);
+    ExpectCudaMatchesCpu(BatchNorm(op, true, "NCHW"), {nchw, scale, offset, empty, empty}, 1e-5,
+                         1e-5);
+    ExpectCudaMatchesCpu(BatchNorm(op, true, "NHWC", 0.1f), {nhwc, scale, offset, mean, variance},
+                         1e-5, 1e-5);
+    ExpectCudaMatchesCpu(BatchNorm(op, false, "NHWC"), {nhwc, scale, offset, mean, variance},
+                         1e-5, 1e-5);
+    // No elements: NaN statistics on both.
+    ExpectCudaMatchesCpu(BatchNorm(op, true, "NHWC"),
+                         {Tensor(DT_FLOAT, TensorShape({0, 2, 2, 6})), scale, offset, empty, empty});
+    // scale of the wrong length fails the same way.
+    ExpectCudaMatchesCpu(BatchNorm(op, true, "NHWC"),
+                         {nhwc, RandomTensor(TensorShape({5})), offset, empty, empty});
+  }
+}
+
+TEST(TrainingOpsCudaTest, FusedBatchNormGradMatchesCpu) {
+  if (VisibleCudaDevices() == 0) GTEST_SKIP() << "no CUDA device visible";
+  const Tensor scale = RandomTensor(TensorShape({5}), 0.5, 2, 7);
+  const Tensor mean = RandomTensor(TensorShape({5}), -1, 1, 8);
+  const Tensor variance = RandomTensor(TensorShape({5}), 0.5, 2, 9);
+  const Tensor reserve_3(DT_FLOAT, TensorShape());
+  const Tensor x = RandomTensor(TensorShape({3, 8, 6, 5}), -3, 3, 10);
+  const Tensor dy = RandomTensor(TensorShape({3, 8, 6, 5}), -1, 1, 11);
+  for (bool is_training : {true, false}) {
+    SCOPED_TRACE(is_training);
+    ExpectCudaMatchesCpu(BatchNorm("FusedBatchNormGradV3", is_training, "NHWC"),
+                         {dy, x, scale, mean, variance, reserve_3}, 1e-5, 1e-5);
+    ExpectCudaMatchesCpu(BatchNorm("FusedBatchNormGrad", is_training, "NHWC"),
+                         {dy, x, scale, mean, variance}, 1e-5, 1e-5);
+  }
+  // y_backprop and x of different shapes fail the same way.
+  ExpectCudaMatchesCpu(BatchNorm("FusedBatchNormGrad", true, "NHWC"),
+                       {RandomTensor(TensorShape({3, 8, 6, 4})), x, scale, mean, variance});
+}
+
+TEST(TrainingOpsCudaTest, ElementwiseOpsOfTensorFlowGraphsMatchCpu) {
+  if (VisibleCudaDevices() == 0) GTEST_SKIP() << "no CUDA device visible";
+  const Tensor a = RandomTensor(TensorShape({4, 1, 6}), -3, 3, 12);
+  const Tensor b = RandomTensor(TensorShape({5, 1}), 0.5, 3, 13);
+  for (const char* op : {"AddV2", "RealDiv", "SquaredDifference"}) {
+    SCOPED_TRACE(op);
+    ExpectCudaMatchesCpu(MakeNodeDef("n", op, {{"T", DT_FLOAT}}), {a, b}, 1e-6, 1e-6);
+    ExpectCudaMatchesCpu(MakeNodeDef("n", op, {{"T", DT_FLOAT}}),
+                         {a, RandomTensor(TensorShape({3}))});  // not broadcastable
+  }
+  ExpectCudaMatchesCpu(MakeNodeDef("n", "Rsqrt", {{"T", DT_FLOAT}}),
+                       {RandomTensor(TensorShape({7, 3}), 0.1, 9, 14)}, 1e-6, 1e-6);
+  const Tensor y = RandomTensor(TensorShape({6, 5}), 0.1, 0.9, 15);
+  const Tensor dy = RandomTensor(TensorShape({6, 5}), -2, 2, 16);
+  for (const char* op :
+       {"RsqrtGrad", "SqrtGrad", "ReciprocalGrad", "SigmoidGrad", "TanhGrad"}) {
+    SCOPED_TRACE(op);
+    ExpectCudaMatchesCpu(MakeNodeDef("n", op, {{"T", DT_FLOAT}}), {y, dy}, 1e-6, 1e-5);
+    ExpectCudaMatchesCpu(MakeNodeDef("n", op, {{"T", DT_FLOAT}}),
+                         {y, RandomTensor(TensorShape({4}))});
+  }
+}
+
+TEST(TrainingOpsCudaTest, AddNAndBiasAddGradMatchCpu) {
+  if (VisibleCudaDevices() == 0) GTEST_SKIP() << "no CUDA device visible";
+  for (int n : {1, 2, 5}) {
+    SCOPED_TRACE(n);
+    std::vector<Tensor> inputs;
+    for (int i = 0; i < n; ++i) inputs.push_back(RandomTensor(TensorShape({3, 7}), -2, 2, 20 + i));
+    ExpectCudaMatchesCpu(MakeNodeDef("n", "AddN", {{"T", DT_FLOAT}, {"N", int64_t{n}}}), inputs,
+                         1e-6, 1e-6);
+  }
+  ExpectCudaMatchesCpu(MakeNodeDef("n", "AddN", {{"T", DT_FLOAT}, {"N", int64_t{2}}}),
+                       {RandomTensor(TensorShape({3, 7})), RandomTensor(TensorShape({7, 3}))});
+  const Tensor grad = RandomTensor(TensorShape({4, 5, 3, 6}), -2, 2, 30);
+  for (const char* format : {"NHWC", "NCHW"}) {
+    SCOPED_TRACE(format);
+    ExpectCudaMatchesCpu(
+        MakeNodeDef("n", "BiasAddGrad", {{"T", DT_FLOAT}, {"data_format", format}}), {grad},
+        1e-5, 1e-5);
+  }
+  ExpectCudaMatchesCpu(
+      MakeNodeDef("n", "BiasAddGrad", {{"T", DT_FLOAT}, {"data_format", "NCHW"}}),
+      {RandomTensor(TensorShape({4, 5}))});  // NCHW needs rank 3
+}
+
+}  // namespace
+}  // namespace minitf
