@@ -20,4 +20,12 @@ absl::Status ValidateActivationGradInputs(const Tensor& gradients, const Tensor&
                         op.def());
 }
 
+absl::Status ValidateUnaryGradInputs(const Tensor& y, const Tensor& dy, const OpKernel& op) {
+  if (y.NumElements() == dy.NumElements()) return absl::OkStatus();
+  return AttachNodeName(absl::InvalidArgumentError(absl::StrCat(
+                            "y and dy must have the same number of elements, got ",
+                            y.shape().DebugString(), " and ", dy.shape().DebugString())),
+                        op.def());
+}
+
 }  // namespace minitf

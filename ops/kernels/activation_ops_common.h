@@ -24,6 +24,11 @@ absl::Status ValidateReluGradInputs(const Tensor& gradients, const Tensor& featu
 absl::Status ValidateActivationGradInputs(const Tensor& gradients, const Tensor& second,
                                           absl::string_view name, const OpKernel& op);
 
+// For the gradient helpers of unary ops (SigmoidGrad, TanhGrad, RsqrtGrad,
+// ...): InvalidArgument, naming `op`'s node, unless y and dy have as many
+// elements.
+absl::Status ValidateUnaryGradInputs(const Tensor& y, const Tensor& dy, const OpKernel& op);
+
 }  // namespace minitf
 
 #endif  // MINITF_OPS_KERNELS_ACTIVATION_OPS_COMMON_H_

@@ -37,19 +37,13 @@ class BiasAddOp : public OpKernel {
 };
 
 template <typename T>
-class BiasAddGradOp : public OpKernel {
+class BiasAddGradOp : public BiasAddGradOpBase {
  public:
-  explicit BiasAddGradOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
-    std::string data_format;
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("data_format", &data_format));
-    absl::StatusOr<bool> nchw = BiasAddGradIsNCHW(data_format, *this);
-    OP_REQUIRES_OK(ctx, nchw.status());
-    nchw_ = *nchw;
-  }
+  using BiasAddGradOpBase::BiasAddGradOpBase;
 
   void Compute(OpKernelContext* ctx) override {
     const Tensor& out_backprop = ctx->input(0);
-    absl::StatusOr<BiasGradView> view = BiasAddGradView(out_backprop, nchw_, *this);
+    absl::StatusOr<BiasGradView> view = ViewOf(ctx);
     OP_REQUIRES_OK(ctx, view.status());
     Tensor* output = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({view->channels}), &output));
@@ -63,9 +57,6 @@ class BiasAddGradOp : public OpKernel {
     const Eigen::array<Eigen::DenseIndex, 2> outer_and_inner = {0, 2};
     out.device(ctx->eigen_cpu_device()) = in.sum(outer_and_inner);
   }
-
- private:
-  bool nchw_ = false;  // Constant after construction.
 };
 
 #define MINITF_REGISTER_BIAS_ADD(T)                                                      \

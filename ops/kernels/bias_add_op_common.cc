@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "runtime/node_def_util.h"
+#include "runtime/op_requires.h"
 
 namespace minitf {
 
@@ -65,6 +66,14 @@ absl::StatusOr<BiasGradView> BiasAddGradView(const Tensor& out_backprop, bool nc
     if (d > channel_dim) view.inner *= size;
   }
   return view;
+}
+
+BiasAddGradOpBase::BiasAddGradOpBase(OpKernelConstruction* ctx) : OpKernel(ctx) {
+  std::string data_format;
+  OP_REQUIRES_OK(ctx, ctx->GetAttr("data_format", &data_format));
+  absl::StatusOr<bool> nchw = BiasAddGradIsNCHW(data_format, *this);
+  OP_REQUIRES_OK(ctx, nchw.status());
+  nchw_ = *nchw;
 }
 
 }  // namespace minitf

@@ -8,7 +8,7 @@
 //   OP_REQUIRES_OK(ctx, channels.status());
 //   // value is [NumElements() / channels, channels]; bias one such row.
 //
-//   absl::StatusOr<BiasGradView> view = BiasAddGradView(out_backprop, nchw_, *this);
+//   absl::StatusOr<BiasGradView> view = ViewOf(ctx);   // in a BiasAddGradOpBase
 //   // out_backprop is [outer, channels, inner]; the output is [channels].
 #ifndef MINITF_OPS_KERNELS_BIAS_ADD_OP_COMMON_H_
 #define MINITF_OPS_KERNELS_BIAS_ADD_OP_COMMON_H_
@@ -44,6 +44,21 @@ struct BiasGradView {
 // InvalidArgument naming the node when out_backprop's rank is too low.
 absl::StatusOr<BiasGradView> BiasAddGradView(const Tensor& out_backprop, bool nchw,
                                              const OpKernel& op);
+
+// What every device's BiasAddGrad kernel starts from: data_format read when
+// built, and out_backprop (input 0) checked and viewed.
+class BiasAddGradOpBase : public OpKernel {
+ public:
+  explicit BiasAddGradOpBase(OpKernelConstruction* ctx);
+
+ protected:
+  absl::StatusOr<BiasGradView> ViewOf(OpKernelContext* ctx) const {
+    return BiasAddGradView(ctx->input(0), nchw_, *this);
+  }
+
+ private:
+  bool nchw_ = false;
+};
 
 }  // namespace minitf
 

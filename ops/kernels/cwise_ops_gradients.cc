@@ -3,7 +3,7 @@
 // Each takes y = f(x) and dy = dL/dy with one element count (TensorFlow does
 // not broadcast them) and gives dL/dx, written into dy's or y's buffer when
 // no one else holds it.
-#include "absl/strings/str_cat.h"
+#include "ops/kernels/activation_ops_common.h"
 #include "runtime/kernel_registry.h"
 #include "runtime/node_def_util.h"
 #include "runtime/op_requires.h"
@@ -42,11 +42,7 @@ class UnaryGradOp : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     const Tensor& y = ctx->input(0);
     const Tensor& dy = ctx->input(1);
-    OP_REQUIRES(ctx, y.NumElements() == dy.NumElements(),
-                AttachNodeName(absl::InvalidArgumentError(absl::StrCat(
-                                   "y and dy must have the same number of elements, got ",
-                                   y.shape().DebugString(), " and ", dy.shape().DebugString())),
-                               def()));
+    OP_REQUIRES_OK(ctx, ValidateUnaryGradInputs(y, dy, *this));
     Tensor* z = nullptr;
     OP_REQUIRES_OK(ctx, ctx->forward_input_or_allocate_output({1, 0}, 0, y.shape(), &z));
     const auto yf = y.flat<T>();

@@ -108,8 +108,7 @@ void BatchNormInference(const Eigen::ThreadPoolDevice& d, const BatchNormLayout&
   });
 }
 
-// FusedBatchNorm (kV3 false: five outputs) and FusedBatchNormV3 (six).
-template <bool kV3>
+// FusedBatchNorm (five outputs) and FusedBatchNormV3 (six).
 class FusedBatchNormOp : public FusedBatchNormOpBase {
  public:
   using FusedBatchNormOpBase::FusedBatchNormOpBase;
@@ -118,15 +117,10 @@ class FusedBatchNormOp : public FusedBatchNormOpBase {
     absl::StatusOr<BatchNormLayout> layout = ForwardLayoutOf(ctx);
     OP_REQUIRES_OK(ctx, layout.status());
     const Tensor& x = ctx->input(0);
-    const TensorShape channels({layout->channels});
     Tensor* out[5] = {};
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, x.shape(), &out[0]));
-    for (int i = 1; i < 5; ++i) OP_REQUIRES_OK(ctx, ctx->allocate_output(i, channels, &out[i]));
-    if (kV3) {
-      Tensor* reserve_3 = nullptr;
-      OP_REQUIRES_OK(ctx, ctx->allocate_output(5, TensorShape(), &reserve_3));
-      reserve_3->flat<float>()(0) = 0.0f;
-    }
+    Tensor* reserve_3 = nullptr;
+    OP_REQUIRES_OK(ctx, AllocateForwardOutputs(ctx, *layout, out, &reserve_3));
+    if (reserve_3 != nullptr) reserve_3->flat<float>()(0) = 0.0f;
     if (x.NumElements() == 0) {
       // No statistics: NaN, as in TensorFlow.
       for (int i = 1; i < 5; ++i) {
@@ -202,14 +196,8 @@ class FusedBatchNormGradOp : public FusedBatchNormOpBase {
     absl::StatusOr<BatchNormLayout> layout = GradLayoutOf(ctx);
     OP_REQUIRES_OK(ctx, layout.status());
     const Tensor& x = ctx->input(1);
-    const TensorShape channels({layout->channels});
-    Tensor* out[5] = {};
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, x.shape(), &out[0]));
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(1, channels, &out[1]));
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(2, channels, &out[2]));
-    // reserve_space_4/5: empty, as TensorFlow writes them.
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(3, TensorShape({0}), &out[3]));
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(4, TensorShape({0}), &out[4]));
+    Tensor* out[3] = {};
+    OP_REQUIRES_OK(ctx, AllocateGradOutputs(ctx, *layout, out));
     if (x.NumElements() == 0) {
       out[1]->flat<float>().setZero();
       out[2]->flat<float>().setZero();
@@ -223,11 +211,11 @@ class FusedBatchNormGradOp : public FusedBatchNormOpBase {
 };
 
 REGISTER_KERNEL_BUILDER(Name("FusedBatchNorm").Device(DEVICE_CPU).TypeConstraint<float>("T"),
-                        FusedBatchNormOp<false>);
+                        FusedBatchNormOp);
 REGISTER_KERNEL_BUILDER(
     Name("FusedBatchNormV3").Device(DEVICE_CPU).TypeConstraint<float>("T").TypeConstraint<float>(
         "U"),
-    FusedBatchNormOp<true>);
+    FusedBatchNormOp);
 REGISTER_KERNEL_BUILDER(Name("FusedBatchNormGrad").Device(DEVICE_CPU).TypeConstraint<float>("T"),
                         FusedBatchNormGradOp);
 REGISTER_KERNEL_BUILDER(Name("FusedBatchNormGradV3")

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "platform/status_macros.h"
 #include "runtime/node_def_util.h"
 #include "runtime/op_requires.h"
 
@@ -114,6 +115,31 @@ absl::StatusOr<BatchNormLayout> FusedBatchNormOpBase::GradLayoutOf(OpKernelConte
     }
   }
   return layout;
+}
+
+absl::Status FusedBatchNormOpBase::AllocateForwardOutputs(OpKernelContext* ctx,
+                                                          const BatchNormLayout& layout,
+                                                          Tensor* out[5], Tensor** reserve_3) {
+  const TensorShape channels({layout.channels});
+  MINITF_RETURN_IF_ERROR(ctx->allocate_output(0, ctx->input(0).shape(), &out[0]));
+  for (int i = 1; i < 5; ++i) MINITF_RETURN_IF_ERROR(ctx->allocate_output(i, channels, &out[i]));
+  *reserve_3 = nullptr;
+  if (ctx->num_outputs() > 5) {
+    MINITF_RETURN_IF_ERROR(ctx->allocate_output(5, TensorShape(), reserve_3));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status FusedBatchNormOpBase::AllocateGradOutputs(OpKernelContext* ctx,
+                                                       const BatchNormLayout& layout,
+                                                       Tensor* out[3]) {
+  const TensorShape channels({layout.channels});
+  MINITF_RETURN_IF_ERROR(ctx->allocate_output(0, ctx->input(1).shape(), &out[0]));
+  MINITF_RETURN_IF_ERROR(ctx->allocate_output(1, channels, &out[1]));
+  MINITF_RETURN_IF_ERROR(ctx->allocate_output(2, channels, &out[2]));
+  Tensor* empty = nullptr;
+  MINITF_RETURN_IF_ERROR(ctx->allocate_output(3, TensorShape({0}), &empty));
+  return ctx->allocate_output(4, TensorShape({0}), &empty);
 }
 
 }  // namespace minitf

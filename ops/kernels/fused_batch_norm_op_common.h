@@ -49,6 +49,18 @@ class FusedBatchNormOpBase : public OpKernel {
   // reserve_space_1 (3) and reserve_space_2 (4) 1-D of x's channel count.
   absl::StatusOr<BatchNormLayout> GradLayoutOf(OpKernelContext* ctx) const;
 
+  // The forward outputs: y of x's shape, then batch_mean, batch_variance,
+  // reserve_space_1 and reserve_space_2 of [channels] in out[0..4]; and,
+  // when the op has it, reserve_space_3, a scalar, in *reserve_3 (else
+  // nullptr). The caller writes them.
+  static absl::Status AllocateForwardOutputs(OpKernelContext* ctx, const BatchNormLayout& layout,
+                                             Tensor* out[5], Tensor** reserve_3);
+  // The gradient's outputs: x_backprop of x's shape, scale_backprop and
+  // offset_backprop of [channels] in out[0..2]; reserve_space_4/5 empty, as
+  // TensorFlow writes them.
+  static absl::Status AllocateGradOutputs(OpKernelContext* ctx, const BatchNormLayout& layout,
+                                          Tensor* out[3]);
+
   // Constant after construction.
   float epsilon_ = 0.0001f;
   float exponential_avg_factor_ = 1.0f;

@@ -3,8 +3,6 @@
 // broadcast Add (cwise_ops_gpu.h). BiasAddGrad: out_backprop seen as
 // [outer, channels, inner] summed over outer and inner with the reduction
 // kernel (reduction_ops_gpu.h), in two passes when inner > 1.
-#include <string>
-
 #include "ops/kernels/bias_add_op_common.h"
 #include "ops/kernels/cuda/cuda_kernel_helpers.h"
 #include "ops/kernels/cuda/cwise_ops_gpu.h"
@@ -50,19 +48,13 @@ class BiasAddOp : public OpKernel {
   }
 };
 
-class BiasAddGradOp : public OpKernel {
+class BiasAddGradOp : public BiasAddGradOpBase {
  public:
-  explicit BiasAddGradOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
-    std::string data_format;
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("data_format", &data_format));
-    absl::StatusOr<bool> nchw = BiasAddGradIsNCHW(data_format, *this);
-    OP_REQUIRES_OK(ctx, nchw.status());
-    nchw_ = *nchw;
-  }
+  using BiasAddGradOpBase::BiasAddGradOpBase;
 
   void Compute(OpKernelContext* ctx) override {
     const Tensor& out_backprop = ctx->input(0);
-    absl::StatusOr<BiasGradView> view = BiasAddGradView(out_backprop, nchw_, *this);
+    absl::StatusOr<BiasGradView> view = ViewOf(ctx);
     OP_REQUIRES_OK(ctx, view.status());
     absl::StatusOr<se::Stream*> stream = ComputeStream(ctx);
     OP_REQUIRES_OK(ctx, stream.status());
@@ -88,9 +80,6 @@ class BiasAddGradOp : public OpKernel {
                                                              1.0f, output->data<float>()),
                                      "BiasAddGrad", *this));
   }
-
- private:
-  bool nchw_ = false;
 };
 
 REGISTER_KERNEL_BUILDER(

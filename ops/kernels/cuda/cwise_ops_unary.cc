@@ -2,7 +2,6 @@
 // ReluGrad and the gradient helpers RsqrtGrad, SqrtGrad, ReciprocalGrad,
 // SigmoidGrad and TanhGrad on CUDA GPUs (float). The output reuses an
 // input's buffer when no one else holds it, as on the CPU.
-#include "absl/strings/str_cat.h"
 #include "ops/kernels/activation_ops_common.h"
 #include "ops/kernels/cuda/cuda_kernel_helpers.h"
 #include "ops/kernels/cuda/cwise_ops_gpu.h"
@@ -67,11 +66,7 @@ class UnaryGradOp : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     const Tensor& y = ctx->input(0);
     const Tensor& dy = ctx->input(1);
-    OP_REQUIRES(ctx, y.NumElements() == dy.NumElements(),
-                AttachNodeName(absl::InvalidArgumentError(absl::StrCat(
-                                   "y and dy must have the same number of elements, got ",
-                                   y.shape().DebugString(), " and ", dy.shape().DebugString())),
-                               def()));
+    OP_REQUIRES_OK(ctx, ValidateUnaryGradInputs(y, dy, *this));
     absl::StatusOr<se::Stream*> stream = ComputeStream(ctx);
     OP_REQUIRES_OK(ctx, stream.status());
     const se::cuda::ScopedKernelTiming timing(*stream);

@@ -19,7 +19,6 @@ gpu::BatchNormDims DimsOf(const BatchNormLayout& l) {
   return {.outer = l.outer, .channels = l.channels, .inner = l.inner};
 }
 
-template <bool kV3>
 class FusedBatchNormOp : public FusedBatchNormOpBase {
  public:
   using FusedBatchNormOpBase::FusedBatchNormOpBase;
@@ -32,13 +31,10 @@ class FusedBatchNormOp : public FusedBatchNormOpBase {
     const se::cuda::ScopedKernelTiming timing(*stream);
     const cudaStream_t cuda_stream = CudaStreamOf(*stream);
     const Tensor& x = ctx->input(0);
-    const TensorShape channels({layout->channels});
     Tensor* out[5] = {};
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, x.shape(), &out[0]));
-    for (int i = 1; i < 5; ++i) OP_REQUIRES_OK(ctx, ctx->allocate_output(i, channels, &out[i]));
-    if (kV3) {
-      Tensor* reserve_3 = nullptr;
-      OP_REQUIRES_OK(ctx, ctx->allocate_output(5, TensorShape(), &reserve_3));
+    Tensor* reserve_3 = nullptr;
+    OP_REQUIRES_OK(ctx, AllocateForwardOutputs(ctx, *layout, out, &reserve_3));
+    if (reserve_3 != nullptr) {
       OP_REQUIRES_OK(ctx, LaunchStatus(cudaMemsetAsync(reserve_3->data<float>(), 0,
                                                        sizeof(float), cuda_stream),
                                        "cudaMemsetAsync", *this));
@@ -83,13 +79,8 @@ class FusedBatchNormGradOp : public FusedBatchNormOpBase {
     const se::cuda::ScopedKernelTiming timing(*stream);
     const cudaStream_t cuda_stream = CudaStreamOf(*stream);
     const Tensor& x = ctx->input(1);
-    const TensorShape channels({layout->channels});
-    Tensor* out[5] = {};
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, x.shape(), &out[0]));
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(1, channels, &out[1]));
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(2, channels, &out[2]));
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(3, TensorShape({0}), &out[3]));
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(4, TensorShape({0}), &out[4]));
+    Tensor* out[3] = {};
+    OP_REQUIRES_OK(ctx, AllocateGradOutputs(ctx, *layout, out));
     if (x.NumElements() == 0) {
       for (int i = 1; i <= 2; ++i) {
         OP_REQUIRES_OK(ctx, LaunchStatus(cudaMemsetAsync(out[i]->data<float>(), 0,
@@ -110,13 +101,13 @@ class FusedBatchNormGradOp : public FusedBatchNormOpBase {
 
 REGISTER_KERNEL_BUILDER(
     Name("FusedBatchNorm").Device(DEVICE_GPU).Platform("CUDA").TypeConstraint<float>("T"),
-    FusedBatchNormOp<false>);
+    FusedBatchNormOp);
 REGISTER_KERNEL_BUILDER(Name("FusedBatchNormV3")
                             .Device(DEVICE_GPU)
                             .Platform("CUDA")
                             .TypeConstraint<float>("T")
                             .TypeConstraint<float>("U"),
-                        FusedBatchNormOp<true>);
+                        FusedBatchNormOp);
 REGISTER_KERNEL_BUILDER(
     Name("FusedBatchNormGrad").Device(DEVICE_GPU).Platform("CUDA").TypeConstraint<float>("T"),
     FusedBatchNormGradOp);
