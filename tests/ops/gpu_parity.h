@@ -19,9 +19,10 @@
 // equal.
 //
 // Coverage: every op with a SimGPU kernel is listed in exactly one of
-// kMathFileOps / kNnFileOps / kCompareFileOps / kArrayFileOps, and the file
-// owning it runs every SimGPU kernel registration of the op (each dtype) in
-// some case, so a new op or a new dtype without a parity case fails a test.
+// kMathFileOps / kNnFileOps / kStateFileOps / kCompareFileOps /
+// kArrayFileOps, and the file owning it runs every SimGPU kernel
+// registration of the op (each dtype) in some case, so a new op or a new
+// dtype without a parity case fails a test.
 #ifndef MINITF_TESTS_OPS_GPU_PARITY_H_
 #define MINITF_TESTS_OPS_GPU_PARITY_H_
 
@@ -67,15 +68,16 @@ inline const std::set<std::string> kMathFileOps = {
 inline const std::set<std::string> kNnFileOps = {
     "MatMul", "BatchMatMul", "BiasAdd", "Relu", "ReluGrad", "Sigmoid", "Tanh", "Softmax",
     "SparseSoftmaxCrossEntropyWithLogits", "Conv2D", "Conv2DBackpropInput",
-    "Conv2DBackpropFilter", "MaxPool", "MaxPoolGrad", "Variable", "Assign", "AssignAdd",
-    "ApplyGradientDescent", "AvgPool", "AvgPoolGrad", "FusedBatchNorm", "FusedBatchNormV3",
-    "FusedBatchNormGrad", "FusedBatchNormGradV3", "BatchMatMulV2",
-    "Relu6", "LeakyRelu", "Elu", "Relu6Grad", "LeakyReluGrad", "EluGrad", "LogSoftmax",
-    "SoftmaxCrossEntropyWithLogits", "BiasAddGrad", "VariableV2", "AssignSub", "ScatterAdd",
-    "ApplyMomentum",
-    "ApplyAdam", "VarHandleOp", "ReadVariableOp", "AssignVariableOp", "AssignAddVariableOp",
-    "AssignSubVariableOp", "VarIsInitializedOp", "DestroyResourceOp",
-    "ResourceApplyGradientDescent", "ResourceApplyMomentum", "ResourceApplyAdam"};
+    "Conv2DBackpropFilter", "MaxPool", "MaxPoolGrad", "AvgPool", "AvgPoolGrad",
+    "FusedBatchNorm", "FusedBatchNormV3", "FusedBatchNormGrad", "FusedBatchNormGradV3",
+    "BatchMatMulV2", "Relu6", "LeakyRelu", "Elu", "Relu6Grad", "LeakyReluGrad", "EluGrad",
+    "LogSoftmax", "SoftmaxCrossEntropyWithLogits", "BiasAddGrad"};
+inline const std::set<std::string> kStateFileOps = {
+    "Variable", "Assign", "AssignAdd", "ApplyGradientDescent", "VariableV2", "AssignSub",
+    "ScatterAdd", "ApplyMomentum", "ApplyAdam", "VarHandleOp", "ReadVariableOp",
+    "AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp", "VarIsInitializedOp",
+    "DestroyResourceOp", "ResourceApplyGradientDescent", "ResourceApplyMomentum",
+    "ResourceApplyAdam"};
 inline const std::set<std::string> kCompareFileOps = {
     "Less", "LessEqual", "Greater", "GreaterEqual", "Equal", "NotEqual", "LogicalAnd",
     "LogicalOr", "LogicalNot"};
@@ -318,12 +320,12 @@ inline void ExpectEverySimGPUOpIsOwnedByAParityFile() {
       "Switch", "Merge", "Enter", "Exit", "NextIteration", "LoopCond", "NoOp", "Placeholder"};
   for (const std::string& op : KernelRegistry::Global()->Ops()) {
     if (SimGPUKernelsOf(op).empty() || kNoDeviceWork.count(op) || op[0] == '_') continue;
-    EXPECT_EQ(kMathFileOps.count(op) + kNnFileOps.count(op) + kCompareFileOps.count(op) +
-                  kArrayFileOps.count(op),
+    EXPECT_EQ(kMathFileOps.count(op) + kNnFileOps.count(op) + kStateFileOps.count(op) +
+                  kCompareFileOps.count(op) + kArrayFileOps.count(op),
               1u)
         << op << " has a SimGPU kernel: give it parity cases in gpu_parity_math_test.cc, "
-        << "gpu_parity_nn_test.cc, gpu_parity_array_test.cc or compare_ops_test.cc and list it "
-        << "in that file's set in gpu_parity.h";
+        << "gpu_parity_nn_test.cc, gpu_parity_state_test.cc, gpu_parity_array_test.cc or "
+        << "compare_ops_test.cc and list it in that file's set in gpu_parity.h";
   }
 }
 
