@@ -42,7 +42,8 @@ const std::vector<std::string>& CudaOps() {
       // The hot path of the ResNet-50 and BERT training graphs TensorFlow writes.
       "AddV2", "RealDiv", "SquaredDifference", "Rsqrt", "RsqrtGrad", "SqrtGrad",
       "ReciprocalGrad", "SigmoidGrad", "TanhGrad", "AddN", "BiasAddGrad", "FusedBatchNorm",
-      "FusedBatchNormV3", "FusedBatchNormGrad", "FusedBatchNormGradV3"};
+      "FusedBatchNormV3", "FusedBatchNormGrad", "FusedBatchNormGradV3", "Pow", "Erf", "Erfc",
+      "BatchMatMulV2"};
   return ops;
 }
 

@@ -1,8 +1,9 @@
 // CPU/CUDA parity of the kernels on the hot path of the ResNet-50 and BERT
 // training graphs TensorFlow writes: FusedBatchNorm(V3) in training and
-// inference, NHWC and NCHW, and its gradient; AddV2, RealDiv and
-// SquaredDifference with broadcasting; Rsqrt; the unary gradient helpers;
-// AddN; BiasAddGrad. Shape errors fail as on the CPU. Skipped without a GPU.
+// inference, NHWC and NCHW, and its gradient; AddV2, RealDiv,
+// SquaredDifference and Pow with broadcasting; Rsqrt, Erf and Erfc; the
+// unary gradient helpers; AddN; BiasAddGrad; BatchMatMulV2. Shape errors
+// fail as on the CPU. Skipped without a GPU.
 #include <string>
 #include <vector>
 
@@ -78,7 +79,7 @@ TEST(TrainingOpsCudaTest, ElementwiseOpsOfTensorFlowGraphsMatchCpu) {
   if (VisibleCudaDevices() == 0) GTEST_SKIP() << "no CUDA device visible";
   const Tensor a = RandomTensor(TensorShape({4, 1, 6}), -3, 3, 12);
   const Tensor b = RandomTensor(TensorShape({5, 1}), 0.5, 3, 13);
-  for (const char* op : {"AddV2", "RealDiv", "SquaredDifference"}) {
+  for (const char* op : {"AddV2", "RealDiv", "SquaredDifference", "Pow"}) {
     SCOPED_TRACE(op);
     ExpectCudaMatchesCpu(MakeNodeDef("n", op, {{"T", DT_FLOAT}}), {a, b}, 1e-6, 1e-6);
     ExpectCudaMatchesCpu(MakeNodeDef("n", op, {{"T", DT_FLOAT}}),
@@ -86,6 +87,10 @@ TEST(TrainingOpsCudaTest, ElementwiseOpsOfTensorFlowGraphsMatchCpu) {
   }
   ExpectCudaMatchesCpu(MakeNodeDef("n", "Rsqrt", {{"T", DT_FLOAT}}),
                        {RandomTensor(TensorShape({7, 3}), 0.1, 9, 14)}, 1e-6, 1e-6);
+  for (const char* op : {"Erf", "Erfc"}) {
+    ExpectCudaMatchesCpu(MakeNodeDef("n", op, {{"T", DT_FLOAT}}),
+                         {RandomTensor(TensorShape({9, 4}), -5, 5, 17)}, 1e-6, 1e-5);
+  }
   const Tensor y = RandomTensor(TensorShape({6, 5}), 0.1, 0.9, 15);
   const Tensor dy = RandomTensor(TensorShape({6, 5}), -2, 2, 16);
   for (const char* op :
@@ -118,6 +123,25 @@ TEST(TrainingOpsCudaTest, AddNAndBiasAddGradMatchCpu) {
   ExpectCudaMatchesCpu(
       MakeNodeDef("n", "BiasAddGrad", {{"T", DT_FLOAT}, {"data_format", "NCHW"}}),
       {RandomTensor(TensorShape({4, 5}))});  // NCHW needs rank 3
+}
+
+// The transformer's attention products: equal batch dimensions (one strided
+// call) and broadcast ones (one call per product), adjoints included.
+TEST(TrainingOpsCudaTest, BatchMatMulV2MatchesCpu) {
+  if (VisibleCudaDevices() == 0) GTEST_SKIP() << "no CUDA device visible";
+  const Tensor x = RandomTensor(TensorShape({2, 3, 4, 5}), -1, 1, 40);
+  for (bool adj_y : {false, true}) {
+    SCOPED_TRACE(adj_y);
+    const NodeDef def = MakeNodeDef(
+        "n", "BatchMatMulV2", {{"T", DT_FLOAT}, {"adj_x", false}, {"adj_y", adj_y}});
+    const TensorShape same = adj_y ? TensorShape({2, 3, 6, 5}) : TensorShape({2, 3, 5, 6});
+    ExpectCudaMatchesCpu(def, {x, RandomTensor(same, -1, 1, 41)}, 1e-5, 1e-5);
+    const TensorShape broadcast = adj_y ? TensorShape({3, 6, 5}) : TensorShape({3, 5, 6});
+    ExpectCudaMatchesCpu(def, {x, RandomTensor(broadcast, -1, 1, 42)}, 1e-5, 1e-5);
+  }
+  // Batch dimensions that do not broadcast fail as on the CPU.
+  ExpectCudaMatchesCpu(MakeNodeDef("n", "BatchMatMulV2", {{"T", DT_FLOAT}}),
+                       {x, RandomTensor(TensorShape({4, 5, 6}))});
 }
 
 }  // namespace

@@ -71,6 +71,7 @@ MINITF_REGISTER_CUDA_BINARY_KERNEL_("Minimum", BinaryOpKind::kMinimum);
 MINITF_REGISTER_CUDA_BINARY_KERNEL_("AddV2", BinaryOpKind::kAdd);
 MINITF_REGISTER_CUDA_BINARY_KERNEL_("RealDiv", BinaryOpKind::kDiv);
 MINITF_REGISTER_CUDA_BINARY_KERNEL_("SquaredDifference", BinaryOpKind::kSquaredDifference);
+MINITF_REGISTER_CUDA_BINARY_KERNEL_("Pow", BinaryOpKind::kPow);
 
 #undef MINITF_REGISTER_CUDA_BINARY_KERNEL_
 

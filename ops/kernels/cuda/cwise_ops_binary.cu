@@ -1,5 +1,5 @@
-// CUDA kernels of Add, Sub, Mul, Div, Maximum, Minimum and
-// SquaredDifference with broadcasting
+// CUDA kernels of Add, Sub, Mul, Div, Maximum, Minimum, SquaredDifference
+// and Pow with broadcasting
 // (see cwise_ops_gpu.h). The comparisons follow std::max / std::min, as the
 // CPU kernels' Eigen cwiseMax / cwiseMin do.
 #include "ops/kernels/cuda/cwise_ops_gpu.h"
@@ -33,6 +33,9 @@ struct MinimumFn {
 };
 struct SquaredDifferenceFn {
   __device__ float operator()(float a, float b) const { return (a - b) * (a - b); }
+};
+struct PowFn {
+  __device__ float operator()(float a, float b) const { return powf(a, b); }
 };
 
 // Rank-1 layouts: each operand steps by 0 (a scalar) or 1.
@@ -88,6 +91,7 @@ cudaError_t LaunchBinaryOp(cudaStream_t stream, BinaryOpKind kind, const Broadca
     case BinaryOpKind::kMinimum: return Launch<MinimumFn>(stream, layout, x, y, z);
     case BinaryOpKind::kSquaredDifference:
       return Launch<SquaredDifferenceFn>(stream, layout, x, y, z);
+    case BinaryOpKind::kPow: return Launch<PowFn>(stream, layout, x, y, z);
   }
   return cudaErrorInvalidValue;
 }

@@ -17,7 +17,9 @@ namespace minitf::gpu {
 // The most result dimensions a broadcast may need after BCast's merging.
 inline constexpr int kMaxBroadcastRank = 5;
 
-enum class BinaryOpKind { kAdd, kSub, kMul, kDiv, kMaximum, kMinimum, kSquaredDifference };
+enum class BinaryOpKind {
+  kAdd, kSub, kMul, kDiv, kMaximum, kMinimum, kSquaredDifference, kPow
+};
 
 // z[index] = op(x[offset_x(index)], y[offset_y(index)]) over a row-major
 // result of `rank` dimensions, where an operand's offset is the dot product
@@ -32,7 +34,9 @@ struct BroadcastLayout {
 cudaError_t LaunchBinaryOp(cudaStream_t stream, BinaryOpKind kind, const BroadcastLayout& layout,
                            const float* x, const float* y, float* z);
 
-enum class UnaryOpKind { kNeg, kSquare, kSqrt, kRsqrt, kExp, kLog, kRelu, kSigmoid, kTanh };
+enum class UnaryOpKind {
+  kNeg, kSquare, kSqrt, kRsqrt, kExp, kLog, kRelu, kSigmoid, kTanh, kErf, kErfc
+};
 
 // y[i] = op(x[i]) for i in [0, n); y may be x.
 cudaError_t LaunchUnaryOp(cudaStream_t stream, UnaryOpKind kind, int64_t n, const float* x,

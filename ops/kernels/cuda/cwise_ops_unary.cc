@@ -1,5 +1,5 @@
-// Kernels: Neg, Square, Sqrt, Rsqrt, Exp, Log, Relu, Sigmoid, Tanh,
-// ReluGrad and the gradient helpers RsqrtGrad, SqrtGrad, ReciprocalGrad,
+// Kernels: Neg, Square, Sqrt, Rsqrt, Exp, Log, Relu, Sigmoid, Tanh, Erf,
+// Erfc, ReluGrad and the gradient helpers RsqrtGrad, SqrtGrad, ReciprocalGrad,
 // SigmoidGrad and TanhGrad on CUDA GPUs (float). The output reuses an
 // input's buffer when no one else holds it, as on the CPU.
 #include "ops/kernels/activation_ops_common.h"
@@ -93,6 +93,8 @@ MINITF_REGISTER_CUDA_UNARY_KERNEL_("Log", UnaryOpKind::kLog);
 MINITF_REGISTER_CUDA_UNARY_KERNEL_("Relu", UnaryOpKind::kRelu);
 MINITF_REGISTER_CUDA_UNARY_KERNEL_("Sigmoid", UnaryOpKind::kSigmoid);
 MINITF_REGISTER_CUDA_UNARY_KERNEL_("Tanh", UnaryOpKind::kTanh);
+MINITF_REGISTER_CUDA_UNARY_KERNEL_("Erf", UnaryOpKind::kErf);
+MINITF_REGISTER_CUDA_UNARY_KERNEL_("Erfc", UnaryOpKind::kErfc);
 
 #undef MINITF_REGISTER_CUDA_UNARY_KERNEL_
 

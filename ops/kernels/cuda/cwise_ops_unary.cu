@@ -1,5 +1,5 @@
-// CUDA kernels of Neg, Square, Sqrt, Rsqrt, Exp, Log, Relu, Sigmoid and
-// Tanh, of ReluGrad and of the unary ops' gradient helpers (see
+// CUDA kernels of Neg, Square, Sqrt, Rsqrt, Exp, Log, Relu, Sigmoid, Tanh,
+// Erf and Erfc, of ReluGrad and of the unary ops' gradient helpers (see
 // cwise_ops_gpu.h). Relu keeps NaN as std::max(x, 0) does.
 #include "ops/kernels/cuda/cwise_ops_gpu.h"
 #include "stream/cuda/gpu_launch_config.h"
@@ -38,6 +38,12 @@ struct SigmoidFn {
 };
 struct TanhFn {
   __device__ float operator()(float x) const { return tanhf(x); }
+};
+struct ErfFn {
+  __device__ float operator()(float x) const { return erff(x); }
+};
+struct ErfcFn {
+  __device__ float operator()(float x) const { return erfcf(x); }
 };
 
 template <typename Fn>
@@ -106,6 +112,8 @@ cudaError_t LaunchUnaryOp(cudaStream_t stream, UnaryOpKind kind, int64_t n, cons
     case UnaryOpKind::kRelu: return Launch<ReluFn>(stream, n, x, y);
     case UnaryOpKind::kSigmoid: return Launch<SigmoidFn>(stream, n, x, y);
     case UnaryOpKind::kTanh: return Launch<TanhFn>(stream, n, x, y);
+    case UnaryOpKind::kErf: return Launch<ErfFn>(stream, n, x, y);
+    case UnaryOpKind::kErfc: return Launch<ErfcFn>(stream, n, x, y);
   }
   return cudaErrorInvalidValue;
 }
