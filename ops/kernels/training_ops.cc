@@ -35,7 +35,7 @@ namespace minitf {
 namespace {
 
 template <typename T>
-struct GradientDescent : GradientDescentInputs {
+struct GradientDescent : GradientDescentSignature {
   static void Apply(OpKernelContext* ctx, Tensor* const* vars, bool /*use_nesterov*/) {
     const T alpha = ctx->input(1).scalar<T>()();
     vars[0]->flat<T>().device(ctx->eigen_cpu_device()) -= ctx->input(2).flat<T>() * alpha;
@@ -43,7 +43,7 @@ struct GradientDescent : GradientDescentInputs {
 };
 
 template <typename T>
-struct Momentum : MomentumInputs {
+struct Momentum : MomentumSignature {
   static void Apply(OpKernelContext* ctx, Tensor* const* vars, bool use_nesterov) {
     const auto& d = ctx->eigen_cpu_device();
     auto var = vars[0]->flat<T>();
@@ -61,7 +61,7 @@ struct Momentum : MomentumInputs {
 };
 
 template <typename T>
-struct Adam : AdamInputs {
+struct Adam : AdamSignature {
   static void Apply(OpKernelContext* ctx, Tensor* const* vars, bool use_nesterov) {
     const auto& d = ctx->eigen_cpu_device();
     auto var = vars[0]->flat<T>();

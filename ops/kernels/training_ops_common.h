@@ -4,7 +4,7 @@
 // TensorFlow's locking.
 //
 // A device supplies an optimizer as a struct deriving from one of the
-// *Inputs below with
+// *Signature structs below with
 //   static void Apply(OpKernelContext* ctx, Tensor* const* vars, bool use_nesterov);
 // which updates the initialized, checked variables `vars` (in kVars order)
 // from the context's other inputs, reporting errors through ctx.
@@ -29,7 +29,7 @@
 namespace minitf {
 
 // var -= alpha * delta.
-struct GradientDescentInputs {
+struct GradientDescentSignature {
   static constexpr std::array<const char*, 1> kVars = {"var"};
   static constexpr std::array<std::pair<int, const char*>, 1> kScalars = {{{1, "alpha"}}};
   static constexpr std::pair<int, const char*> kGrad = {2, "delta"};
@@ -37,7 +37,7 @@ struct GradientDescentInputs {
 
 // accum = accum * momentum + grad;
 // var -= lr * accum, or with use_nesterov var -= lr * grad + lr * momentum * accum.
-struct MomentumInputs {
+struct MomentumSignature {
   static constexpr std::array<const char*, 2> kVars = {"var", "accum"};
   static constexpr std::array<std::pair<int, const char*>, 2> kScalars = {
       {{2, "lr"}, {4, "momentum"}}};
@@ -48,7 +48,7 @@ struct MomentumInputs {
 // m += (grad - m) * (1 - beta1); v += (grad^2 - v) * (1 - beta2);
 // var -= lr_t * m / (sqrt(v) + epsilon), or with use_nesterov
 // var -= lr_t * (beta1 * m + (1 - beta1) * grad) / (sqrt(v) + epsilon).
-struct AdamInputs {
+struct AdamSignature {
   static constexpr std::array<const char*, 3> kVars = {"var", "m", "v"};
   static constexpr std::array<std::pair<int, const char*>, 6> kScalars = {
       {{3, "beta1_power"}, {4, "beta2_power"}, {5, "lr"}, {6, "beta1"}, {7, "beta2"},

@@ -1,9 +1,8 @@
 // Kernels: Variable (and VariableV2), Assign, AssignAdd, AssignSub,
-// ScatterAdd and ApplyGradientDescent on CPU.
-//
-// Variable outputs a reference to the tensor of a `Var` resource (var.h); the
-// update ops receive that reference as input 0 (mutable_input(0) guarded by
-// input_ref_mutex(0)), change the tensor, and pass the reference on.
+// ScatterAdd and ApplyGradientDescent on CPU, and the shared parts of
+// variable_ops_common.h.
+#include "ops/kernels/variable_ops_common.h"
+
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -18,166 +17,135 @@
 #include "runtime/op_requires.h"
 
 namespace minitf {
+
+VariableOp::VariableOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+  OP_REQUIRES_OK(ctx, ctx->GetAttr("dtype", &dtype_));
+  OP_REQUIRES_OK(ctx, ctx->GetAttr("container", &container_));
+  OP_REQUIRES_OK(ctx, ctx->GetAttr("shared_name", &shared_name_));
+  if (shared_name_.empty()) shared_name_ = name();
+}
+
+void VariableOp::Compute(OpKernelContext* ctx) {
+  MutexLock lock(&mu_);
+  if (var_ == nullptr) {
+    auto var = ctx->device()->resource_manager()->LookupOrCreate<Var>(
+        container_, shared_name_, [this] { return std::make_unique<Var>(dtype_); });
+    OP_REQUIRES(ctx, var.ok(), AttachNodeName(var.status(), def()));
+    OP_REQUIRES(ctx, (*var)->dtype == dtype_,
+                AttachNodeName(absl::InvalidArgumentError(absl::StrCat(
+                                   "variable '", container_, "/", shared_name_, "' holds ",
+                                   DataTypeString((*var)->dtype), " but this node's dtype is ",
+                                   DataTypeString(dtype_))),
+                               def()));
+    var_ = *std::move(var);
+  }
+  ctx->set_output_ref(0, &var_->mu, &var_->tensor);
+}
+
 namespace {
-
-// Looks up (or creates) its Var on the first Compute and keeps a share of it,
-// so the references it hands out stay valid as long as the kernel lives.
-class VariableOp : public OpKernel {
- public:
-  explicit VariableOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("dtype", &dtype_));
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("container", &container_));
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("shared_name", &shared_name_));
-    if (shared_name_.empty()) shared_name_ = name();
-  }
-
-  void Compute(OpKernelContext* ctx) override {
-    MutexLock lock(&mu_);
-    if (var_ == nullptr) {
-      auto var = ctx->device()->resource_manager()->LookupOrCreate<Var>(
-          container_, shared_name_, [this] { return std::make_unique<Var>(dtype_); });
-      OP_REQUIRES(ctx, var.ok(), AttachNodeName(var.status(), def()));
-      OP_REQUIRES(ctx, (*var)->dtype == dtype_,
-                  AttachNodeName(absl::InvalidArgumentError(absl::StrCat(
-                                     "variable '", container_, "/", shared_name_, "' holds ",
-                                     DataTypeString((*var)->dtype), " but this node's dtype is ",
-                                     DataTypeString(dtype_))),
-                                 def()));
-      var_ = *std::move(var);
-    }
-    ctx->set_output_ref(0, &var_->mu, &var_->tensor);
-  }
-
-  bool IsExpensive() override { return false; }
-
- private:
-  DataType dtype_ = DT_INVALID;
-  std::string container_;
-  std::string shared_name_;
-
-  Mutex mu_;
-  std::shared_ptr<Var> var_ ABSL_GUARDED_BY(mu_);
-};
 
 absl::Status NotARefError(const NodeDef& def) {
   return AttachNodeName(absl::InternalError("input 0 must be a reference"), def);
 }
 
-// ref = value. A ref that is uninitialized, or (with validate_shape=false)
-// of another shape, gets a new buffer holding a copy of value; otherwise
-// value is copied into the existing buffer, so every holder of the buffer
-// sees the new value.
-template <typename T>
-class AssignOp : public OpKernel {
- public:
-  explicit AssignOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("validate_shape", &validate_shape_));
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("use_locking", &use_locking_));
-  }
+}  // namespace
 
-  void Compute(OpKernelContext* ctx) override {
-    OP_REQUIRES(ctx, ctx->input_is_ref(0), NotARefError(def()));
-    const Tensor& value = ctx->input(1);
-    Tensor target;  // Shares the ref's buffer when copying without the lock.
+AssignOpBase::AssignOpBase(OpKernelConstruction* ctx) : OpKernel(ctx) {
+  OP_REQUIRES_OK(ctx, ctx->GetAttr("validate_shape", &validate_shape_));
+  OP_REQUIRES_OK(ctx, ctx->GetAttr("use_locking", &use_locking_));
+}
+
+void AssignOpBase::Compute(OpKernelContext* ctx) {
+  OP_REQUIRES(ctx, ctx->input_is_ref(0), NotARefError(def()));
+  const Tensor& value = ctx->input(1);
+  Tensor target;  // Shares the ref's buffer when copying without the lock.
+  {
+    MutexLock lock(ctx->input_ref_mutex(0));
+    Tensor* ref = ctx->mutable_input(0);
+    const bool initialized = ref->IsInitialized();
+    if (initialized && ref->shape() != value.shape()) {
+      OP_REQUIRES(ctx, !validate_shape_,
+                  AttachNodeName(absl::InvalidArgumentError(absl::StrCat(
+                                     "Assign requires shapes of both tensors to match: "
+                                     "ref has shape ",
+                                     ref->shape().DebugString(), ", value has shape ",
+                                     value.shape().DebugString())),
+                                 def()));
+    }
+    if (!initialized || ref->shape() != value.shape()) {
+      // In the memory the reference lives in (host memory for int32 on a
+      // GPU: memory_types.h).
+      Tensor copy;
+      OP_REQUIRES_OK(ctx, ctx->allocate_temp(value.dtype(), value.shape(), &copy,
+                                             ctx->output_alloc_attr(0)));
+      Copy(ctx, value, &copy);
+      *ref = std::move(copy);
+    } else if (use_locking_) {
+      Copy(ctx, value, ref);
+    } else {
+      target = *ref;
+    }
+  }
+  if (target.IsInitialized()) Copy(ctx, value, &target);
+  ctx->forward_ref_input_to_ref_output(0, 0);
+}
+
+InPlaceUpdateOp::InPlaceUpdateOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+  OP_REQUIRES_OK(ctx, ctx->GetAttr("use_locking", &use_locking_));
+}
+
+void InPlaceUpdateOp::Compute(OpKernelContext* ctx) {
+  OP_REQUIRES(ctx, ctx->input_is_ref(0), NotARefError(def()));
+  if (use_locking_) {
+    MutexLock lock(ctx->input_ref_mutex(0));
+    CheckedUpdate(ctx, ctx->mutable_input(0));
+  } else {
+    Tensor var;  // Shares the ref's buffer.
     {
       MutexLock lock(ctx->input_ref_mutex(0));
-      Tensor* ref = ctx->mutable_input(0);
-      const bool initialized = ref->IsInitialized();
-      if (initialized && ref->shape() != value.shape()) {
-        OP_REQUIRES(ctx, !validate_shape_,
-                    AttachNodeName(absl::InvalidArgumentError(absl::StrCat(
-                                       "Assign requires shapes of both tensors to match: "
-                                       "ref has shape ",
-                                       ref->shape().DebugString(), ", value has shape ",
-                                       value.shape().DebugString())),
-                                   def()));
-      }
-      if (!initialized || ref->shape() != value.shape()) {
-        // In the memory the reference lives in (host memory for int32 on a
-        // GPU: memory_types.h).
-        Tensor copy;
-        OP_REQUIRES_OK(ctx, ctx->allocate_temp(value.dtype(), value.shape(), &copy,
-                                               ctx->output_alloc_attr(0)));
-        Copy(ctx, value, &copy);
-        *ref = std::move(copy);
-      } else if (use_locking_) {
-        Copy(ctx, value, ref);
-      } else {
-        target = *ref;
-      }
+      var = *ctx->mutable_input(0);
     }
-    if (target.IsInitialized()) Copy(ctx, value, &target);
-    ctx->forward_ref_input_to_ref_output(0, 0);
+    CheckedUpdate(ctx, &var);
   }
+  if (ctx->status().ok()) ctx->forward_ref_input_to_ref_output(0, 0);
+}
 
- private:
-  static void Copy(OpKernelContext* ctx, const Tensor& from, Tensor* to) {
-    to->flat<T>().device(ctx->eigen_cpu_device()) = from.flat<T>();
-  }
+void InPlaceUpdateOp::CheckedUpdate(OpKernelContext* ctx, Tensor* var) {
+  OP_REQUIRES(ctx, var->IsInitialized(),
+              AttachNodeName(absl::FailedPreconditionError(absl::StrCat(
+                                 "Attempting to use uninitialized value ", RefSourceName())),
+                             def()));
+  Update(ctx, var);
+}
 
-  bool validate_shape_ = true;
-  bool use_locking_ = true;
-};
+absl::Status InPlaceUpdateOp::ShapeMismatch(absl::string_view input, const Tensor& var,
+                                            const Tensor& update) const {
+  return AttachNodeName(
+      absl::InvalidArgumentError(absl::StrCat(input,
+                                              " must have the shape of the ref: ref "
+                                              "has shape ",
+                                              var.shape().DebugString(), ", ", input,
+                                              " has shape ", update.shape().DebugString())),
+      def());
+}
 
-// Base of the ops that update an initialized ref (input 0) in place. With
-// use_locking the whole update holds the ref's mutex; without, only reading
-// which buffer the ref holds does, and the elements are updated without it
-// (TensorFlow's lock-free "Hogwild" updates).
-class InPlaceUpdateOp : public OpKernel {
+std::string InPlaceUpdateOp::RefSourceName() const {
+  if (def().input.empty()) return "<input 0>";
+  const std::string& input = def().input[0];
+  return input.substr(0, input.find(':'));
+}
+
+namespace {
+
+template <typename T>
+class AssignOp : public AssignOpBase {
  public:
-  explicit InPlaceUpdateOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("use_locking", &use_locking_));
-  }
-
-  void Compute(OpKernelContext* ctx) final {
-    OP_REQUIRES(ctx, ctx->input_is_ref(0), NotARefError(def()));
-    if (use_locking_) {
-      MutexLock lock(ctx->input_ref_mutex(0));
-      CheckedUpdate(ctx, ctx->mutable_input(0));
-    } else {
-      Tensor var;  // Shares the ref's buffer.
-      {
-        MutexLock lock(ctx->input_ref_mutex(0));
-        var = *ctx->mutable_input(0);
-      }
-      CheckedUpdate(ctx, &var);
-    }
-    if (ctx->status().ok()) ctx->forward_ref_input_to_ref_output(0, 0);
-  }
+  using AssignOpBase::AssignOpBase;
 
  protected:
-  // Checks the other inputs against `var` and updates its elements.
-  // REQUIRES: var->IsInitialized().
-  virtual void Update(OpKernelContext* ctx, Tensor* var) = 0;
-
-  absl::Status ShapeMismatch(absl::string_view input, const Tensor& var,
-                             const Tensor& update) const {
-    return AttachNodeName(
-        absl::InvalidArgumentError(absl::StrCat(input,
-                                                " must have the shape of the ref: ref "
-                                                "has shape ",
-                                                var.shape().DebugString(), ", ", input,
-                                                " has shape ", update.shape().DebugString())),
-        def());
+  void Copy(OpKernelContext* ctx, const Tensor& from, Tensor* to) override {
+    to->flat<T>().device(ctx->eigen_cpu_device()) = from.flat<T>();
   }
-
- private:
-  void CheckedUpdate(OpKernelContext* ctx, Tensor* var) {
-    OP_REQUIRES(ctx, var->IsInitialized(),
-                AttachNodeName(absl::FailedPreconditionError(absl::StrCat(
-                                   "Attempting to use uninitialized value ", RefSourceName())),
-                               def()));
-    Update(ctx, var);
-  }
-
-  // The node that produced the ref (the variable, or an op passing it on).
-  std::string RefSourceName() const {
-    if (def().input.empty()) return "<input 0>";
-    const std::string& input = def().input[0];
-    return input.substr(0, input.find(':'));
-  }
-
-  bool use_locking_ = false;
 };
 
 // ref += value (kAdd) or ref -= value.

@@ -43,7 +43,7 @@ const std::vector<std::string>& CudaOps() {
       "AddV2", "RealDiv", "SquaredDifference", "Rsqrt", "RsqrtGrad", "SqrtGrad",
       "ReciprocalGrad", "SigmoidGrad", "TanhGrad", "AddN", "BiasAddGrad", "FusedBatchNorm",
       "FusedBatchNormV3", "FusedBatchNormGrad", "FusedBatchNormGradV3", "Pow", "Erf", "Erfc",
-      "BatchMatMulV2"};
+      "BatchMatMulV2", "Assign", "AssignAdd", "AssignSub", "ApplyMomentum", "ApplyAdam"};
   return ops;
 }
 
