@@ -1,5 +1,7 @@
 #include "ops/cc/resource_variable_ops.h"
 
+#include "ops/cc/apply_op_inputs.h"
+
 namespace minitf::ops {
 
 Output VarHandleOp(const Scope& scope, DataType dtype, const PartialTensorShape& shape,
@@ -56,33 +58,14 @@ Output ResourceApplyGradientDescent(const Scope& scope, Input var, Input alpha, 
 
 Output ResourceApplyMomentum(const Scope& scope, Input var, Input accum, Input lr, Input grad,
                              Input momentum, const ApplyAttrs& attrs) {
-  return OpBuilder(scope, "ResourceApplyMomentum")
-      .Input(var)
-      .Input(accum)
-      .Input(lr)
-      .Input(grad)
-      .Input(momentum)
-      .Attr("use_locking", attrs.use_locking)
-      .Attr("use_nesterov", attrs.use_nesterov)
-      .FinalizeNode();
+  OpBuilder b(scope, "ResourceApplyMomentum");
+  return internal::AddMomentumInputs(b, var, accum, lr, grad, momentum, attrs).FinalizeNode();
 }
 
 Output ResourceApplyAdam(const Scope& scope, Input var, Input m, Input v, const AdamInputs& in,
                          const ApplyAttrs& attrs) {
-  return OpBuilder(scope, "ResourceApplyAdam")
-      .Input(var)
-      .Input(m)
-      .Input(v)
-      .Input(in.beta1_power)
-      .Input(in.beta2_power)
-      .Input(in.lr)
-      .Input(in.beta1)
-      .Input(in.beta2)
-      .Input(in.epsilon)
-      .Input(in.grad)
-      .Attr("use_locking", attrs.use_locking)
-      .Attr("use_nesterov", attrs.use_nesterov)
-      .FinalizeNode();
+  OpBuilder b(scope, "ResourceApplyAdam");
+  return internal::AddAdamInputs(b, var, m, v, in, attrs).FinalizeNode();
 }
 
 }  // namespace minitf::ops

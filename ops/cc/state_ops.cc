@@ -1,5 +1,7 @@
 #include "ops/cc/state_ops.h"
 
+#include "ops/cc/apply_op_inputs.h"
+
 namespace minitf::ops {
 
 Output Variable(const Scope& scope, const PartialTensorShape& shape, DataType dtype,
@@ -69,21 +71,32 @@ Output ScatterAdd(const Scope& scope, Input ref, Input indices, Input updates,
 
 Output ApplyMomentum(const Scope& scope, Input var, Input accum, Input lr, Input grad,
                      Input momentum, const ApplyAttrs& attrs) {
-  return OpBuilder(scope, "ApplyMomentum")
-      .Input(var)
+  OpBuilder b(scope, "ApplyMomentum");
+  return internal::AddMomentumInputs(b, var, accum, lr, grad, momentum, attrs).Finalize1();
+}
+
+Output ApplyAdam(const Scope& scope, Input var, Input m, Input v, const AdamInputs& in,
+                 const ApplyAttrs& attrs) {
+  OpBuilder b(scope, "ApplyAdam");
+  return internal::AddAdamInputs(b, var, m, v, in, attrs).Finalize1();
+}
+
+namespace internal {
+
+OpBuilder& AddMomentumInputs(OpBuilder& b, Input var, Input accum, Input lr, Input grad,
+                             Input momentum, const ApplyAttrs& attrs) {
+  return b.Input(var)
       .Input(accum)
       .Input(lr)
       .Input(grad)
       .Input(momentum)
       .Attr("use_locking", attrs.use_locking)
-      .Attr("use_nesterov", attrs.use_nesterov)
-      .Finalize1();
+      .Attr("use_nesterov", attrs.use_nesterov);
 }
 
-Output ApplyAdam(const Scope& scope, Input var, Input m, Input v, const AdamInputs& in,
-                 const ApplyAttrs& attrs) {
-  return OpBuilder(scope, "ApplyAdam")
-      .Input(var)
+OpBuilder& AddAdamInputs(OpBuilder& b, Input var, Input m, Input v, const AdamInputs& in,
+                         const ApplyAttrs& attrs) {
+  return b.Input(var)
       .Input(m)
       .Input(v)
       .Input(in.beta1_power)
@@ -94,8 +107,9 @@ Output ApplyAdam(const Scope& scope, Input var, Input m, Input v, const AdamInpu
       .Input(in.epsilon)
       .Input(in.grad)
       .Attr("use_locking", attrs.use_locking)
-      .Attr("use_nesterov", attrs.use_nesterov)
-      .Finalize1();
+      .Attr("use_nesterov", attrs.use_nesterov);
 }
+
+}  // namespace internal
 
 }  // namespace minitf::ops
