@@ -11,14 +11,17 @@
 #include "ops/standard_ops.h"
 #include "runtime/graph.h"
 #include "tests/testlib/kernel_runner.h"
+#include "tests/testlib/run_op.h"
 
 namespace minitf {
 namespace {
 
+using test::ExpectInvalid;
 using test::ExpectTensorEqual;
 using test::InferShapes;
 using test::KernelRunner;
 using test::MakeNodeDef;
+using test::RunOp;
 using ::testing::AllOf;
 using ::testing::HasSubstr;
 
@@ -27,20 +30,6 @@ Tensor F(std::initializer_list<float> v, const TensorShape& s) {
 }
 Tensor I32(std::initializer_list<int32_t> v) { return Tensor::FromVector<int32_t>(v); }
 Tensor I64(std::initializer_list<int64_t> v) { return Tensor::FromVector<int64_t>(v); }
-
-absl::StatusOr<std::vector<Tensor>> RunOp(const std::string& op, AttrValueMap attrs,
-                                        const std::vector<Tensor>& inputs) {
-  KernelRunner runner(MakeNodeDef("node_" + op, op, std::move(attrs)));
-  return runner.Run(inputs);
-}
-
-// An InvalidArgument naming the node and containing `text`.
-void ExpectInvalid(const absl::StatusOr<std::vector<Tensor>>& out, const std::string& op,
-                   const std::string& text) {
-  ASSERT_FALSE(out.ok()) << op;
-  EXPECT_EQ(out.status().code(), absl::StatusCode::kInvalidArgument) << out.status();
-  EXPECT_THAT(out.status().message(), AllOf(HasSubstr("node_" + op), HasSubstr(text)));
-}
 
 // ---- ConcatV2 and ConcatOffset ----
 

@@ -11,14 +11,17 @@
 #include "ops/standard_ops.h"
 #include "ops/util/strided_slice.h"
 #include "tests/testlib/kernel_runner.h"
+#include "tests/testlib/run_op.h"
 
 namespace minitf {
 namespace {
 
+using test::ExpectInvalid;
 using test::ExpectTensorEqual;
 using test::InferShapes;
 using test::KernelRunner;
 using test::MakeNodeDef;
+using test::RunOp;
 using ::testing::AllOf;
 using ::testing::HasSubstr;
 
@@ -34,19 +37,6 @@ Tensor Iota(const TensorShape& shape) {
   auto v = t.flat<float>();
   for (int64_t i = 0; i < v.size(); ++i) v(i) = static_cast<float>(i);
   return t;
-}
-
-absl::StatusOr<std::vector<Tensor>> RunOp(const std::string& op, AttrValueMap attrs,
-                                        const std::vector<Tensor>& inputs) {
-  KernelRunner runner(MakeNodeDef("node_" + op, op, std::move(attrs)));
-  return runner.Run(inputs);
-}
-
-void ExpectInvalid(const absl::StatusOr<std::vector<Tensor>>& out, const std::string& op,
-                   const std::string& text) {
-  ASSERT_FALSE(out.ok()) << op;
-  EXPECT_EQ(out.status().code(), absl::StatusCode::kInvalidArgument) << out.status();
-  EXPECT_THAT(out.status().message(), AllOf(HasSubstr("node_" + op), HasSubstr(text)));
 }
 
 // ---- Slice ----
