@@ -102,12 +102,13 @@ absl::Status ParseJob(const Json& j, const std::string& file, const std::string&
     MINITF_RETURN_IF_ERROR(ParseGraphJob(j.at("graph"), file, absl::StrCat(path, ".graph"),
                                          std::filesystem::path(file).parent_path().string(),
                                          &job->graph));
-    // Examples per step: the first feed's first dimension, unless given.
-    for (const FeedSpec& feed : job->graph.feeds) {
-      if (!feed.shape.empty() && feed.shape[0] >= 1 && feed.shape[0] <= (1 << 16)) {
-        job->batch_size = static_cast<int>(feed.shape[0]);
+    // Examples per step: the first feed's first dimension (a random feed's;
+    // a file's is unknown until it is read), unless batch_size is given.
+    if (!job->graph.feeds.empty()) {
+      const std::vector<int64_t>& shape = job->graph.feeds.front().shape;
+      if (!shape.empty() && shape[0] >= 1 && shape[0] <= (1 << 16)) {
+        job->batch_size = static_cast<int>(shape[0]);
       }
-      break;
     }
   } else if (f.Has("graph")) {
     return f.Error("graph", absl::StrCat("is for graphdef jobs, not ", job->model));
