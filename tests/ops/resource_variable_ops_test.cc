@@ -319,6 +319,22 @@ INSTANTIATE_TEST_SUITE_P(Devices, ResourceVariableTest, ::testing::Bool(),
                            return std::string(info.param ? "SimGPU" : "CPU");
                          });
 
+// A session with a GPU that has created root's graph and run its "init";
+// nullptr (with the failure recorded) if any of that failed.
+std::unique_ptr<Session> GpuSessionAfterInit(const Scope& root) {
+  GraphDef def;
+  EXPECT_TRUE(root.ToGraphDef(&def).ok()) << root.status();
+  auto session = NewSession(OptionsFor(/*gpu=*/true));
+  EXPECT_TRUE(session.ok()) << session.status();
+  if (!session.ok()) return nullptr;
+  const absl::Status created = (*session)->Create(def);
+  EXPECT_TRUE(created.ok()) << created;
+  if (!created.ok()) return nullptr;
+  const absl::Status init = (*session)->Run({}, {}, {"init"}, nullptr);
+  EXPECT_TRUE(init.ok()) << init;
+  return init.ok() ? *std::move(session) : nullptr;
+}
+
 // Users asking for no device run where the handle's VarHandleOp is, even in
 // a session whose GPU would otherwise take them.
 TEST(ResourceVariableDeviceTest, UsersThatAskForNoDeviceFollowTheHandle) {
@@ -327,14 +343,10 @@ TEST(ResourceVariableDeviceTest, UsersThatAskForNoDeviceFollowTheHandle) {
                             PartialTensorShape(TensorShape()));
   ops::AssignVariableOp(root.WithOpName("init"), v, 2.5f);
   ops::ReadVariableOp(root.WithOpName("read"), v, DT_FLOAT);
-  GraphDef def;
-  ASSERT_TRUE(root.ToGraphDef(&def).ok()) << root.status();
-  auto session = NewSession(OptionsFor(/*gpu=*/true));
-  ASSERT_TRUE(session.ok()) << session.status();
-  ASSERT_TRUE((*session)->Create(def).ok());
+  std::unique_ptr<Session> session = GpuSessionAfterInit(root);
+  ASSERT_NE(session, nullptr);
   std::vector<Tensor> out;
-  ASSERT_TRUE((*session)->Run({}, {}, {"init"}, &out).ok());
-  absl::Status s = (*session)->Run({}, {"read"}, {}, &out);
+  absl::Status s = session->Run({}, {"read"}, {}, &out);
   ASSERT_TRUE(s.ok()) << s;
   EXPECT_EQ(out[0].data<float>()[0], 2.5f);
 }
@@ -347,14 +359,10 @@ TEST(ResourceVariableDeviceTest, AHandleIsUsableOnlyOnItsDevice) {
                             PartialTensorShape(TensorShape()));
   ops::AssignVariableOp(root.WithOpName("init").WithDevice("/device:CPU:0"), v, 1.0f);
   ops::ReadVariableOp(root.WithOpName("read_on_gpu").WithDevice(kGPU), v, DT_FLOAT);
-  GraphDef def;
-  ASSERT_TRUE(root.ToGraphDef(&def).ok()) << root.status();
-  auto session = NewSession(OptionsFor(/*gpu=*/true));
-  ASSERT_TRUE(session.ok()) << session.status();
-  ASSERT_TRUE((*session)->Create(def).ok());
+  std::unique_ptr<Session> session = GpuSessionAfterInit(root);
+  ASSERT_NE(session, nullptr);
   std::vector<Tensor> out;
-  ASSERT_TRUE((*session)->Run({}, {}, {"init"}, &out).ok());
-  absl::Status s = (*session)->Run({}, {"read_on_gpu"}, {}, &out);
+  absl::Status s = session->Run({}, {"read_on_gpu"}, {}, &out);
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
   EXPECT_THAT(s.message(), AllOf(HasSubstr("Cannot colocate node 'read_on_gpu'"),
                                  HasSubstr("CPU:0"), HasSubstr("GPU:0")));

@@ -421,9 +421,9 @@ TEST(GPUSessionTest, TimingModeSkipsTheArithmeticOfBatchNormAndItsGradient) {
 
 // An update of an initialized variable changes only values: timing mode
 // passes the reference on without the arithmetic. The first Assign (which
-// allocates) runs, and so does an update of an uninitialized variable,
-// which fails as in compute mode. Small bool results (predicates) are
-// computed; large ones (masks) are not.
+// allocates) runs, and so do an update of an uninitialized variable and one
+// whose operands do not fit, which fail as in compute mode. Small bool
+// results (predicates) are computed; large ones (masks) are not.
 TEST(GPUSessionTest, TimingModeSkipsUpdatesOfInitializedVariablesAndLargeMasks) {
   Scope root = Scope::NewRootScope().WithDevice(kGPU);
   auto v = ops::VariableV2(root.WithOpName("v"), TensorShape({4096}), DT_FLOAT);
@@ -453,6 +453,11 @@ TEST(GPUSessionTest, TimingModeSkipsUpdatesOfInitializedVariablesAndLargeMasks) 
   EXPECT_EQ(bodies_of("predicate"), 1);
   absl::Status uninitialized = session->Run(feeds, {}, {"add_w"}, &out);
   EXPECT_EQ(uninitialized.code(), absl::StatusCode::kFailedPrecondition) << uninitialized;
+  // Operands that do not fit fail as in compute mode, naming the node.
+  absl::Status mismatch =
+      session->Run({{"value", Tensor(DT_FLOAT, TensorShape({3}))}}, {}, {"add"}, &out);
+  EXPECT_EQ(mismatch.code(), absl::StatusCode::kInvalidArgument) << mismatch;
+  EXPECT_THAT(std::string(mismatch.message()), HasSubstr("add"));
 }
 
 TEST(GPUSessionTest, BadGpuOptionsFailSessionCreationNamingTheSetting) {

@@ -35,11 +35,7 @@ class AddNOp : public OpKernel {
       }
       return;
     }
-    gpu::BroadcastLayout flat;
-    flat.rank = 1;
-    flat.result_dims[0] = n;
-    flat.x_strides[0] = 1;
-    flat.y_strides[0] = 1;
+    const gpu::BroadcastLayout flat = gpu::FlatLayout(n);
     const float* partial = first.data<float>();
     for (int i = 1; i < ctx->num_inputs(); ++i) {
       OP_REQUIRES_OK(ctx, LaunchStatus(gpu::LaunchBinaryOp(cuda_stream, gpu::BinaryOpKind::kAdd,

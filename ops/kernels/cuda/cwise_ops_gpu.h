@@ -34,6 +34,17 @@ struct BroadcastLayout {
 cudaError_t LaunchBinaryOp(cudaStream_t stream, BinaryOpKind kind, const BroadcastLayout& layout,
                            const float* x, const float* y, float* z);
 
+// The layout of two operands of n elements each, combined element by
+// element.
+inline BroadcastLayout FlatLayout(int64_t n) {
+  BroadcastLayout flat;
+  flat.rank = 1;
+  flat.result_dims[0] = n;
+  flat.x_strides[0] = 1;
+  flat.y_strides[0] = 1;
+  return flat;
+}
+
 enum class UnaryOpKind {
   kNeg, kSquare, kSqrt, kRsqrt, kExp, kLog, kRelu, kSigmoid, kTanh, kErf, kErfc
 };

@@ -47,11 +47,7 @@ class AssignUpdateOp : public InPlaceUpdateOp {
     absl::StatusOr<se::Stream*> stream = ComputeStream(ctx);
     OP_REQUIRES_OK(ctx, stream.status());
     const se::cuda::ScopedKernelTiming timing(*stream);
-    gpu::BroadcastLayout flat;
-    flat.rank = 1;
-    flat.result_dims[0] = var->NumElements();
-    flat.x_strides[0] = 1;
-    flat.y_strides[0] = 1;
+    const gpu::BroadcastLayout flat = gpu::FlatLayout(var->NumElements());
     OP_REQUIRES_OK(ctx, LaunchStatus(gpu::LaunchBinaryOp(CudaStreamOf(*stream), kKind, flat,
                                                          var->data<float>(), value.data<float>(),
                                                          var->data<float>()),

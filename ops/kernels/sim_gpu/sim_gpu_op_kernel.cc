@@ -41,14 +41,15 @@ InputView ViewInputs(OpKernelContext* ctx) {
 }
 
 // Whether timing mode may skip an in-place update: the variable input 0
-// refers to holds a value (an update of one that does not runs its body,
-// which reports the error), and an Assign keeps its shape (else it
-// allocates a new buffer).
-bool UpdateChangesOnlyValues(OpKernelContext* ctx, bool is_assign) {
-  if (!ctx->input_is_ref(0)) return false;
+// refers to holds a value of `shape`, the shape the op's shape function
+// gives the updated variable. Else the body runs: it reports an update of
+// an uninitialized variable, or operands that do not fit, as in compute
+// mode, and an Assign that changes the shape allocates a new buffer.
+bool UpdateKeepsShape(OpKernelContext* ctx, const PartialTensorShape& shape) {
+  if (!ctx->input_is_ref(0) || !shape.IsFullyDefined()) return false;
   MutexLock lock(ctx->input_ref_mutex(0));
   const Tensor* var = ctx->mutable_input(0);
-  return var->IsInitialized() && (!is_assign || var->shape() == ctx->input(1).shape());
+  return var->IsInitialized() && PartialTensorShape(var->shape()) == shape;
 }
 
 // Integer and bool outputs of at most this many elements are computed even
@@ -94,9 +95,11 @@ void SimGPUOpKernel::ComputeAsync(OpKernelContext* ctx, DoneCallback done) {
   // (every input is host-addressable here, so all are known values).
   InputView in = ViewInputs(ctx);
   std::vector<PartialTensorShape> out_shapes(num_outputs());
+  bool shapes_fit = false;  // The shape function accepts the inputs.
   if (op_def_ != nullptr && op_def_->shape_fn) {
     InferenceContext shapes(&def(), op_def_, in.shapes, in.tensors, num_outputs());
-    if (op_def_->shape_fn(&shapes).ok()) out_shapes = shapes.outputs();
+    shapes_fit = op_def_->shape_fn(&shapes).ok();
+    if (shapes_fit) out_shapes = shapes.outputs();
   }
   bool all_known = !runs_in_timing_mode_;
   for (const PartialTensorShape& s : out_shapes) all_known = all_known && s.IsFullyDefined();
@@ -108,8 +111,7 @@ void SimGPUOpKernel::ComputeAsync(OpKernelContext* ctx, DoneCallback done) {
   kernel.name = type_string();
   kernel.cost = EstimateKernelCost(def(), in.tensors, out_shapes, output_types(), *info->executor);
   const bool timing_only = TimingOnly(*info->executor);
-  if (timing_only && updates_in_place_ &&
-      UpdateChangesOnlyValues(ctx, type_string() == "Assign")) {
+  if (timing_only && updates_in_place_ && shapes_fit && UpdateKeepsShape(ctx, out_shapes[0])) {
     // The update's effect is values timing mode does not compute.
     ctx->forward_ref_input_to_ref_output(0, 0);
     kernel.body = [] { return absl::OkStatus(); };

@@ -18,9 +18,11 @@
 // the variable's state. The exception among the reference outputs is an
 // in-place update of an initialized variable (AssignAdd, AssignSub,
 // ScatterAdd, the Apply* optimizers, an Assign that keeps the variable's
-// shape): its only effect is the variable's values, so timing mode passes
-// the reference on and skips the arithmetic. (An Assign to an
-// uninitialized variable runs: it allocates the variable's buffer.)
+// shape) whose operands the op's shape function accepts: its only effect is
+// the variable's values, so timing mode passes the reference on and skips
+// the arithmetic. (An Assign to an uninitialized variable or of another
+// shape runs: it allocates the variable's buffer; so does an update whose
+// operands do not fit, which fails as in compute mode.)
 //
 // The SimGPU kernels are registered (sim_gpu_kernels.cc) as twins of the
 // CPU kernels, with the same type constraints and
