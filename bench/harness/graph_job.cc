@@ -193,14 +193,9 @@ absl::StatusOr<Tensor> MakeFeed(const std::string& job, const FeedSpec& feed,
     case DT_INT64:
       FillRandom<int64_t>(feed, rng, &t);
       break;
-    default: {
-      // bool: "uniform_int" over [0, 2) is a coin; others are nonzero or not.
-      bool* p = t.flat<bool>().data();
-      Tensor doubles(DT_DOUBLE, t.shape());
-      FillRandom<double>(feed, rng, &doubles);
-      const double* d = doubles.flat<double>().data();
-      for (int64_t i = 0; i < t.NumElements(); ++i) p[i] = d[i] != 0;
-    }
+    default:
+      // bool: a draw is true when nonzero ("uniform_int" over [0, 2) is a coin).
+      FillRandom<bool>(feed, rng, &t);
   }
   return t;
 }

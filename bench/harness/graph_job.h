@@ -43,9 +43,10 @@ namespace minitf::harness {
 absl::Status ParseGraphJob(const nlohmann::json& j, const std::string& file,
                            const std::string& path, const std::string& dir, GraphJobSpec* out);
 
-// The tensor a FeedSpec asks for: the .npy file's contents (which must have
-// the dtype and shape given, if given), or values drawn from `rng`.
-// Errors name `job`, the feed and the file.
+// The tensor a FeedSpec asks for: the .npy file's contents, or values drawn
+// from `rng`. Errors name `job`, the feed and the file. (A file whose dtype
+// or shape the placeholder does not take fails the job's first step, naming
+// the tensor.)
 absl::StatusOr<Tensor> MakeFeed(const std::string& job, const FeedSpec& feed, std::mt19937_64* rng);
 
 // The job's graph, ops and feeds (spec.model == "graphdef"). Errors name

@@ -183,6 +183,14 @@ TEST(GraphJobTest, RandomFeedsHaveTheirKindDtypeAndShape) {
   absl::StatusOr<Tensor> b = MakeFeed("j", zeros, &rng);
   ASSERT_TRUE(b.ok()) << b.status();
   EXPECT_FALSE(b->flat<bool>()(0));
+  FeedSpec coins{.tensor = "c:0", .dtype = "bool", .shape = {200}, .random = "uniform_int",
+                 .low = 0, .high = 2};
+  absl::StatusOr<Tensor> c = MakeFeed("j", coins, &rng);
+  ASSERT_TRUE(c.ok()) << c.status();
+  int heads = 0;
+  for (int i = 0; i < 200; ++i) heads += c->flat<bool>()(i) ? 1 : 0;
+  EXPECT_GT(heads, 0);
+  EXPECT_LT(heads, 200);
 
   FeedSpec missing{.tensor = "x:0", .file = "/nonexistent/x.npy"};
   absl::StatusOr<Tensor> f = MakeFeed("j", missing, &rng);
