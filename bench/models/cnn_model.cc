@@ -84,35 +84,11 @@ absl::StatusOr<TrainingModel> BuildCnnModel(const CnnConfig& config) {
   auto xent = ops::SparseSoftmaxCrossEntropyWithLogits(root, logits, labels);
   auto loss = ops::Mean(root.WithOpName("loss"), xent.loss, {0});
 
-  // Backward pass.
-  Scope grad = root.NewSubScope("gradients");
-  auto batch = ops::Cast(grad, ops::Shape(grad, labels), DT_FLOAT);
-  auto dlogits = ops::Div(grad, xent.backprop, batch);
-  auto dw4 = ops::MatMul(grad, flat_in, dlogits, {.transpose_a = true});
-  auto db4 = ops::Sum(grad, dlogits, {0});
-  auto dflat = ops::MatMul(grad, dlogits, w4, {.transpose_b = true});
-  auto dpooled = ops::Reshape(grad, dflat, ops::Shape(grad, pooled));
-  auto da3 = ops::MaxPoolGrad(grad, a3, pooled, dpooled, pool);
-  auto ds = ops::ReluGrad(grad, da3, a3);  // gradient of a1 + z3
-  auto conv_grads = [&](Output in, Output filter, Output dout, std::vector<int32_t> filter_dims,
-                        Output* dfilter, Output* dbias) {
-    *dbias = ops::Sum(grad, dout, {0, 1, 2});
-    *dfilter = ops::Conv2DBackpropFilter(grad, in, Input(IntVector(filter_dims)), dout, same);
-    return ops::Conv2DBackpropInput(grad, ops::Shape(grad, in), filter, dout, same);
-  };
-  Output dw3, db3, dw2, db2, dw1, db1;
-  auto da2 = conv_grads(a2, w3, ds, {3, 3, c, c}, &dw3, &db3);
-  auto dpre2 = ops::ReluGrad(grad, da2, a2);
-  auto da1_block = conv_grads(a1, w2, dpre2, {3, 3, c, c}, &dw2, &db2);
-  auto da1 = ops::Add(grad, ds, da1_block);  // the skip connection's share, plus the block's
-  auto dpre1 = ops::ReluGrad(grad, da1, a1);
-  db1 = ops::Sum(grad, dpre1, {0, 1, 2});
-  dw1 = ops::Conv2DBackpropFilter(grad, x, Input(IntVector({3, 3, 1, c})), dpre1, same);
-
-  auto train_op = params.TrainOp("train", {dw1, db1, dw2, db2, dw3, db3, dw4, db4},
-                                 config.learning_rate);
-
-  return FinishTrainingModel(root, init_op, train_op, loss, logits, x, labels);
+  std::map<std::string, std::string> gradients;
+  MINITF_ASSIGN_OR_RETURN(Output train_op,
+                          params.TrainOp("train", loss, config.learning_rate, &gradients));
+  return FinishTrainingModel(root, init_op, train_op, loss, logits, x, labels,
+                             std::move(gradients));
 }
 
 absl::StatusOr<Batch> MakeBarsBatch(const CnnConfig& config, int batch_size, uint32_t seed) {

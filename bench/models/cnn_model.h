@@ -5,9 +5,9 @@
 //   a1 -> conv3x3(C) + b2 -> relu -> conv3x3(C) + b3, + a1 -> relu = a3  (residual block)
 //   a3 -> maxpool 2x2/2 -> flatten -> dense(classes) = logits
 //
-// Softmax cross-entropy, plain gradient descent; the gradients are written
-// out with Conv2DBackpropInput/Filter, MaxPoolGrad, ReluGrad, MatMul and Sum,
-// as TensorFlow's gradient functions would emit them.
+// Softmax cross-entropy, plain gradient descent on the gradients
+// AddSymbolicGradients derives (Conv2DBackpropInput/Filter, MaxPoolGrad,
+// ReluGrad, MatMul, BiasAddGrad).
 //
 //   CnnConfig config;  // 12x12 images, 8 channels, 3 classes
 //   MINITF_ASSIGN_OR_RETURN(TrainingModel model, BuildCnnModel(config));

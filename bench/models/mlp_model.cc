@@ -45,20 +45,11 @@ absl::StatusOr<TrainingModel> BuildMlpModel(const MlpConfig& config) {
   auto xent = ops::SparseSoftmaxCrossEntropyWithLogits(root, logits, labels);
   auto loss = ops::Mean(root.WithOpName("loss"), xent.loss, {0});
 
-  // Backward pass: d(mean loss)/d(logits) = backprop / batch.
-  Scope grad = root.NewSubScope("gradients");
-  auto batch = ops::Cast(grad, ops::Shape(grad, labels), DT_FLOAT);
-  auto dlogits = ops::Div(grad, xent.backprop, batch);
-  auto dw2 = ops::MatMul(grad, hidden, dlogits, {.transpose_a = true});
-  auto db2 = ops::Sum(grad, dlogits, {0});
-  auto dh = ops::MatMul(grad, dlogits, w2, {.transpose_b = true});
-  auto dh_pre = ops::ReluGrad(grad, dh, h_pre);
-  auto dw1 = ops::MatMul(grad, x, dh_pre, {.transpose_a = true});
-  auto db1 = ops::Sum(grad, dh_pre, {0});
-
-  auto train_op = params.TrainOp("train", {dw1, db1, dw2, db2}, config.learning_rate);
-
-  return FinishTrainingModel(root, init_op, train_op, loss, logits, x, labels);
+  std::map<std::string, std::string> gradients;
+  MINITF_ASSIGN_OR_RETURN(Output train_op,
+                          params.TrainOp("train", loss, config.learning_rate, &gradients));
+  return FinishTrainingModel(root, init_op, train_op, loss, logits, x, labels,
+                             std::move(gradients));
 }
 
 absl::StatusOr<Batch> MakeRingsBatch(const MlpConfig& config, int batch_size, uint32_t seed) {

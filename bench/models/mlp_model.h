@@ -2,9 +2,8 @@
 // GraphDef, and synthetic data to feed it.
 //
 // logits = relu(x W1 + b1) W2 + b2, softmax cross-entropy loss, plain
-// gradient descent. The gradients are written out with the ops TensorFlow's
-// gradient functions would emit (MatMul with transposes, ReluGrad, Sum), and
-// the updates run after every gradient has read the weights.
+// gradient descent on the gradients AddSymbolicGradients derives (the
+// updates run after every gradient has read the weights).
 //
 //   MlpConfig config{.features = 2, .hidden = 32, .classes = 3};
 //   MINITF_ASSIGN_OR_RETURN(TrainingModel model, BuildMlpModel(config));

@@ -1,7 +1,9 @@
 #include "bench/models/model_util.h"
 
 #include "absl/strings/str_cat.h"
+#include "ops/cc/optimizers.h"
 #include "ops/standard_ops.h"
+#include "platform/status_macros.h"
 
 namespace minitf {
 namespace {
@@ -62,15 +64,16 @@ Output Parameters::InitOp(const char* name) const {
   return ops::NoOp(root_.WithOpName(name).WithControlDependencies(assigns_));
 }
 
-Output Parameters::TrainOp(const char* name, const std::vector<Output>& grads,
-                           float learning_rate) const {
-  // The updates wait for every gradient, so none reads an updated weight.
-  Scope update = root_.NewSubScope("update").WithControlDependencies(grads);
-  std::vector<Output> updates;
-  for (size_t i = 0; i < variables_.size() && i < grads.size(); ++i) {
-    updates.push_back(ops::ApplyGradientDescent(update, variables_[i], learning_rate, grads[i]));
-  }
-  return ops::NoOp(root_.WithOpName(name).WithControlDependencies(updates));
+absl::StatusOr<Output> Parameters::TrainOp(const char* name, const Output& loss,
+                                           float learning_rate,
+                                           std::map<std::string, std::string>* gradients) const {
+  ops::GradientDescentOptimizer sgd({.learning_rate = learning_rate});
+  std::vector<ops::GradAndVar> grads_and_vars;
+  MINITF_RETURN_IF_ERROR(sgd.ComputeGradients(root_, loss, variables_, &grads_and_vars));
+  Output apply;
+  MINITF_RETURN_IF_ERROR(sgd.ApplyGradients(root_, grads_and_vars, &apply));
+  for (const auto& [grad, var] : grads_and_vars) (*gradients)[var.node_name()] = grad.name();
+  return ops::NoOp(root_.WithOpName(name).WithControlDependencies({apply}));
 }
 
 double Accuracy(const Tensor& logits, const Tensor& labels) {
@@ -89,10 +92,10 @@ double Accuracy(const Tensor& logits, const Tensor& labels) {
   return static_cast<double>(correct) / static_cast<double>(rows);
 }
 
-absl::StatusOr<TrainingModel> FinishTrainingModel(const Scope& root, const Output& init,
-                                                  const Output& train, const Output& loss,
-                                                  const Output& logits, const Output& input,
-                                                  const Output& labels) {
+absl::StatusOr<TrainingModel> FinishTrainingModel(
+    const Scope& root, const Output& init, const Output& train, const Output& loss,
+    const Output& logits, const Output& input, const Output& labels,
+    std::map<std::string, std::string> gradients) {
   TrainingModel model;
   if (absl::Status s = root.ToGraphDef(&model.graph); !s.ok()) return s;
   model.init = init.node_name();
@@ -101,6 +104,7 @@ absl::StatusOr<TrainingModel> FinishTrainingModel(const Scope& root, const Outpu
   model.logits = logits.name();
   model.input = input.name();
   model.labels = labels.name();
+  model.gradients = std::move(gradients);
   return model;
 }
 

@@ -5,6 +5,7 @@
 #define MINITF_BENCH_MODELS_MODEL_UTIL_H_
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -25,6 +26,8 @@ struct TrainingModel {
   std::string logits;  // tensor: [batch, classes]
   std::string input;   // placeholder of the examples
   std::string labels;  // placeholder of the int32 labels
+  // Each trainable variable's gradient tensor (AddSymbolicGradients').
+  std::map<std::string, std::string> gradients;
 };
 
 // A batch of examples and their labels.
@@ -48,17 +51,19 @@ absl::StatusOr<Tensor> AllocateBatchTensor(const char* caller, absl::string_view
 absl::Status CheckRange(const char* caller, const char* parameter, int64_t value, int64_t min,
                         int64_t max);
 
-// The model's graph and the names of its init and train ops and its
-// loss, logits, input and labels tensors, once every node is built.
-absl::StatusOr<TrainingModel> FinishTrainingModel(const Scope& root, const Output& init,
-                                                  const Output& train, const Output& loss,
-                                                  const Output& logits, const Output& input,
-                                                  const Output& labels);
+// The model's graph and the names of its init and train ops, its loss,
+// logits, input and labels tensors and its gradients, once every node is
+// built.
+absl::StatusOr<TrainingModel> FinishTrainingModel(
+    const Scope& root, const Output& init, const Output& train, const Output& loss,
+    const Output& logits, const Output& input, const Output& labels,
+    std::map<std::string, std::string> gradients);
 
 // The fraction of rows of `logits` whose largest entry is at the label.
 double Accuracy(const Tensor& logits, const Tensor& labels);
 
-// The trainable variables of a model and the Assigns that initialise them.
+// The trainable variables of a model, the Assigns that initialise them, and
+// the op that trains them.
 class Parameters {
  public:
   // `root` creates the variables, `init` their initialisers.
@@ -71,9 +76,11 @@ class Parameters {
 
   // The op that runs every initialiser.
   Output InitOp(const char* name) const;
-  // The op that applies `grads[i]` to the i-th variable created (in creation
-  // order) with plain gradient descent, once every gradient is computed.
-  Output TrainOp(const char* name, const std::vector<Output>& grads, float learning_rate) const;
+  // The op that applies plain gradient descent to every variable, with the
+  // gradients of `loss` derived by AddSymbolicGradients; `gradients` gets
+  // each variable's gradient tensor.
+  absl::StatusOr<Output> TrainOp(const char* name, const Output& loss, float learning_rate,
+                                 std::map<std::string, std::string>* gradients) const;
 
  private:
   Scope root_;

@@ -14,8 +14,7 @@
 namespace minitf {
 namespace {
 
-// The variables, in the order Parameters creates them (and TrainOp takes
-// their gradients).
+// The variables, in the order Parameters creates them.
 constexpr const char* kVariables[] = {
     "attention/query",    "attention/key",   "attention/value",    "attention/output",
     "mlp/dense1/weights", "mlp/dense1/bias", "mlp/dense2/weights", "mlp/dense2/bias",
@@ -115,51 +114,11 @@ absl::StatusOr<TrainingModel> BuildTransformerModel(const TransformerConfig& con
   auto xent = ops::SparseSoftmaxCrossEntropyWithLogits(root, logits, labels);
   auto loss = ops::Mean(root.WithOpName("loss"), xent.loss, {0});
 
-  // Backward pass: d(mean loss)/d(logits) = backprop / batch.
-  Scope grad = root.NewSubScope("gradients");
-  auto batch = ops::Cast(grad, ops::Shape(grad, labels), DT_FLOAT);
-  auto dlogits = ops::Div(grad, xent.backprop, batch);
-  auto dwc = ops::MatMul(grad.WithOpName(kVariables[8]), pooled, dlogits, {.transpose_a = true});
-  auto dbc = ops::Sum(grad.WithOpName(kVariables[9]), dlogits, {0});
-  auto dpooled = ops::MatMul(grad, dlogits, wc, {.transpose_b = true});
-  // The mean over T hands every position 1/T of the pooled gradient.
-  auto dh2_seq = ops::Mul(grad, ops::OnesLike(grad, h2_seq),
-                          ops::Reshape(grad, ops::Mul(grad, dpooled, 1.0f / t), {-1, 1, d}));
-  auto dh2 = ops::Reshape(grad, dh2_seq, {-1, d});
-
-  // MLP: h2 = h1 + dense2(relu(dense1(h1))).
-  auto dw2 = ops::MatMul(grad.WithOpName(kVariables[6]), u, dh2, {.transpose_a = true});
-  auto db2 = ops::Sum(grad.WithOpName(kVariables[7]), dh2, {0});
-  auto du = ops::MatMul(grad, dh2, w2, {.transpose_b = true});
-  auto du_pre = ops::ReluGrad(grad, du, u_pre);
-  auto dw1 = ops::MatMul(grad.WithOpName(kVariables[4]), h1, du_pre, {.transpose_a = true});
-  auto db1 = ops::Sum(grad.WithOpName(kVariables[5]), du_pre, {0});
-  // The residual's share plus the MLP's.
-  auto dh1 = ops::Add(grad, dh2, ops::MatMul(grad, du_pre, w1, {.transpose_b = true}));
-
-  // Attention: h1 = rows + merge(softmax(q k^T * scale) v) Wo.
-  auto dwo = ops::MatMul(grad.WithOpName(kVariables[3]), mixed, dh1, {.transpose_a = true});
-  auto dmixed = heads.Split(grad, ops::MatMul(grad, dh1, wo, {.transpose_b = true}));
-  // mixed = P V per head: dP = dmixed V^T, dV = P^T dmixed.
-  auto dprobs = ops::BatchMatMul(grad, dmixed, v, {.adj_y = true});
-  auto dv = ops::BatchMatMul(grad, probs, dmixed, {.adj_x = true});
-  // Softmax over the last axis: dS = P * (dP - sum(dP * P, last axis)).
-  auto row_dot = ops::Sum(grad, ops::Mul(grad, dprobs, probs), {-1}, {.keep_dims = true});
-  // scores = (Q K^T) * scale: with G = dS * scale, dQ = G K and dK = G^T Q.
-  auto dscores = ops::Mul(grad, ops::Mul(grad, probs, ops::Sub(grad, dprobs, row_dot)), scale);
-  auto dq = ops::BatchMatMul(grad, dscores, k);
-  auto dk = ops::BatchMatMul(grad, dscores, q, {.adj_x = true});
-  auto dwq = ops::MatMul(grad.WithOpName(kVariables[0]), rows, heads.Merge(grad, dq),
-                         {.transpose_a = true});
-  auto dwk = ops::MatMul(grad.WithOpName(kVariables[1]), rows, heads.Merge(grad, dk),
-                         {.transpose_a = true});
-  auto dwv = ops::MatMul(grad.WithOpName(kVariables[2]), rows, heads.Merge(grad, dv),
-                         {.transpose_a = true});
-
-  auto train_op = params.TrainOp("train", {dwq, dwk, dwv, dwo, dw1, db1, dw2, db2, dwc, dbc},
-                                 config.learning_rate);
-
-  return FinishTrainingModel(root, init_op, train_op, loss, logits, x, labels);
+  std::map<std::string, std::string> gradients;
+  MINITF_ASSIGN_OR_RETURN(Output train_op,
+                          params.TrainOp("train", loss, config.learning_rate, &gradients));
+  return FinishTrainingModel(root, init_op, train_op, loss, logits, x, labels,
+                             std::move(gradients));
 }
 
 absl::StatusOr<Batch> MakeSequenceBatch(const TransformerConfig& config, int batch_size,

@@ -9,14 +9,11 @@
 //   h2 = h1 + (relu(h1 W1 + b1) W2 + b2)                (MLP, residual)
 //   logits = mean of h2 over T, [B,D] -> Wc + bc        [B,classes]
 //
-// Softmax cross-entropy, plain gradient descent. There is no layer
-// normalisation. The gradients are written out with the forward ops and
-// their transposes (MatMul, BatchMatMul with adjoints, Transpose, Reshape,
-// ReluGrad, Sum), the softmax's as dS = P * (dP - sum(dP * P, last axis)).
+// Softmax cross-entropy, plain gradient descent on the gradients
+// AddSymbolicGradients derives. There is no layer normalisation.
 //
-// Variables (in this order) and the tensors holding the gradient of the
-// loss with respect to each, for tests and tools: variable `<name>` has its
-// gradient in tensor `gradients/<name>`.
+// Variables (in this order); TrainingModel::gradients names the tensor
+// holding the gradient of the loss with respect to each.
 //   attention/query, attention/key, attention/value, attention/output  [D,D]
 //   mlp/dense1/weights [D,F], mlp/dense1/bias [F]
 //   mlp/dense2/weights [F,D], mlp/dense2/bias [D]

@@ -95,6 +95,11 @@ Output Abs(const Scope& scope, Input x) { return UnaryOp(scope, "Abs", x); }
 Output Sign(const Scope& scope, Input x) { return UnaryOp(scope, "Sign", x); }
 Output Reciprocal(const Scope& scope, Input x) { return UnaryOp(scope, "Reciprocal", x); }
 Output Erf(const Scope& scope, Input x) { return UnaryOp(scope, "Erf", x); }
+Output Erfc(const Scope& scope, Input x) { return UnaryOp(scope, "Erfc", x); }
+
+Output AddN(const Scope& scope, const InputList& inputs) {
+  return OpBuilder(scope, "AddN").InputList(inputs).Finalize1();
+}
 
 Output Select(const Scope& scope, Input condition, Input t, Input e) {
   return OpBuilder(scope, "Select").Input(condition).Input(t).Input(e).Finalize1();

@@ -83,6 +83,11 @@ Output Abs(const Scope& scope, Input x);
 Output Sign(const Scope& scope, Input x);
 Output Reciprocal(const Scope& scope, Input x);
 Output Erf(const Scope& scope, Input x);
+// 1 - erf(x), exact for large x.
+Output Erfc(const Scope& scope, Input x);
+
+// The elementwise sum of tensors of one shape and type.
+Output AddN(const Scope& scope, const InputList& inputs);
 
 // condition ? t : e elementwise. Select (v1): condition has t's shape, is a
 // scalar, or is a vector picking whole rows of t; t and e have one shape.

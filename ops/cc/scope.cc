@@ -1,5 +1,6 @@
 #include "ops/cc/scope.h"
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "runtime/node_def_util.h"
@@ -10,6 +11,8 @@ namespace minitf {
 struct Scope::Graph {
   GraphDef def;
   absl::flat_hash_set<std::string> names;
+  absl::flat_hash_map<std::string, size_t> index;  // node name -> position in def.node
+  absl::flat_hash_map<std::string, std::vector<Output>> collections;
   absl::Status status;
 };
 
@@ -82,6 +85,22 @@ absl::Status Scope::ToGraphDef(GraphDef* out) const {
   return absl::OkStatus();
 }
 
+const GraphDef& Scope::graph_def() const { return graph_->def; }
+
+const NodeDef* Scope::FindNode(const std::string& name) const {
+  auto it = graph_->index.find(name);
+  return it == graph_->index.end() ? nullptr : &graph_->def.node[it->second];
+}
+
+void Scope::AddToCollection(const std::string& key, const Output& value) const {
+  graph_->collections[key].push_back(value);
+}
+
+std::vector<Output> Scope::GetCollection(const std::string& key) const {
+  auto it = graph_->collections.find(key);
+  return it == graph_->collections.end() ? std::vector<Output>() : it->second;
+}
+
 std::string Scope::NameForNewOp(const std::string& default_name) const {
   if (!op_name_.empty()) return absl::StrCat(prefix_, op_name_);
   return UniqueName(absl::StrCat(prefix_, default_name));
@@ -99,6 +118,7 @@ void Scope::AddNode(NodeDef def) const {
         absl::StrCat("Duplicate node name '", def.name, "' in the graph being built")));
     return;
   }
+  graph_->index[def.name] = graph_->def.node.size();
   graph_->def.node.push_back(std::move(def));
 }
 

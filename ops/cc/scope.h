@@ -105,6 +105,16 @@ class Scope {
 
   // The GraphDef built so far; the scope's error if there was one.
   absl::Status ToGraphDef(GraphDef* out) const;
+  // The nodes built so far, without a copy (valid until the next node is
+  // added): what AddSymbolicGradients walks.
+  const GraphDef& graph_def() const;
+  // The node named `name`, or null.
+  const NodeDef* FindNode(const std::string& name) const;
+
+  // Named lists of outputs kept with the graph, as TensorFlow's graph
+  // collections: the variables and their initialisers (ops/cc/variables.h).
+  void AddToCollection(const std::string& key, const Output& value) const;
+  std::vector<Output> GetCollection(const std::string& key) const;
 
   // Internals used by OpBuilder.
   std::string NameForNewOp(const std::string& default_name) const;

@@ -166,7 +166,7 @@ class GradientCheck {
       SCOPED_TRACE(var);
       // A copy: the read shares the variable's buffer, which Set overwrites.
       const Tensor value = Fetch("check/" + var + "/read").DeepCopy();
-      const Tensor grad = Fetch("gradients/" + var);
+      const Tensor grad = Fetch(model_.gradients.at(var));
       ASSERT_EQ(grad.shape(), value.shape());
       auto g = grad.flat<float>();
       int64_t largest = 0;

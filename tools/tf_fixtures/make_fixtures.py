@@ -21,6 +21,7 @@ import common  # noqa: E402
 
 common.graph_mode()
 
+import cases_gradients  # noqa: E402
 import cases_inference  # noqa: E402
 import cases_timing  # noqa: E402
 import cases_train  # noqa: E402
@@ -31,7 +32,8 @@ README = os.path.join(FIXTURE_ROOT, "README.md")
 OPS_BEGIN = "<!-- op table: written by make_fixtures.py -->"
 OPS_END = "<!-- end of op table -->"
 
-ALL_CASES = cases_inference.CASES + cases_train.CASES + cases_timing.CASES
+ALL_CASES = (cases_inference.CASES + cases_train.CASES + cases_timing.CASES +
+             cases_gradients.CASES)
 
 
 def case_ops(name):

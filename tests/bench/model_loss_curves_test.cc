@@ -1,0 +1,90 @@
+// The built-in models train with AddSymbolicGradients' gradients: their
+// first 50 losses against those of their former hand-written gradients
+// (tests/fixtures/models/handwritten_loss_curves.txt, recorded with the
+// same configs, batches and seeds, on the CPU with one thread).
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "absl/container/flat_hash_map.h"
+#include "bench/models/cnn_model.h"
+#include "bench/models/mlp_model.h"
+#include "bench/models/transformer_model.h"
+#include "gtest/gtest.h"
+#include "session/session.h"
+
+namespace minitf {
+namespace {
+
+constexpr int kSteps = 50;
+
+absl::flat_hash_map<std::string, std::vector<double>> ReadCurves() {
+  std::ifstream in(std::string(MINITF_SOURCE_DIR) +
+                   "/tests/fixtures/models/handwritten_loss_curves.txt");
+  EXPECT_TRUE(in.good());
+  absl::flat_hash_map<std::string, std::vector<double>> curves;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream fields(line);
+    std::string name;
+    fields >> name;
+    double loss;
+    while (fields >> loss) curves[name].push_back(loss);
+  }
+  return curves;
+}
+
+std::vector<double> LossCurve(const absl::StatusOr<TrainingModel>& model,
+                              const absl::StatusOr<Batch>& batch) {
+  EXPECT_TRUE(model.ok()) << model.status();
+  EXPECT_TRUE(batch.ok()) << batch.status();
+  if (!model.ok() || !batch.ok()) return {};
+  SessionOptions options;
+  options.config.device_count = {{"GPU", 0}};
+  options.config.intra_op_parallelism_threads = 1;
+  options.config.inter_op_parallelism_threads = 1;
+  std::unique_ptr<Session> session = *NewSession(options);
+  EXPECT_TRUE(session->Create(model->graph).ok());
+  EXPECT_TRUE(session->Run({}, {}, {model->init}, nullptr).ok());
+  std::vector<double> losses;
+  for (int i = 0; i < kSteps; ++i) {
+    std::vector<Tensor> out;
+    absl::Status s = session->Run(batch->Feeds(*model), {model->loss}, {model->train}, &out);
+    EXPECT_TRUE(s.ok()) << s;
+    if (!s.ok()) break;
+    losses.push_back(out[0].scalar<float>()());
+  }
+  return losses;
+}
+
+void ExpectCurvesMatch(const std::vector<double>& derived, const std::vector<double>& handwritten,
+                       double tolerance) {
+  ASSERT_EQ(derived.size(), static_cast<size_t>(kSteps));
+  ASSERT_EQ(handwritten.size(), static_cast<size_t>(kSteps));
+  for (int i = 0; i < kSteps; ++i) {
+    EXPECT_NEAR(derived[i], handwritten[i], tolerance * std::abs(handwritten[i])) << "step " << i;
+  }
+}
+
+TEST(ModelLossCurvesTest, MlpMatchesItsHandWrittenGradients) {
+  MlpConfig config;
+  ExpectCurvesMatch(LossCurve(BuildMlpModel(config), MakeRingsBatch(config, 256, 1234)),
+                    ReadCurves()["mlp"], 1e-4);
+}
+
+TEST(ModelLossCurvesTest, CnnMatchesItsHandWrittenGradients) {
+  CnnConfig config;
+  ExpectCurvesMatch(LossCurve(BuildCnnModel(config), MakeBarsBatch(config, 32, 1234)),
+                    ReadCurves()["cnn"], 1e-4);
+}
+
+TEST(ModelLossCurvesTest, TransformerMatchesItsHandWrittenGradients) {
+  TransformerConfig config;
+  ExpectCurvesMatch(
+      LossCurve(BuildTransformerModel(config), MakeSequenceBatch(config, 16, 1234)),
+      ReadCurves()["transformer"], 1e-4);
+}
+
+}  // namespace
+}  // namespace minitf

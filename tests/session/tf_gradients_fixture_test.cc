@@ -1,0 +1,110 @@
+// minitf's gradients of a graph TensorFlow wrote, against TensorFlow's own
+// (tf.gradients) of the same graph: tests/fixtures/tf/gradients_tf, whose
+// file holds the forward graph only. The graph with minitf's gradients also
+// goes through the GraphDef writer and back.
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+
+#include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
+#include "ops/cc/gradients.h"
+#include "runtime/graph_def_io.h"
+#include "runtime/npy_io.h"
+#include "session/session.h"
+
+namespace minitf {
+namespace {
+
+const std::string kDir = std::string(MINITF_SOURCE_DIR) + "/tests/fixtures/tf/gradients_tf/";
+
+Tensor ReadNpy(const std::string& file) {
+  absl::StatusOr<Tensor> t = ReadNpyFile(kDir + file);
+  EXPECT_TRUE(t.ok()) << t.status();
+  return t.ok() ? *t : Tensor();
+}
+
+// "x:0" as an Output of the imported graph (the placeholders are float).
+Output FloatTensor(const std::string& name) {
+  return Output(name.substr(0, name.find(':')), 0, DT_FLOAT);
+}
+
+class TfGradientsFixtureTest : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(TfGradientsFixtureTest, MatchTensorFlowsGradients) {
+  std::ifstream in(kDir + "manifest.json");
+  ASSERT_TRUE(in.good());
+  const nlohmann::json manifest = nlohmann::json::parse(in);
+  absl::StatusOr<GraphDef> forward = ReadGraphDefFile(kDir + "graph.pb");
+  ASSERT_TRUE(forward.ok()) << forward.status();
+
+  // TensorFlow's nodes, then minitf's gradients of its loss.
+  Scope root = Scope::NewRootScope();
+  for (const NodeDef& node : forward->node) root.AddNode(node);
+  std::vector<Output> xs;
+  std::vector<std::string> x_names;
+  for (const auto& [name, file] : manifest["gradients"].items()) {
+    xs.push_back(FloatTensor(name));
+    x_names.push_back(name);
+  }
+  std::vector<Output> grads;
+  ASSERT_TRUE(AddSymbolicGradients(root, {FloatTensor("loss:0")}, xs, &grads).ok())
+      << root.status();
+  GraphDef with_gradients;
+  ASSERT_TRUE(root.ToGraphDef(&with_gradients).ok());
+
+  // Through the writer and the reader, as a user would ship it.
+  const std::string path = ::testing::TempDir() + "/gradients_tf_with_gradients.pb";
+  ASSERT_TRUE(WriteGraphDefFile(path, with_gradients).ok());
+  absl::StatusOr<GraphDef> reread = ReadGraphDefFile(path);
+  ASSERT_TRUE(reread.ok()) << reread.status();
+  std::remove(path.c_str());
+  // For tools/tf_fixtures/check_minitf_gradients.py, which runs the file in
+  // TensorFlow: the graph and its gradient tensors' names.
+  if (const char* out = std::getenv("MINITF_GRADIENTS_GRAPH_OUT"); out != nullptr) {
+    ASSERT_TRUE(WriteGraphDefFile(out, with_gradients).ok());
+    nlohmann::json names;
+    for (size_t i = 0; i < xs.size(); ++i) names[x_names[i]] = grads[i].name();
+    std::ofstream(std::string(out) + ".json") << names.dump(2) << "\n";
+  }
+
+  SessionOptions options;
+  if (std::string(GetParam()) == "CPU") options.config.device_count = {{"GPU", 0}};
+  options.config.intra_op_parallelism_threads = 1;
+  auto session = NewSession(options);
+  ASSERT_TRUE(session.ok());
+  ASSERT_TRUE((*session)->Create(*reread).ok());
+  std::vector<std::pair<std::string, Tensor>> feeds;
+  for (const auto& [name, file] : manifest["feeds"].items()) {
+    feeds.emplace_back(name, ReadNpy(file.get<std::string>()));
+  }
+  std::vector<std::string> fetches;
+  for (const Output& g : grads) {
+    ASSERT_TRUE(g.valid());
+    fetches.push_back(g.name());
+  }
+  std::vector<Tensor> out;
+  absl::Status s = (*session)->Run(feeds, fetches, {}, &out);
+  ASSERT_TRUE(s.ok()) << s;
+  // 1e-5 relative; entries near zero (sums of terms that cancel) within 1e-6.
+  constexpr double kRtol = 1e-5, kAtol = 1e-6;
+  for (size_t i = 0; i < xs.size(); ++i) {
+    const Tensor expected = ReadNpy(manifest["gradients"][x_names[i]].get<std::string>());
+    ASSERT_EQ(out[i].shape(), expected.shape()) << x_names[i];
+    int reported = 0;
+    for (int64_t j = 0; j < expected.NumElements() && reported < 5; ++j) {
+      const double e = expected.data<float>()[j];
+      const double a = out[i].data<float>()[j];
+      if (!(std::abs(a - e) <= kAtol + kRtol * std::abs(e))) {
+        ADD_FAILURE() << "d loss / d " << x_names[i] << "[" << j << "]: minitf " << a
+                      << ", TensorFlow " << e;
+        ++reported;
+      }
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Devices, TfGradientsFixtureTest, ::testing::Values("CPU", "GPU"));
+
+}  // namespace
+}  // namespace minitf
