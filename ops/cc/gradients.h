@@ -15,9 +15,9 @@
 // floating-point tensors (and resource handles, through ReadVariableOp)
 // carry gradients: an integer input gets none.
 //
-// Not covered: the gradients of the v1 control-flow ops (Switch, Merge,
-// Enter, Exit, NextIteration, LoopCond): a loop or cond between the inputs
-// and the outputs is an error naming its node.
+// v1 conds (ops::Cond, TensorFlow's tf.compat.v1.cond) are differentiated:
+// the gradient flows back through the branch taken. While loops and nested
+// conds are not: they are an Unimplemented error naming their node.
 #ifndef MINITF_OPS_CC_GRADIENTS_H_
 #define MINITF_OPS_CC_GRADIENTS_H_
 

@@ -97,15 +97,16 @@ TEST(MathGradTest, UnaryOps) {
 
 // The second derivatives: the gradient ops are differentiated in both inputs.
 TEST(MathGradTest, GradientsOfTheUnaryGradientOps) {
-  const std::vector<std::pair<const char*, BinaryFn>> ops_ = {
+  const std::vector<std::pair<const char*, BinaryFn>> grad_ops = {
       {"SigmoidGrad", ops::SigmoidGrad}, {"TanhGrad", ops::TanhGrad},
       {"RsqrtGrad", ops::RsqrtGrad},     {"SqrtGrad", ops::SqrtGrad},
       {"ReciprocalGrad", ops::ReciprocalGrad}};
-  for (const auto& [name, op] : ops_) {
+  for (const auto& entry : grad_ops) {
+    const BinaryFn& op = entry.second;
     const double error = GradientError({{2, 3}, {2, 3}}, {2, 3}, [&](const Scope& s, const Xs& x) {
       return op(s, ops::Add(s, x[0], 1.5), x[1]);
     });
-    EXPECT_LT(error, kTolerance) << name;
+    EXPECT_LT(error, kTolerance) << entry.first;
   }
 }
 

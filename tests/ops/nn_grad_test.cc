@@ -44,12 +44,13 @@ TEST(NnGradTest, BiasAddBothFormats) {
 TEST(NnGradTest, Activations) {
   const Tensor x = AwayFromZero({2, 3});
   using Fn = Output (*)(const Scope&, Input);
-  for (auto [name, op] : {std::pair<const char*, Fn>{"Relu", ops::Relu}, {"Relu6", ops::Relu6},
-                          {"Elu", ops::Elu}, {"Softmax", ops::Softmax},
-                          {"LogSoftmax", ops::LogSoftmax}}) {
+  for (const auto& entry : {std::pair<const char*, Fn>{"Relu", ops::Relu}, {"Relu6", ops::Relu6},
+                            {"Elu", ops::Elu}, {"Softmax", ops::Softmax},
+                            {"LogSoftmax", ops::LogSoftmax}}) {
+    const Fn op = entry.second;
     EXPECT_LT(GradientErrorAt({x}, {2, 3}, [&](const Scope& s, const Xs& v) { return op(s, v[0]); }),
               kTolerance)
-        << name;
+        << entry.first;
   }
   EXPECT_LT(GradientErrorAt({x}, {2, 3},
                             [](const Scope& s, const Xs& v) {

@@ -36,7 +36,9 @@ def main(path):
              for name, file in manifest["feeds"].items()}
     with common.imported_session(graph_def) as sess:
         inputs = list(grad_names)
-        values = sess.run([grad_names[x] for x in inputs], feed_dict=feeds)
+        # minitf writes output 0 as "node"; TensorFlow fetches a tensor as "node:0".
+        tensors = [n if ":" in n else n + ":0" for n in (grad_names[x] for x in inputs)]
+        values = sess.run(tensors, feed_dict=feeds)
     worst = 0.0
     for x, value in zip(inputs, values):
         expected = np.load(os.path.join(FIXTURE, manifest["gradients"][x]))
