@@ -48,5 +48,27 @@ absl::Status MinMaxGrad(const Scope& s, const Operation& op, const Grads& g, Gra
 REGISTER_GRADIENT_OP("Max", MinMaxGrad);
 REGISTER_GRADIENT_OP("Min", MinMaxGrad);
 
+// Prod: d prod / d x_i is the product of the others. Without zeros that is
+// prod / x_i; with one zero, the zero's entry gets the product of the
+// nonzero entries and the others 0; with more, every entry gets 0.
+// (TensorFlow multiplies cumulative products instead of dividing; minitf has
+// no cumulative product op.)
+absl::Status ProdGrad(const Scope& s, const Operation& op, const Grads& g, Grads* out) {
+  const Output& x = op.input(0);
+  const Output& axes = op.input(1);
+  auto kept_shape = grad::ReducedShape(s, ops::Shape(s, x), axes);
+  auto is_zero = ops::Equal(s, x, ops::ZerosLike(s, x));
+  auto safe = ops::SelectV2(s, is_zero, ops::OnesLike(s, x), x);
+  auto nonzero_product = ops::Prod(s, safe, axes, {.keep_dims = true});
+  auto zeros = ops::Sum(s, ops::Cast(s, is_zero, DT_INT32), axes, {.keep_dims = true});
+  auto only_zero = ops::LogicalAnd(s, ops::Equal(s, zeros, 1), is_zero);
+  auto if_one_zero = ops::SelectV2(s, only_zero, nonzero_product, ops::ZerosLike(s, x));
+  auto others = ops::SelectV2(s, ops::Equal(s, zeros, 0), ops::Div(s, nonzero_product, safe),
+                              if_one_zero);
+  *out = {ops::Mul(s, others, ops::Reshape(s, g[0], kept_shape)), NoGradient()};
+  return s.status();
+}
+REGISTER_GRADIENT_OP("Prod", ProdGrad);
+
 }  // namespace
 }  // namespace minitf

@@ -46,6 +46,22 @@ TEST(ReductionGradTest, SumMeanMaxMin) {
   ExpectReductionGradient("Min", ops::Min);
 }
 
+TEST(ReductionGradTest, ProdWithoutZeros) {
+  ExpectReductionGradient("Prod", ops::Prod);
+}
+
+TEST(ReductionGradTest, ProdWithOneOrTwoZerosInARow) {
+  // Row 0 has one zero (its entry gets the product of the others), row 1
+  // two (every entry gets 0, the product staying 0 to first order), row 2 none.
+  Tensor x = Tensor::FromVector<double>({0.5, 0.0, -2.0, 0.0, 3.0, 0.0, 1.5, -0.5, 2.0},
+                                        TensorShape({3, 3}));
+  EXPECT_LT(test::GradientErrorAt({x}, {3},
+                                  [](const Scope& s, const Xs& v) {
+                                    return ops::Prod(s, v[0], {1});
+                                  }),
+            kTolerance);
+}
+
 TEST(ReductionGradTest, MaxSharesTheGradientBetweenTies) {
   // d max / d x is 1/2 for each of two equal maxima (TensorFlow's choice); a
   // central difference cannot see that, so check the values.
