@@ -1,10 +1,14 @@
-// minitf's gradients of a graph TensorFlow wrote, against TensorFlow's own
-// (tf.gradients) of the same graph: tests/fixtures/tf/gradients_tf, whose
-// file holds the forward graph only. The graph with minitf's gradients also
-// goes through the GraphDef writer and back.
+// minitf's gradients of graphs TensorFlow wrote, against TensorFlow's own
+// (tf.gradients) of the same graphs: tests/fixtures/tf/gradients_tf (42 op
+// types) and gradients_cond_tf (a v1 cond, each branch taken), whose files
+// hold the forward graph only. The graph with minitf's gradients also goes
+// through the GraphDef writer and back.
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <ostream>
+#include <string>
+#include <vector>
 
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
@@ -16,10 +20,10 @@
 namespace minitf {
 namespace {
 
-const std::string kDir = std::string(MINITF_SOURCE_DIR) + "/tests/fixtures/tf/gradients_tf/";
+const std::string kFixtures = std::string(MINITF_SOURCE_DIR) + "/tests/fixtures/tf/";
 
-Tensor ReadNpy(const std::string& file) {
-  absl::StatusOr<Tensor> t = ReadNpyFile(kDir + file);
+Tensor ReadNpy(const std::string& path) {
+  absl::StatusOr<Tensor> t = ReadNpyFile(path);
   EXPECT_TRUE(t.ok()) << t.status();
   return t.ok() ? *t : Tensor();
 }
@@ -29,13 +33,25 @@ Output FloatTensor(const std::string& name) {
   return Output(name.substr(0, name.find(':')), 0, DT_FLOAT);
 }
 
-class TfGradientsFixtureTest : public ::testing::TestWithParam<const char*> {};
+struct GradientRun {
+  std::string fixture;
+  std::string suffix;  // "" for feeds/gradients, "2" for feeds2/gradients2
+  std::string device;  // "CPU" or "GPU"
+};
+
+void PrintTo(const GradientRun& run, std::ostream* os) {
+  *os << run.fixture << " feeds" << run.suffix << " on " << run.device;
+}
+
+class TfGradientsFixtureTest : public ::testing::TestWithParam<GradientRun> {};
 
 TEST_P(TfGradientsFixtureTest, MatchTensorFlowsGradients) {
-  std::ifstream in(kDir + "manifest.json");
+  const GradientRun& run = GetParam();
+  const std::string dir = kFixtures + run.fixture + "/";
+  std::ifstream in(dir + "manifest.json");
   ASSERT_TRUE(in.good());
   const nlohmann::json manifest = nlohmann::json::parse(in);
-  absl::StatusOr<GraphDef> forward = ReadGraphDefFile(kDir + "graph.pb");
+  absl::StatusOr<GraphDef> forward = ReadGraphDefFile(dir + "graph.pb");
   ASSERT_TRUE(forward.ok()) << forward.status();
 
   // TensorFlow's nodes, then minitf's gradients of its loss.
@@ -43,7 +59,8 @@ TEST_P(TfGradientsFixtureTest, MatchTensorFlowsGradients) {
   for (const NodeDef& node : forward->node) root.AddNode(node);
   std::vector<Output> xs;
   std::vector<std::string> x_names;
-  for (const auto& [name, file] : manifest["gradients"].items()) {
+  const nlohmann::json& expected_grads = manifest["gradients" + run.suffix];
+  for (const auto& [name, file] : expected_grads.items()) {
     xs.push_back(FloatTensor(name));
     x_names.push_back(name);
   }
@@ -61,22 +78,23 @@ TEST_P(TfGradientsFixtureTest, MatchTensorFlowsGradients) {
   std::remove(path.c_str());
   // For tools/tf_fixtures/check_minitf_gradients.py, which runs the file in
   // TensorFlow: the graph and its gradient tensors' names.
-  if (const char* out = std::getenv("MINITF_GRADIENTS_GRAPH_OUT"); out != nullptr) {
-    ASSERT_TRUE(WriteGraphDefFile(out, with_gradients).ok());
+  const char* graph_out = std::getenv("MINITF_GRADIENTS_GRAPH_OUT");
+  if (graph_out != nullptr && run.fixture == "gradients_tf") {
+    ASSERT_TRUE(WriteGraphDefFile(graph_out, with_gradients).ok());
     nlohmann::json names;
     for (size_t i = 0; i < xs.size(); ++i) names[x_names[i]] = grads[i].name();
-    std::ofstream(std::string(out) + ".json") << names.dump(2) << "\n";
+    std::ofstream(std::string(graph_out) + ".json") << names.dump(2) << "\n";
   }
 
   SessionOptions options;
-  if (std::string(GetParam()) == "CPU") options.config.device_count = {{"GPU", 0}};
+  if (run.device == "CPU") options.config.device_count = {{"GPU", 0}};
   options.config.intra_op_parallelism_threads = 1;
   auto session = NewSession(options);
   ASSERT_TRUE(session.ok());
   ASSERT_TRUE((*session)->Create(*reread).ok());
   std::vector<std::pair<std::string, Tensor>> feeds;
-  for (const auto& [name, file] : manifest["feeds"].items()) {
-    feeds.emplace_back(name, ReadNpy(file.get<std::string>()));
+  for (const auto& [name, file] : manifest["feeds" + run.suffix].items()) {
+    feeds.emplace_back(name, ReadNpy(dir + file.get<std::string>()));
   }
   std::vector<std::string> fetches;
   for (const Output& g : grads) {
@@ -89,7 +107,7 @@ TEST_P(TfGradientsFixtureTest, MatchTensorFlowsGradients) {
   // 1e-5 relative; entries near zero (sums of terms that cancel) within 1e-6.
   constexpr double kRtol = 1e-5, kAtol = 1e-6;
   for (size_t i = 0; i < xs.size(); ++i) {
-    const Tensor expected = ReadNpy(manifest["gradients"][x_names[i]].get<std::string>());
+    const Tensor expected = ReadNpy(dir + expected_grads[x_names[i]].get<std::string>());
     ASSERT_EQ(out[i].shape(), expected.shape()) << x_names[i];
     int reported = 0;
     for (int64_t j = 0; j < expected.NumElements() && reported < 5; ++j) {
@@ -104,7 +122,21 @@ TEST_P(TfGradientsFixtureTest, MatchTensorFlowsGradients) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Devices, TfGradientsFixtureTest, ::testing::Values("CPU", "GPU"));
+std::vector<GradientRun> AllRuns() {
+  std::vector<GradientRun> runs;
+  for (const char* device : {"CPU", "GPU"}) {
+    runs.push_back({"gradients_tf", "", device});
+    runs.push_back({"gradients_cond_tf", "", device});
+    runs.push_back({"gradients_cond_tf", "2", device});
+  }
+  return runs;
+}
+
+INSTANTIATE_TEST_SUITE_P(Fixtures, TfGradientsFixtureTest, ::testing::ValuesIn(AllRuns()),
+                         [](const ::testing::TestParamInfo<GradientRun>& info) {
+                           return info.param.fixture + "_feeds" + info.param.suffix + "_" +
+                                  info.param.device;
+                         });
 
 }  // namespace
 }  // namespace minitf

@@ -94,4 +94,51 @@ def gradients_tf(root):
     return case
 
 
-CASES = [gradients_tf]
+def gradients_cond_tf(root):
+    case = Case(root, "gradients_cond_tf",
+                "Forward graph only: a tf.compat.v1.cond (Switch, Merge, pivots) on a fed "
+                "bool, whose true branch uses x, w and v (MatMul, Tanh, Mul) and whose false "
+                "branch uses x and w only (StridedSlice, Square, Sigmoid, Sub); loss adds "
+                "Mean(x) outside the cond.  gradients: tf.gradients of loss:0 with respect to "
+                "x, w, v with the true branch taken (feeds), gradients2 with the false one "
+                "(feeds2; v's gradient is zeros).")
+    rng = numpy_rng(402)
+    values = collections.OrderedDict([
+        ("x", normal(rng, [3, 4], 1.0)),
+        ("w", normal(rng, [4, 2], 0.5)),
+        ("v", normal(rng, [2], 1.0)),
+    ])
+    graph = tf.Graph()
+    with graph.as_default():
+        p = collections.OrderedDict(
+            (name, tf.compat.v1.placeholder(tf.float32, value.shape, name=name))
+            for name, value in values.items())
+        pred = tf.compat.v1.placeholder(tf.bool, [], name="pred")
+
+        def true_fn():
+            return tf.tanh(tf.matmul(p["x"], p["w"])) * p["v"]
+
+        def false_fn():
+            return tf.square(p["x"][:, :2]) - tf.sigmoid(tf.matmul(p["x"], p["w"]))
+
+        out = tf.compat.v1.cond(pred, true_fn, false_fn)
+        tf.add(tf.reduce_sum(out * 1.5), tf.reduce_mean(p["x"]), name="loss")
+        forward = graph.as_graph_def()
+    case.write_graph(forward)
+
+    for suffix, taken in (("", True), ("2", False)):
+        feeds = collections.OrderedDict((name + ":0", value) for name, value in values.items())
+        feeds["pred:0"] = np.array(taken)
+        with imported_session(forward) as sess:
+            g = sess.graph
+            loss = g.get_tensor_by_name("loss:0")
+            grads = tf.gradients(loss, [g.get_tensor_by_name(n + ":0") for n in values])
+            out = sess.run([loss] + grads, feed_dict=feeds)
+        case.save_map("feeds" + suffix, feeds, suffix)
+        case.save_map("fetches" + suffix, collections.OrderedDict([("loss:0", out[0])]), suffix)
+        case.save_map("gradients" + suffix, collections.OrderedDict(
+            (name + ":0", grad) for name, grad in zip(values, out[1:])), "_grad" + suffix)
+    return case
+
+
+CASES = [gradients_tf, gradients_cond_tf]

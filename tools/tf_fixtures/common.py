@@ -22,7 +22,7 @@ ALLOWED_DTYPES = ("float32", "float64", "int32", "int64", "bool")
 # Order of the keys in manifest.json.
 MANIFEST_KEYS = (
     "description", "graph", "init", "feeds", "target", "steps",
-    "step_fetches", "step_values", "fetches", "feeds2", "fetches2", "gradients",
+    "step_fetches", "step_values", "fetches", "feeds2", "fetches2", "gradients", "gradients2",
     "rtol", "atol", "tolerance_note", "ops",
 )
 
