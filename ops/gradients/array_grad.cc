@@ -180,30 +180,41 @@ absl::Status FillGrad(const Scope& s, const Operation&, const Grads& g, Grads* o
 }
 REGISTER_GRADIENT_OP("Fill", FillGrad);
 
-// GatherV2(params, indices, axis) with batch_dims 0: g, viewed as
-// [outer, N, inner] (N = the number of indices), is summed into the rows
-// of params it was gathered from. The result is dense (TensorFlow's is
+// GatherV2(params, indices, axis) with batch_dims b: params is
+// [batch..., outer..., N, inner...] (b batch dimensions, then those before
+// the axis) and g is [batch..., outer..., K..., inner...]. Viewed as
+// [batch * outer * K, inner], g is summed (UnsortedSegmentSum) into the
+// rows of params viewed as [batch * outer * N, inner], each index offset by
+// its (batch, outer) position times N. The result is dense (TensorFlow's is
 // IndexedSlices).
 absl::Status GatherV2Grad(const Scope& s, const Operation& op, const Grads& g, Grads* out) {
   int64_t batch_dims = 0;
   if (absl::Status st = op.GetAttr("batch_dims", &batch_dims); !st.ok()) return st;
-  if (batch_dims != 0) {
+  if (batch_dims < 0) {
     return absl::UnimplementedError(absl::StrCat(
-        "the gradient of GatherV2 with batch_dims ", batch_dims, " (only 0 is supported)"));
+        "the gradient of GatherV2 with a negative batch_dims (", batch_dims, ")"));
   }
   const Output& params = op.input(0);
   const Output& indices = op.input(1);
-  auto params_shape = ops::Shape(s, params);
+  const int b = static_cast<int>(batch_dims);
+  auto shape = ops::Shape(s, params);
   auto axis = ops::FloorMod(s, ops::Cast(s, op.input(2), DT_INT32), ops::Rank(s, params));
-  auto rows = ops::GatherV2(s, params_shape, axis, 0);
-  auto inner_dims = ops::Slice(s, params_shape, ops::Reshape(s, ops::Add(s, axis, 1), {1}), {-1});
-  auto inner = ops::Prod(s, inner_dims, {0});
-  auto count = ops::Size(s, indices);
-  auto values = ops::Reshape(s, g[0], ops::Stack(s, {ops::Const(s, -1), count, inner}));
-  auto summed = ops::UnsortedSegmentSum(s, ops::Transpose(s, values, {1, 0, 2}),
-                                        ops::Reshape(s, indices, {-1}), rows);
-  *out = {ops::Reshape(s, ops::Transpose(s, summed, {1, 0, 2}), params_shape), NoGradient(),
-          NoGradient()};
+  auto product = [&](const Output& dims) { return ops::Prod(s, dims, {0}); };
+  auto batch = product(ops::Slice(s, shape, {0}, {b}));
+  auto outer = product(ops::Slice(s, shape, {b}, ops::Reshape(s, ops::Sub(s, axis, b), {1})));
+  auto rows = ops::GatherV2(s, shape, axis, 0);
+  auto inner = product(ops::Slice(s, shape, ops::Reshape(s, ops::Add(s, axis, 1), {1}), {-1}));
+  auto per_batch = ops::FloorDiv(s, ops::Size(s, indices), batch);
+  auto blocks = ops::Mul(s, batch, outer);
+  // Each (batch, outer) block's first row in the [batch * outer * N] view.
+  auto offsets = ops::Reshape(s, ops::Mul(s, ops::Range(s, 0, blocks, 1), rows),
+                              ops::Stack(s, {batch, outer, ops::Const(s, 1)}));
+  auto ids = ops::Add(s, ops::Reshape(s, indices, ops::Stack(s, {batch, ops::Const(s, 1), per_batch})),
+                      ops::Cast(s, offsets, RemoveRefType(indices.type())));
+  auto values = ops::Reshape(s, g[0], ops::Stack(s, {ops::Const(s, -1), inner}));
+  auto summed = ops::UnsortedSegmentSum(s, values, ops::Reshape(s, ids, {-1}),
+                                        ops::Mul(s, blocks, rows));
+  *out = {ops::Reshape(s, summed, shape), NoGradient(), NoGradient()};
   return s.status();
 }
 REGISTER_GRADIENT_OP("GatherV2", GatherV2Grad);

@@ -156,6 +156,23 @@ TEST(ArrayGradTest, GatherV2AlongEachAxisWithRepeatedIndices) {
             kTolerance);
 }
 
+TEST(ArrayGradTest, GatherV2WithBatchDims) {
+  // Per batch row, indices into axis 1, then into axis 2 (an outer dimension
+  // between the batch and the axis).
+  EXPECT_LT(GradientError({{2, 3, 4}}, {2, 2, 4},
+                          [](const Scope& s, const Xs& x) {
+                            return ops::GatherV2(s, x[0], Input(Ints({2, 2, 0, 1}, {2, 2})), 1,
+                                                 {.batch_dims = 1});
+                          }),
+            kTolerance);
+  EXPECT_LT(GradientError({{2, 3, 4}}, {2, 3, 3},
+                          [](const Scope& s, const Xs& x) {
+                            return ops::GatherV2(s, x[0], Input(Ints({3, 0, 3, 1, 1, 2}, {2, 3})),
+                                                 2, {.batch_dims = 1});
+                          }),
+            kTolerance);
+}
+
 TEST(ArrayGradTest, UnsortedSegmentSumDropsNegativeIds) {
   EXPECT_LT(GradientError({{4, 2}}, {3, 2},
                           [](const Scope& s, const Xs& x) {
