@@ -45,8 +45,8 @@ absl::Status TransposeGrad(const Scope& s, const Operation& op, const Grads& g, 
 }
 REGISTER_GRADIENT_OP("Transpose", TransposeGrad);
 
-// ConcatV2(values..., axis): each value's slice of g, at the offsets
-// ConcatOffset computes.
+// ConcatV2(values..., axis), N >= 2 values: each value's slice of g, at the
+// offsets ConcatOffset computes.
 absl::Status ConcatGrad(const Scope& s, const Operation& op, const Grads& g, Grads* out) {
   const int n = op.num_inputs() - 1;
   const Output& axis = op.input(n);
@@ -54,10 +54,6 @@ absl::Status ConcatGrad(const Scope& s, const Operation& op, const Grads& g, Gra
   auto dim = ops::FloorMod(s, ops::Cast(s, axis, DT_INT32), rank);
   std::vector<Output> shapes;
   for (int i = 0; i < n; ++i) shapes.push_back(ops::Shape(s, op.input(i)));
-  if (n == 1) {
-    *out = {g[0], NoGradient()};
-    return s.status();
-  }
   std::vector<Output> offsets = ops::ConcatOffset(s, dim, shapes);
   if (offsets.size() != shapes.size()) return s.status();
   for (int i = 0; i < n; ++i) out->push_back(ops::Slice(s, g[0], offsets[i], shapes[i]));
