@@ -190,11 +190,12 @@ void BM_Memcpy(benchmark::State& state) {
     state.SkipWithError(fixture.status().ToString().c_str());
     return;
   }
+  // Into device memory, as the copy stream's worker does it (with access,
+  // raw_data() is the device buffer's real address).
+  se::ScopedDeviceMemoryAccess access;
   void* dst = (*fixture)->device_tensor()->raw_data();
   const void* src = (*fixture)->host_tensor()->raw_data();
   const size_t bytes = static_cast<size_t>(state.range(0));
-  // Into device memory, as the copy stream's worker does it.
-  se::ScopedDeviceMemoryAccess access;
   for (auto _ : state) {
     benchmark::DoNotOptimize(dst);
     std::memcpy(dst, src, bytes);

@@ -26,6 +26,7 @@
 #include "runtime/tensor_shape.h"
 #include "runtime/tensor_types.h"
 #include "runtime/types.h"
+#include "stream/device_memory_protection.h"
 
 namespace minitf {
 
@@ -150,7 +151,12 @@ class Tensor {
   // without a buffer (logged) when that memory cannot be had.
   Tensor DeepCopy() const;
 
-  void* raw_data() const { return buf_ == nullptr ? nullptr : buf_->data(); }
+  // The elements' address as the calling thread may use it: on a SimGPU
+  // device, the real address on the device's own threads and a faulting
+  // tagged one elsewhere (device_memory_protection.h); else the buffer's.
+  void* raw_data() const {
+    return buf_ == nullptr ? nullptr : se::DeviceAddressForThisThread(buf_->data());
+  }
 
   // REQUIRES: the type is T, and the tensor has its buffer (or no elements).
   template <typename T>

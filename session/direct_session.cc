@@ -122,9 +122,10 @@ absl::Status DirectSession::Create(const GraphDef& graph) {
     return absl::AlreadyExistsError(
         "Session::Create was already called; use Extend to add nodes");
   }
-  // Validate now so a bad graph is reported here, not at the first Run.
-  MINITF_RETURN_IF_ERROR(ConvertGraphDefToGraph(graph).status());
+  // Validate and place now, so a bad graph is reported here, not at the
+  // first Run, and every Run keeps the devices chosen here.
   MINITF_RETURN_IF_ERROR(ValidateRequestedDevices(graph.node, device_set_, PlacerOptionsOf()));
+  MINITF_ASSIGN_OR_RETURN(placement_, PlaceWholeGraph(graph, {}));
   graph_def_ = graph;
   graph_created_ = true;
   return absl::OkStatus();
@@ -135,14 +136,32 @@ absl::Status DirectSession::Extend(const GraphDef& graph) {
   MutexLock lock(&graph_mu_);
   GraphDef extended = graph_def_;
   for (const NodeDef& n : graph.node) extended.node.push_back(n);
-  MINITF_RETURN_IF_ERROR(ConvertGraphDefToGraph(extended).status());
   MINITF_RETURN_IF_ERROR(ValidateRequestedDevices(graph.node, device_set_, PlacerOptionsOf()));
+  // The nodes placed before keep their devices; only the new ones are placed.
+  MINITF_ASSIGN_OR_RETURN(placement_, PlaceWholeGraph(extended, placement_));
   graph_def_ = std::move(extended);
   graph_created_ = true;
   return absl::OkStatus();
 }
 
 std::vector<Device*> DirectSession::ListDevices() const { return device_mgr_->ListDevices(); }
+
+absl::StatusOr<DirectSession::Placement> DirectSession::PlaceWholeGraph(
+    const GraphDef& graph_def, const Placement& placed) const {
+  MINITF_ASSIGN_OR_RETURN(std::unique_ptr<Graph> graph, ConvertGraphDefToGraph(graph_def));
+  AssignPlacedDevices(placed, graph.get());
+  MINITF_RETURN_IF_ERROR(PlaceGraph(graph.get(), device_set_, PlacerOptionsOf()));
+  Placement placement;
+  for (const Node* n : graph->op_nodes()) placement[n->name()] = n->assigned_device_name();
+  return placement;
+}
+
+void DirectSession::AssignPlacedDevices(const Placement& placement, Graph* graph) {
+  for (Node* n : graph->op_nodes()) {
+    auto it = placement.find(n->name());
+    if (it != placement.end()) n->set_assigned_device_name(it->second);
+  }
+}
 
 PlacerOptions DirectSession::PlacerOptionsOf() const {
   PlacerOptions placer_options;
@@ -199,13 +218,17 @@ int DirectSession::NumCachedExecutors() const {
 }
 
 absl::StatusOr<std::unique_ptr<DirectSession::ExecutorsAndKeys>> DirectSession::CreateExecutors(
-    const GraphDef& graph_def, const std::vector<std::string>& feeds,
+    const GraphDef& graph_def, const Placement& placement, const std::vector<std::string>& feeds,
     const std::vector<std::string>& fetches, const std::vector<std::string>& targets) {
   MINITF_ASSIGN_OR_RETURN(std::unique_ptr<Graph> graph, ConvertGraphDefToGraph(graph_def));
+  AssignPlacedDevices(placement, graph.get());
   subgraph::RewriteResult rewrite;
   MINITF_RETURN_IF_ERROR(subgraph::RewriteGraphForExecution(
       graph.get(), feeds, fetches, targets, device_set_.client_device()->name(), &rewrite));
-  MINITF_RETURN_IF_ERROR(PlaceGraph(graph.get(), device_set_, PlacerOptionsOf()));
+  // Only the feeds and fetches are new: they go to the client device.
+  PlacerOptions placer_options = PlacerOptionsOf();
+  placer_options.log_device_placement = false;
+  MINITF_RETURN_IF_ERROR(PlaceGraph(graph.get(), device_set_, placer_options));
   MINITF_RETURN_IF_ERROR(AddControlLoops(graph.get()));
 
   PartitionOptions partition_options;
@@ -243,13 +266,15 @@ absl::StatusOr<const DirectSession::ExecutorsAndKeys*> DirectSession::GetOrCreat
     if (it != executors_.end()) return it->second.get();
   }
   GraphDef graph_def;
+  Placement placement;
   {
     MutexLock lock(&graph_mu_);
     graph_def = graph_def_;
+    placement = placement_;
   }
   // Built outside the lock: other signatures keep running meanwhile.
   MINITF_ASSIGN_OR_RETURN(std::unique_ptr<ExecutorsAndKeys> eks,
-                          CreateExecutors(graph_def, feeds, fetches, targets));
+                          CreateExecutors(graph_def, placement, feeds, fetches, targets));
   MutexLock lock(&executor_mu_);
   auto [it, inserted] = executors_.try_emplace(key, std::move(eks));
   if (inserted) it->second->graph_id = next_graph_id_++;

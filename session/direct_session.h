@@ -1,10 +1,15 @@
 // DirectSession: runs graphs in this process on the local devices.
 //
+// Create places the whole graph once (Extend places only the nodes it
+// adds), as TensorFlow's GraphExecutionState: every node keeps that device
+// in every Run, so a variable initialized in one Run is the variable the
+// next Run updates, whatever each fetches.
+//
 // For each distinct (feeds, fetches, targets) signature it builds, once,
-// the executors for that signature: it copies the graph, rewrites feeds and
-// fetches into _Arg/_Retval nodes on the client device (the first CPU),
-// prunes what the fetches and targets do not need, places every node,
-// partitions the graph per device (cross-device edges become _Send/_Recv
+// the executors for that signature: it copies the placed graph, rewrites
+// feeds and fetches into _Arg/_Retval nodes on the client device (the first
+// CPU), prunes what the fetches and targets do not need, partitions the
+// graph per device (cross-device edges become _Send/_Recv
 // pairs) and builds one Executor per partition (ExecutorSet). Later Runs
 // with the same signature (in any order) reuse them, and so do callables
 // (MakeCallable), which also bind the order of their feeds and fetches so a
@@ -105,9 +110,16 @@ class DirectSession : public Session {
   absl::StatusOr<const ExecutorsAndKeys*> GetOrCreateExecutors(
       const std::vector<std::string>& feeds, const std::vector<std::string>& fetches,
       const std::vector<std::string>& targets);
+  // Node name -> the device it was placed on.
+  using Placement = absl::flat_hash_map<std::string, std::string>;
+  // Places every node of `graph_def`; those in `placed` keep their devices.
+  absl::StatusOr<Placement> PlaceWholeGraph(const GraphDef& graph_def,
+                                            const Placement& placed) const;
+  static void AssignPlacedDevices(const Placement& placement, Graph* graph);
   absl::StatusOr<std::unique_ptr<ExecutorsAndKeys>> CreateExecutors(
-      const GraphDef& graph_def, const std::vector<std::string>& feeds,
-      const std::vector<std::string>& fetches, const std::vector<std::string>& targets);
+      const GraphDef& graph_def, const Placement& placement,
+      const std::vector<std::string>& feeds, const std::vector<std::string>& fetches,
+      const std::vector<std::string>& targets);
   // A Run's or callable's names, canonical ("x" -> "x:0"), and the executors
   // of their signature.
   struct Signature {
@@ -171,6 +183,8 @@ class DirectSession : public Session {
 
   mutable Mutex graph_mu_;
   GraphDef graph_def_ ABSL_GUARDED_BY(graph_mu_);
+  // Where every node of graph_def_ runs, chosen at Create and Extend.
+  Placement placement_ ABSL_GUARDED_BY(graph_mu_);
   bool graph_created_ ABSL_GUARDED_BY(graph_mu_) = false;
 
   mutable Mutex executor_mu_;

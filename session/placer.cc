@@ -169,11 +169,51 @@ absl::StatusOr<Device*> PlaceGroup(const std::vector<Node*>& group, const Device
   return NoKernelError(group, *devices.devices().front());
 }
 
+// The device of a group some of whose members were placed before (by an
+// earlier PlaceGraph of the session's graph), or null when none was. The
+// members placed before must agree, and the others need kernels there: a
+// placed node never moves.
+absl::StatusOr<Device*> PlacedDeviceOf(const std::vector<Node*>& group,
+                                       const DeviceSet& devices) {
+  const Node* placed = nullptr;
+  for (const Node* n : group) {
+    if (n->assigned_device_name().empty()) continue;
+    if (placed == nullptr) {
+      placed = n;
+    } else if (n->assigned_device_name() != placed->assigned_device_name()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "Cannot colocate node '", n->name(), "' (placed on ", n->assigned_device_name(),
+          ") with '", placed->name(), "' (placed on ", placed->assigned_device_name(),
+          "): they share a variable, and a placed node does not move"));
+    }
+  }
+  if (placed == nullptr) return nullptr;
+  Device* device = nullptr;
+  for (Device* d : devices.devices()) {
+    if (d->name() == placed->assigned_device_name()) device = d;
+  }
+  if (device == nullptr) {
+    return absl::InternalError(absl::StrCat("node '", placed->name(), "' is placed on ",
+                                            placed->assigned_device_name(),
+                                            ", which is not a device of this session"));
+  }
+  for (const Node* n : group) {
+    if (!n->assigned_device_name().empty() || HasKernel(*n, *device)) continue;
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Cannot assign a device for operation '", n->name(), "': it must be colocated with '",
+        placed->name(), "', which is placed on ", device->name(), ", but op '",
+        n->type_string(), "' has no kernel there"));
+  }
+  return device;
+}
+
 // An Identity that asked for no device and reads a variable is placed with
 // the variable (as TensorFlow's Variable.read_value() colocates its
 // Identity): the read happens where the value lives.
-void ColocateReaders(Graph* graph, const DeviceSet& devices) {
+void ColocateReaders(Graph* graph, const DeviceSet& devices,
+                     const std::vector<bool>& placed_before) {
   for (Node* n : graph->op_nodes()) {
+    if (placed_before[n->id()]) continue;
     if (n->type_string() != "Identity" || !n->requested_device().empty()) continue;
     absl::StatusOr<const Edge*> in = n->input_edge(0);
     if (!in.ok() || !IsRefType((*in)->src()->output_type((*in)->src_output()))) continue;
@@ -224,14 +264,21 @@ absl::Status PlaceGraph(Graph* graph, const DeviceSet& devices, const PlacerOpti
   // Root id -> members in id order.
   std::vector<std::vector<Node*>> members(graph->num_node_ids());
   for (Node* n : graph->op_nodes()) members[groups.Find(n->id())].push_back(n);
+  // The nodes placed before this call keep their devices.
+  std::vector<bool> placed_before(graph->num_node_ids(), false);
+  for (Node* n : graph->op_nodes()) placed_before[n->id()] = !n->assigned_device_name().empty();
   for (const std::vector<Node*>& group : members) {
     if (group.empty()) continue;
-    MINITF_ASSIGN_OR_RETURN(Device * d, PlaceGroup(group, devices, options));
+    MINITF_ASSIGN_OR_RETURN(Device * d, PlacedDeviceOf(group, devices));
+    if (d == nullptr) {
+      MINITF_ASSIGN_OR_RETURN(d, PlaceGroup(group, devices, options));
+    }
     for (Node* n : group) n->set_assigned_device_name(d->name());
   }
-  ColocateReaders(graph, devices);
+  ColocateReaders(graph, devices, placed_before);
   if (options.log_device_placement) {
     for (Node* n : graph->op_nodes()) {
+      if (placed_before[n->id()]) continue;
       LOG(INFO, "{}: ({}): {}", n->name(), n->type_string(), n->assigned_device_name());
     }
   }

@@ -17,6 +17,12 @@
 //
 // Feeds and fetches (_Arg, _Retval) ask for the client device
 // (subgraph::RewriteGraphForExecution), so they are placed there.
+//
+// A node that already has a device (assigned_device_name) keeps it, and so
+// does the rest of its colocation group: a session places its whole graph
+// once (at Create, then the new nodes at Extend) and each Run's pruned graph
+// starts from those devices, so a variable never changes device between
+// runs, whatever they fetch (TensorFlow's GraphExecutionState).
 #ifndef MINITF_SESSION_PLACER_H_
 #define MINITF_SESSION_PLACER_H_
 
@@ -34,7 +40,9 @@ struct PlacerOptions {
   bool log_device_placement = false;
 };
 
-// Sets assigned_device_name() on every op node of `graph`.
+// Sets assigned_device_name() on every op node of `graph` that has none.
+// With log_device_placement, logs each node it places, as TensorFlow does
+// ("name: (Op): /job:localhost/replica:0/task:0/device:CPU:0").
 absl::Status PlaceGraph(Graph* graph, const DeviceSet& devices, const PlacerOptions& options);
 
 // Checks the device each of `nodes` asks for, as Session::Create and Extend

@@ -9,6 +9,11 @@
 #include "platform/logging.h"
 
 namespace minitf::se {
+
+namespace internal {
+thread_local int device_memory_access_depth = 0;
+}  // namespace internal
+
 namespace {
 
 // The process's device-memory key, or -1 when there is none. Allocated with
@@ -19,10 +24,8 @@ int DeviceKey() {
   static const int key = [] {
     const int k = pkey_alloc(0, PKEY_DISABLE_ACCESS);
     if (k < 0) {
-      LOG(WARNING,
-          "SimGPU device memory cannot be protected from host code (no memory protection "
-          "keys: {}); strict mode is off",
-          std::strerror(errno));
+      VLOG(1, "no memory protection keys ({}): SimGPU device memory is protected by tagged "
+              "addresses only", std::strerror(errno));
     }
     return k;
   }();
@@ -31,14 +34,11 @@ int DeviceKey() {
 
 }  // namespace
 
-bool DeviceMemoryProtectionAvailable() { return DeviceKey() >= 0; }
+bool ProtectionKeysAvailable() { return DeviceKey() >= 0; }
 
-absl::Status ProtectAsDeviceMemory(void* base, size_t size) {
+absl::Status ProtectWithKey(void* base, size_t size) {
   const int key = DeviceKey();
-  if (key < 0) {
-    return absl::FailedPreconditionError(
-        "device memory protection is unavailable (no memory protection keys)");
-  }
+  if (key < 0) return absl::FailedPreconditionError("there are no memory protection keys");
   if (pkey_mprotect(base, size, PROT_READ | PROT_WRITE, key) != 0) {
     return absl::InternalError(absl::StrCat("pkey_mprotect of ", size,
                                             " bytes of device memory failed: ",
@@ -48,19 +48,22 @@ absl::Status ProtectAsDeviceMemory(void* base, size_t size) {
 }
 
 void AllowDeviceMemoryAccessOnThisThread() {
+  ++internal::device_memory_access_depth;
   const int key = DeviceKey();
   if (key >= 0) pkey_set(key, 0);
 }
 
 ScopedDeviceMemoryAccess::ScopedDeviceMemoryAccess() {
+  ++internal::device_memory_access_depth;
   const int key = DeviceKey();
   if (key < 0) return;
-  saved_rights_ = pkey_get(key);
-  if (saved_rights_ != 0) pkey_set(key, 0);
+  saved_key_rights_ = pkey_get(key);
+  if (saved_key_rights_ != 0) pkey_set(key, 0);
 }
 
 ScopedDeviceMemoryAccess::~ScopedDeviceMemoryAccess() {
-  if (saved_rights_ > 0) pkey_set(DeviceKey(), static_cast<unsigned>(saved_rights_));
+  --internal::device_memory_access_depth;
+  if (saved_key_rights_ > 0) pkey_set(DeviceKey(), static_cast<unsigned>(saved_key_rights_));
 }
 
 }  // namespace minitf::se

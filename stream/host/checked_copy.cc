@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
+#include "stream/device_memory_protection.h"
 
 namespace minitf::se {
 
@@ -21,7 +22,8 @@ absl::Status CheckedCopy(absl::string_view what, void* dst, uint64_t dst_size, c
     return absl::InvalidArgumentError(
         absl::StrCat(what, " of ", size, " bytes from a ", src_size, "-byte buffer"));
   }
-  std::memmove(dst, src, size);
+  // Device addresses become reachable here only on a thread with access.
+  std::memmove(DeviceAddressForThisThread(dst), DeviceAddressForThisThread(src), size);
   return absl::OkStatus();
 }
 

@@ -90,7 +90,9 @@ absl::Status HostStream::EnqueueTransfer(TransferKind kind, void* dst, const voi
   const absl::Duration modeled = ModeledTransferTime(kind, size);
   return Enqueue([dst, src, size, modeled] {
     const absl::Time start = absl::Now();
-    if (size > 0) std::memmove(dst, src, size);
+    if (size > 0) {
+      std::memmove(DeviceAddressForThisThread(dst), DeviceAddressForThisThread(src), size);
+    }
     if (modeled > absl::ZeroDuration()) SleepUntil(start + modeled);
     return absl::OkStatus();
   }, /*run_in_error=*/false, /*device_access=*/true);
@@ -151,7 +153,7 @@ absl::Status HostStream::Memset32(DeviceMemoryBase* location, uint32_t pattern, 
   void* const dst = location->opaque();
   return Enqueue([dst, pattern, size, modeled] {
     const absl::Time start = absl::Now();
-    auto* words = static_cast<unsigned char*>(dst);
+    auto* words = static_cast<unsigned char*>(DeviceAddressForThisThread(dst));
     for (uint64_t i = 0; i < size; i += 4) std::memcpy(words + i, &pattern, 4);
     if (modeled > absl::ZeroDuration()) SleepUntil(start + modeled);
     return absl::OkStatus();

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "stream/device_memory_protection.h"
 #include "stream/kernel.h"
 #include "stream/stream.h"
 
@@ -65,9 +66,13 @@ absl::Status SimGPUBlas::DoBlasGemm(Stream* stream, blas::Transpose transa,
     if (m == 0 || n == 0) return absl::OkStatus();
     const auto em = static_cast<Eigen::Index>(m), en = static_cast<Eigen::Index>(n),
                ek = static_cast<Eigen::Index>(k);
-    const ConstMatrixMap a_map(a_data, ta ? ek : em, ta ? em : ek, Eigen::OuterStride<>(lda));
-    const ConstMatrixMap b_map(b_data, tb ? en : ek, tb ? ek : en, Eigen::OuterStride<>(ldb));
-    MatrixMap c_map(c_data, em, en, Eigen::OuterStride<>(ldc));
+    // The kernel runs with device access: the real addresses.
+    const auto* a_real = static_cast<const float*>(DeviceAddressForThisThread(a_data));
+    const auto* b_real = static_cast<const float*>(DeviceAddressForThisThread(b_data));
+    auto* c_real = static_cast<float*>(DeviceAddressForThisThread(c_data));
+    const ConstMatrixMap a_map(a_real, ta ? ek : em, ta ? em : ek, Eigen::OuterStride<>(lda));
+    const ConstMatrixMap b_map(b_real, tb ? en : ek, tb ? ek : en, Eigen::OuterStride<>(ldb));
+    MatrixMap c_map(c_real, em, en, Eigen::OuterStride<>(ldc));
     auto multiply = [&](const auto& op_a, const auto& op_b) {
       if (beta == 0.0f) {
         c_map.noalias() = alpha * (op_a * op_b);

@@ -54,10 +54,14 @@ bool SimGPUMemory::EnsureReserved() {
   }
   base_ = static_cast<char*>(base);
   free_.emplace(0, capacity_);
-  if (strict_ && DeviceMemoryProtectionAvailable()) {
-    absl::Status s = ProtectAsDeviceMemory(base_, mapping_size_);
-    protected_ = s.ok();
-    if (!s.ok()) LOG(WARNING, "{}: not strict: {}", device_name_, s.ToString());
+  // Strict: addresses are handed out tagged (every machine); where there
+  // are protection keys, the real range is keyed too.
+  protected_ = strict_;
+  if (strict_ && ProtectionKeysAvailable()) {
+    absl::Status s = ProtectWithKey(base_, mapping_size_);
+    if (!s.ok()) {
+      LOG(WARNING, "{}: no protection key on device memory: {}", device_name_, s.ToString());
+    }
   }
   return true;
 }
@@ -74,7 +78,7 @@ void* SimGPUMemory::Allocate(uint64_t size) {
     if (free_size > rounded) free_.emplace(offset + rounded, free_size - rounded);
     allocated_.emplace(offset, rounded);
     bytes_in_use_ += rounded;
-    return base_ + offset;
+    return protected_ ? TagAsDeviceAddress(base_ + offset) : base_ + offset;
   }
   return nullptr;
 }
@@ -82,7 +86,7 @@ void* SimGPUMemory::Allocate(uint64_t size) {
 void SimGPUMemory::Deallocate(void* ptr) {
   if (ptr == nullptr) return;
   MutexLock lock(&mu_);
-  const char* p = static_cast<const char*>(ptr);
+  const char* p = static_cast<const char*>(UntagDeviceAddress(ptr));
   auto found = base_ == nullptr || p < base_ ? allocated_.end()
                                              : allocated_.find(static_cast<uint64_t>(p - base_));
   if (found == allocated_.end()) {
@@ -135,7 +139,7 @@ int64_t SimGPUMemory::BytesInUse() const {
 bool SimGPUMemory::Contains(const void* ptr) const {
   MutexLock lock(&mu_);
   if (base_ == nullptr) return false;
-  const char* p = static_cast<const char*>(ptr);
+  const char* p = static_cast<const char*>(UntagDeviceAddress(ptr));
   return p >= base_ && p < base_ + capacity_;
 }
 

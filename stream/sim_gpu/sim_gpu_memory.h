@@ -13,10 +13,12 @@
 // reservation. Deallocate gives the whole pages of the freed range back to
 // the OS (madvise MADV_DONTNEED), so RAM use follows what is allocated.
 //
-// Strict (the default): the reservation is tagged as device memory
+// Strict (the default): Allocate hands out tagged device addresses, and
+// the reservation is keyed where there are memory protection keys
 // (device_memory_protection.h), so host code that dereferences a device
-// pointer faults, as with cudaMalloc memory; only the device's streams and
-// copies reach it.
+// pointer faults, as with cudaMalloc memory, on every machine; only the
+// device's streams and copies reach it. Deallocate and Contains take tagged
+// or real addresses.
 //
 //   SimGPUMemory memory(64 << 20, "SimGPU:0");
 //   void* p = memory.Allocate(1000);     // 1024 bytes of capacity used
@@ -58,8 +60,8 @@ class SimGPUMemory {
   int64_t capacity() const { return static_cast<int64_t>(capacity_); }
   // Whether `ptr` lies inside the reservation.
   bool Contains(const void* ptr) const;
-  // Whether host code faults on this memory: strict, and protection took
-  // (false before the first allocation reserves the memory).
+  // Whether host code faults on this memory: strict, and reserved (false
+  // before the first allocation reserves the memory).
   bool ProtectedFromHost() const;
 
  private:

@@ -149,15 +149,17 @@ TEST(JobModelLimitsTest, CnnWhoseDenseLayerIsTooWideIsInvalidArgumentNamingBothS
 }
 
 // Host memory cannot hold the batch: ResourceExhausted naming the feed and
-// its shape (64 GiB and 256 GiB here, more than the host's memory limit).
+// its shape. The batches are 1 PiB and 256 GiB: more than any machine that
+// runs the suite holds, so the allocation fails at once instead of
+// succeeding, slowly, on a large machine (a 64 GiB batch fits in 128 GiB).
 TEST(JobModelLimitsTest, BatchTooBigForHostMemoryIsResourceExhaustedNamingFeedAndShape) {
   absl::StatusOr<JobModel> m =
-      BuildJobModel(Spec("cnn", {{"image_size", 65536}, {"channels", 1}}, 4));
+      BuildJobModel(Spec("cnn", {{"image_size", 65536}, {"channels", 1}}, 65536));
   ASSERT_FALSE(m.ok());
   EXPECT_EQ(m.status().code(), absl::StatusCode::kResourceExhausted) << m.status();
   EXPECT_THAT(m.status().message(), HasSubstr("job 'j'"));
   EXPECT_THAT(m.status().message(), HasSubstr("feed 'images'"));
-  EXPECT_THAT(m.status().message(), HasSubstr("shape[4,65536,65536,1]"));
+  EXPECT_THAT(m.status().message(), HasSubstr("shape[65536,65536,65536,1]"));
 
   m = BuildJobModel(Spec("cnn", {{"image_size", 1024}}, 65536));
   ASSERT_FALSE(m.ok());

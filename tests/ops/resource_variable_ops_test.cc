@@ -352,17 +352,19 @@ TEST(ResourceVariableDeviceTest, UsersThatAskForNoDeviceFollowTheHandle) {
 }
 
 // A handle's users go where its VarHandleOp is (TensorFlow's colocation of
-// resource users); one pinned to another device is an error naming both.
+// resource users); one pinned to another device is an error naming both, at
+// Create (which places the whole graph).
 TEST(ResourceVariableDeviceTest, AHandleIsUsableOnlyOnItsDevice) {
   Scope root = Scope::NewRootScope();
   auto v = ops::VarHandleOp(root.WithOpName("v").WithDevice("/device:CPU:0"), DT_FLOAT,
                             PartialTensorShape(TensorShape()));
   ops::AssignVariableOp(root.WithOpName("init").WithDevice("/device:CPU:0"), v, 1.0f);
   ops::ReadVariableOp(root.WithOpName("read_on_gpu").WithDevice(kGPU), v, DT_FLOAT);
-  std::unique_ptr<Session> session = GpuSessionAfterInit(root);
-  ASSERT_NE(session, nullptr);
-  std::vector<Tensor> out;
-  absl::Status s = session->Run({}, {"read_on_gpu"}, {}, &out);
+  GraphDef def;
+  ASSERT_TRUE(root.ToGraphDef(&def).ok()) << root.status();
+  auto session = NewSession(OptionsFor(/*gpu=*/true));
+  ASSERT_TRUE(session.ok()) << session.status();
+  absl::Status s = (*session)->Create(def);
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
   EXPECT_THAT(s.message(), AllOf(HasSubstr("Cannot colocate node 'read_on_gpu'"),
                                  HasSubstr("CPU:0"), HasSubstr("GPU:0")));

@@ -20,7 +20,6 @@
 #include "platform/status_macros.h"
 #include "runtime/op_requires.h"
 #include "session/session.h"
-#include "stream/device_memory_protection.h"
 #include "tests/testlib/fault_death.h"
 #include "tests/testlib/kernel_runner.h"
 
@@ -133,9 +132,6 @@ TEST(MemoryTypesForNodeTest, NoKernelIsNotFound) {
 class StrictSimGpuSessionTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!se::DeviceMemoryProtectionAvailable()) {
-      GTEST_SKIP() << "no memory protection keys (pkeys) here: SimGPU cannot be strict";
-    }
     GTEST_FLAG_SET(death_test_style, "threadsafe");
   }
 

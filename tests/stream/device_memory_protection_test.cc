@@ -1,7 +1,8 @@
 // Strict SimGPU: device memory is as unreachable from host code as cudaMalloc
-// memory. A host thread that dereferences a device pointer dies (SIGSEGV);
-// the stream's copies, memsets and kernels reach the memory; a host callback
-// does not; `strict=false` turns the protection off.
+// memory, on every machine (with or without memory protection keys). A host
+// thread that dereferences a device pointer dies (SIGSEGV); the stream's
+// copies, memsets and kernels reach the memory; a host callback does not;
+// `strict=false` turns the protection off.
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -30,10 +31,6 @@ int ReadByte(const void* p) { return *static_cast<const volatile char*>(p); }
 class DeviceMemoryProtectionTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!DeviceMemoryProtectionAvailable()) {
-      GTEST_SKIP() << "this CPU or kernel has no memory protection keys (pkeys); "
-                      "SimGPU cannot protect its device memory here";
-    }
     platform_ = MakePlatform("memory=64MiB,mode=functional");
     gpu_ = static_cast<SimGPUExecutor*>(*platform_->ExecutorForDevice(0));
     buffer_ = gpu_->Allocate(kBytes);
@@ -89,11 +86,13 @@ TEST_F(DeviceMemoryProtectionTest, StreamCopiesAndMemsetsReachDeviceMemory) {
 TEST_F(DeviceMemoryProtectionTest, KernelsReadAndWriteDeviceMemory) {
   auto stream = *gpu_->CreateStream();
   ASSERT_TRUE(stream->MemZero(&buffer_, kBytes).ok());
-  auto* device = static_cast<uint32_t*>(buffer_.opaque());
+  void* device = buffer_.opaque();
   HostKernel kernel;
   kernel.name = "Iota";
   kernel.body = [device] {
-    for (uint32_t i = 0; i < kBytes / 4; ++i) device[i] += i;
+    // A kernel reaches device memory through the address its thread may use.
+    auto* words = static_cast<uint32_t*>(DeviceAddressForThisThread(device));
+    for (uint32_t i = 0; i < kBytes / 4; ++i) words[i] += i;
     return absl::OkStatus();
   };
   ASSERT_TRUE(stream->LaunchHostKernel(std::move(kernel)).ok());
@@ -114,16 +113,35 @@ TEST_F(DeviceMemoryProtectionTest, SynchronousCopiesReachDeviceMemory) {
 TEST_F(DeviceMemoryProtectionDeathTest, ScopedAccessOpensDeviceMemoryForItsScopeOnly) {
   {
     ScopedDeviceMemoryAccess access;
-    std::memset(buffer_.opaque(), 5, kBytes);
-    EXPECT_EQ(ReadByte(static_cast<char*>(buffer_.opaque()) + kBytes - 1), 5);
+    char* real = static_cast<char*>(DeviceAddressForThisThread(buffer_.opaque()));
+    std::memset(real, 5, kBytes);
+    EXPECT_EQ(ReadByte(real + kBytes - 1), 5);
     {
       ScopedDeviceMemoryAccess nested;
-      EXPECT_EQ(ReadByte(buffer_.opaque()), 5);
+      EXPECT_EQ(ReadByte(DeviceAddressForThisThread(buffer_.opaque())), 5);
     }
-    // The inner scope restored the outer scope's rights, not none.
-    EXPECT_EQ(ReadByte(buffer_.opaque()), 5);
+    // The inner scope restored the outer scope's access, not none.
+    EXPECT_EQ(ReadByte(DeviceAddressForThisThread(buffer_.opaque())), 5);
   }
-  EXPECT_EXIT(ReadByte(buffer_.opaque()), test::DiedOfFault, test::kFaultReport);
+  EXPECT_FALSE(ThisThreadHasDeviceMemoryAccess());
+  EXPECT_EQ(DeviceAddressForThisThread(buffer_.opaque()), buffer_.opaque());
+  EXPECT_EXIT(ReadByte(DeviceAddressForThisThread(buffer_.opaque())), test::DiedOfFault,
+              test::kFaultReport);
+}
+
+TEST_F(DeviceMemoryProtectionDeathTest, HostReadThroughAHandedOutAddressFaultsAfterAKernelRan) {
+  // The device's own work has run on this buffer; host code that then reads
+  // it (a HostMemory argument left in device memory) still gets the tagged
+  // address, and faults.
+  EXPECT_TRUE(IsTaggedDeviceAddress(buffer_.opaque()));
+  EXPECT_EXIT(
+      {
+        auto stream = *gpu_->CreateStream();
+        (void)stream->MemZero(&buffer_, kBytes);
+        (void)stream->BlockHostUntilDone();
+        ReadByte(DeviceAddressForThisThread(buffer_.opaque()));
+      },
+      test::DiedOfFault, test::kFaultReport);
 }
 
 TEST(DeviceMemoryProtectionOffTest, NonStrictDeviceMemoryIsPlainHostMemory) {
@@ -132,6 +150,7 @@ TEST(DeviceMemoryProtectionOffTest, NonStrictDeviceMemoryIsPlainHostMemory) {
   DeviceMemoryBase buffer = gpu->Allocate(kBytes);
   ASSERT_FALSE(buffer.is_null());
   EXPECT_FALSE(gpu->DeviceMemoryProtectedFromHost());
+  EXPECT_FALSE(IsTaggedDeviceAddress(buffer.opaque()));
   std::memset(buffer.opaque(), 3, kBytes);
   EXPECT_EQ(ReadByte(buffer.opaque()), 3);
   gpu->Deallocate(&buffer);

@@ -10,6 +10,7 @@
 #include "runtime/op_registry.h"
 #include "runtime/op_requires.h"
 #include "runtime/shape_inference.h"
+#include "stream/device_memory_protection.h"
 #include "stream/sim_gpu/sim_gpu_platform.h"
 #include "stream/stream.h"
 
@@ -91,12 +92,14 @@ void SimGPUOpKernel::ComputeAsync(OpKernelContext* ctx, DoneCallback done) {
                     done);
   se::Stream* stream = info->stream;
 
-  // Output shapes from the op's shape function over the actual inputs
-  // (every input is host-addressable here, so all are known values).
+  // Output shapes from the op's shape function over the actual inputs:
+  // the simulator's own bookkeeping, which may read the values of inputs in
+  // device memory (the kernel's code may not: it runs on the stream).
   InputView in = ViewInputs(ctx);
   std::vector<PartialTensorShape> out_shapes(num_outputs());
   bool shapes_fit = false;  // The shape function accepts the inputs.
   if (op_def_ != nullptr && op_def_->shape_fn) {
+    se::ScopedDeviceMemoryAccess simulator_access;
     InferenceContext shapes(&def(), op_def_, in.shapes, in.tensors, num_outputs());
     shapes_fit = op_def_->shape_fn(&shapes).ok();
     if (shapes_fit) out_shapes = shapes.outputs();

@@ -325,10 +325,12 @@ TEST(GPUResourceManagementTest, UnreachedLimitIsLoggedOncePerRequestNotAtEverySt
   Allocator* allocator = gpu->allocator_stack()->allocator();
   void* held = allocator->AllocateRaw(Allocator::kAllocatorAlignment, 8 * kMiB);
   ASSERT_NE(held, nullptr);
-  // Lines about the memory limit, and every warning.
-  auto reports = [&log] {
+  // Lines about the memory limit, and every warning about this job's
+  // config file (not the machine's: a platform's own warnings may come
+  // first or last, depending on the machine).
+  auto reports = [&log, &file] {
     std::vector<std::string> lines = log.Lines({"memory limit"});
-    for (const std::string& line : log.Lines({"warning: "})) {
+    for (const std::string& line : log.Lines({"warning: ", file})) {
       if (!absl::StrContains(line, "memory limit")) lines.push_back(line);
     }
     return lines;
