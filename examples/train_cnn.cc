@@ -37,9 +37,15 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "making the batch: %s\n", data.status().ToString().c_str());
     return 1;
   }
+  // Ops without a kernel on the requested device run on the CPU, as
+  // TensorFlow programs that pin a model to a GPU ask with
+  // allow_soft_placement.
+  SessionOptions session_options;
+  session_options.config.allow_soft_placement = true;
   absl::StatusOr<TrainLoopResult> result =
       TrainLoop(*model, *data,
-                {.steps = flags.steps, .print_every = flags.print_every, .session_options = {}});
+                {.steps = flags.steps, .print_every = flags.print_every,
+                 .session_options = session_options});
   if (!result.ok()) {
     std::fprintf(stderr, "training: %s\n", result.status().ToString().c_str());
     return 1;

@@ -48,7 +48,12 @@ absl::Status Train(const ExampleFlags& flags) {
 
   GraphDef graph;
   MINITF_RETURN_IF_ERROR(root.ToGraphDef(&graph));
-  MINITF_ASSIGN_OR_RETURN(std::unique_ptr<Session> session, NewSession(SessionOptions()));
+  // Ops without a kernel on the requested device (a GPU may have no
+  // kernel for the random initializers, say) run on the CPU, as TensorFlow
+  // programs that pin a model to a GPU ask with allow_soft_placement.
+  SessionOptions options;
+  options.config.allow_soft_placement = true;
+  MINITF_ASSIGN_OR_RETURN(std::unique_ptr<Session> session, NewSession(options));
   MINITF_RETURN_IF_ERROR(session->Create(graph));
   MINITF_RETURN_IF_ERROR(session->Run({}, {}, {init.node_name()}, nullptr));
   MlpConfig data_config;

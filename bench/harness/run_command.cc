@@ -118,8 +118,8 @@ void PrintResult(const RunGraphOptions& options, const RunGraphResult& result) {
     std::vector<double> busy = result.step_gpu_busy_seconds;
     std::sort(busy.begin(), busy.end());
     std::cout << absl::StrFormat(
-        "GPU busy per step (on SimGPU, the modeled kernel time): median %.3f ms, min %.3f ms, "
-        "max %.3f ms\n",
+        "GPU busy per step (kernel time on the compute streams; on SimGPU, modeled): "
+        "median %.3f ms, min %.3f ms, max %.3f ms\n",
         1e3 * busy[busy.size() / 2], 1e3 * busy.front(), 1e3 * busy.back());
   }
   for (const auto& [name, t] : result.fetched) std::cout << DescribeFetch(name, t) << "\n";

@@ -80,9 +80,12 @@ absl::StatusOr<RunGraphResult> RunGraph(const RunGraphOptions& options) {
   for (const Device* d : session->ListDevices()) {
     if (const auto* gpu = dynamic_cast<const GPUDevice*>(d); gpu != nullptr) gpus.push_back(gpu);
   }
+  // The kernel time of this session's compute streams, as the co-location
+  // harness measures it: CUDA measures it per stream (with events around
+  // each launch), SimGPU per stream of its engine.
   auto gpu_busy = [&gpus] {
     absl::Duration busy;
-    for (const GPUDevice* gpu : gpus) busy += gpu->executor()->DeviceBusyTime();
+    for (const GPUDevice* gpu : gpus) busy += gpu->ComputeBusyTime();
     return busy;
   };
   if (!options.targets.empty()) {

@@ -13,6 +13,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "platform/env.h"
 
 namespace minitf::se {
 namespace {
@@ -93,13 +94,27 @@ absl::string_view SimGPUModeName(SimGPUOptions::Mode mode) {
   return "unknown";
 }
 
+absl::string_view SimGPUKernelSetName(SimGPUOptions::KernelSet kernels) {
+  return kernels == SimGPUOptions::KernelSet::kAll ? "all" : "cuda";
+}
+
+SimGPUOptions::KernelSet SimGPUKernelSetOfProcess() {
+  static const SimGPUOptions::KernelSet kernels = [] {
+    absl::StatusOr<SimGPUOptions> options =
+        ParseSimGPUOptions(GetEnvOr("MINITF_SIMGPU", ""), SimGPUOptions::KernelSet::kCuda);
+    return options.ok() ? options->kernels : SimGPUOptions::KernelSet::kCuda;
+  }();
+  return kernels;
+}
+
 std::string SimGPUOptions::ToString() const {
   return absl::StrCat("count=", count, ",memory=", MemoryString(memory_bytes),
                       ",tflops=", ShortestDouble(tflops), ",hbm_gbps=", ShortestDouble(hbm_gbps),
                       ",pcie_gbps=", ShortestDouble(pcie_gbps),
                       ",launch_us=", ShortestDouble(launch_latency_us),
                       ",preempt_us=", ShortestDouble(preempt_us), ",mode=", SimGPUModeName(mode),
-                      ",strict=", strict ? "true" : "false");
+                      ",strict=", strict ? "true" : "false",
+                      ",kernels=", SimGPUKernelSetName(kernels));
 }
 
 absl::Status ValidateSimGPUOptions(const SimGPUOptions& o) {
@@ -123,7 +138,13 @@ absl::Status ValidateSimGPUOptions(const SimGPUOptions& o) {
 }
 
 absl::StatusOr<SimGPUOptions> ParseSimGPUOptions(absl::string_view options) {
+  return ParseSimGPUOptions(options, SimGPUKernelSetOfProcess());
+}
+
+absl::StatusOr<SimGPUOptions> ParseSimGPUOptions(absl::string_view options,
+                                                 SimGPUOptions::KernelSet default_kernels) {
   SimGPUOptions result;
+  result.kernels = default_kernels;
   absl::flat_hash_set<std::string> seen;
   for (absl::string_view item : absl::StrSplit(options, ',', absl::SkipWhitespace())) {
     item = absl::StripAsciiWhitespace(item);
@@ -188,11 +209,20 @@ absl::StatusOr<SimGPUOptions> ParseSimGPUOptions(absl::string_view options) {
       } else {
         return BadValue(key, value, "is not a boolean (true, false, 1 or 0)", options);
       }
+    } else if (key == "kernels") {
+      const std::string kernels = absl::AsciiStrToLower(value);
+      if (kernels == "cuda") {
+        result.kernels = SimGPUOptions::KernelSet::kCuda;
+      } else if (kernels == "all") {
+        result.kernels = SimGPUOptions::KernelSet::kAll;
+      } else {
+        return BadValue(key, value, "is not a kernel set (cuda or all)", options);
+      }
     } else {
       return absl::InvalidArgumentError(absl::StrCat(
           "unknown SimGPU option \"", key, "\" (in option string \"", options,
           "\"); known: count, memory, tflops, hbm_gbps, pcie_gbps, launch_us, preempt_us, "
-          "mode, strict"));
+          "mode, strict, kernels"));
     }
     if (!status.ok()) return status;
   }

@@ -25,6 +25,15 @@
 //                    (device_memory_protection.h), as on a real GPU; on by
 //                    default, so a kernel that reads a device pointer on the
 //                    host faults here as it would on CUDA
+//   kernels=K        cuda | all: which GPU kernels SimGPU has. cuda (the
+//                    default): exactly the (op, dtype, HostMemory args)
+//                    the CUDA platform has (ops/kernels/cuda_kernel_set.h),
+//                    so a graph places on SimGPU as on a real GPU; all: a
+//                    SimGPU twin of every CPU kernel, for experiments that
+//                    want every op on the device. The kernel registry is
+//                    process-wide: the set comes from MINITF_SIMGPU, read
+//                    once (SimGPUKernelSetOfProcess); a platform whose
+//                    options ask for the other set is an error.
 //
 // The defaults model an NVIDIA Tesla V100-PCIe 16 GB, the GPU of the AntMan
 // paper (OSDI 2020): 15.7 TFLOP/s single precision, 900 GB/s HBM2, PCIe 3.0
@@ -52,6 +61,7 @@ namespace minitf::se {
 
 struct SimGPUOptions {
   enum class Mode { kCompute, kTiming, kFunctional };
+  enum class KernelSet { kCuda, kAll };
 
   int count = 1;
   int64_t memory_bytes = int64_t{16} << 30;
@@ -62,6 +72,8 @@ struct SimGPUOptions {
   double preempt_us = 100;
   Mode mode = Mode::kCompute;
   bool strict = true;
+  // Absent from an option string: the process's set.
+  KernelSet kernels = KernelSet::kCuda;
 
   // The canonical option string: every key, in the order of the list above,
   // memory in the largest binary unit that divides it exactly, numbers in
@@ -75,6 +87,9 @@ struct SimGPUOptions {
 // Parses an option string (see above). "" gives the defaults. InvalidArgument
 // naming the bad key or value and quoting `options` otherwise.
 absl::StatusOr<SimGPUOptions> ParseSimGPUOptions(absl::string_view options);
+// The same, with `kernels` defaulting to `default_kernels` when absent.
+absl::StatusOr<SimGPUOptions> ParseSimGPUOptions(absl::string_view options,
+                                                 SimGPUOptions::KernelSet default_kernels);
 
 // Ok when every field is in range (count 0..64, memory >= 256 bytes, positive
 // finite throughputs, a finite non-negative latency); InvalidArgument naming
@@ -83,6 +98,12 @@ absl::Status ValidateSimGPUOptions(const SimGPUOptions& options);
 
 // "compute", "timing", "functional".
 absl::string_view SimGPUModeName(SimGPUOptions::Mode mode);
+// "cuda", "all".
+absl::string_view SimGPUKernelSetName(SimGPUOptions::KernelSet kernels);
+
+// The SimGPU kernel set of this process: the `kernels` key of MINITF_SIMGPU
+// (cuda when it is absent or the variable does not parse), read once.
+SimGPUOptions::KernelSet SimGPUKernelSetOfProcess();
 
 // A size as the option string spells it: plain bytes, or a number (integer
 // or decimal) with B, KiB, MiB, GiB, TiB, KB, MB, GB or TB

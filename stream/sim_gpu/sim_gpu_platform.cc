@@ -62,6 +62,14 @@ class Instances {
 
 absl::StatusOr<std::unique_ptr<SimGPUPlatform>> SimGPUPlatform::Create(SimGPUOptions options) {
   if (absl::Status valid = ValidateSimGPUOptions(options); !valid.ok()) return valid;
+  if (const SimGPUOptions::KernelSet process = SimGPUKernelSetOfProcess();
+      options.kernels != process) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "SimGPU option kernels=", SimGPUKernelSetName(options.kernels),
+        " differs from this process's SimGPU kernels, kernels=", SimGPUKernelSetName(process),
+        ": the kernel registry is process-wide, so the set comes from the MINITF_SIMGPU "
+        "environment variable when the process starts"));
+  }
   return std::unique_ptr<SimGPUPlatform>(new SimGPUPlatform(std::move(options)));
 }
 

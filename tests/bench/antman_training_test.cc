@@ -59,6 +59,8 @@ class AntManTrainingTest : public ::testing::Test {
     options.config.gpu_options.platform = "SimGPU";
     options.config.gpu_options.simgpu_options = "memory=1GiB,mode=functional";
     options.config.gpu_options.private_allocators = true;
+    // The model asks for the GPU; ops CUDA has no kernel for run on the CPU.
+    options.config.allow_soft_placement = true;
     options.config.gpu_options.memory_limit_bytes = 256 * kMiB;
     return options;
   }

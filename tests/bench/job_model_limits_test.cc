@@ -53,6 +53,8 @@ absl::Status TrainOneStep(const JobModel& m, const std::string& simgpu) {
   options.config.inter_op_parallelism_threads = 1;
   options.config.gpu_options.platform = "SimGPU";
   options.config.gpu_options.simgpu_options = simgpu;
+  // As the harness's jobs: ops the GPU has no kernel for run on the CPU.
+  options.config.allow_soft_placement = true;
   MINITF_ASSIGN_OR_RETURN(std::unique_ptr<Session> session, NewSession(options));
   MINITF_RETURN_IF_ERROR(session->Create(m.graph));
   MINITF_RETURN_IF_ERROR(session->Run({}, {}, {m.init}, nullptr));

@@ -71,6 +71,8 @@ TEST(JobModelTest, TransformerTakesItsSizesFromTheSpecAndTrainsAStepOnTheGpu) {
     options.config.inter_op_parallelism_threads = 2;
     options.config.gpu_options.platform = "SimGPU";
     options.config.gpu_options.simgpu_options = "memory=256MiB,mode=" + mode;
+    // As the harness's jobs: ops the GPU has no kernel for run on the CPU.
+    options.config.allow_soft_placement = true;
     absl::StatusOr<std::unique_ptr<Session>> session = NewSession(options);
     ASSERT_TRUE(session.ok()) << session.status();
     ASSERT_TRUE((*session)->Create(m->graph).ok());

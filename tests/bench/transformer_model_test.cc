@@ -37,6 +37,8 @@ SessionOptions SimGPUOptions() {
   options.config.inter_op_parallelism_threads = 2;
   options.config.gpu_options.platform = "SimGPU";
   options.config.gpu_options.simgpu_options = "memory=256MiB,mode=functional";
+  // The model asks for the GPU; ops CUDA has no kernel for run on the CPU.
+  options.config.allow_soft_placement = true;
   return options;
 }
 

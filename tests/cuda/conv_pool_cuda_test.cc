@@ -101,9 +101,11 @@ TEST_F(ConvPoolCudaTest, DilatedConvolutionIsUnimplemented) {
   const ConvCase c = ConvCases()[0];
   NodeDef def = ConvNode("Conv2D", c);
   def.attr["dilations"] = std::vector<int64_t>{1, 2, 2, 1};
-  std::unique_ptr<test::CudaTestDevice> device = test::CudaTestDevice::Create();
+  absl::StatusOr<std::unique_ptr<test::CudaTestDevice>> created = test::CudaTestDevice::Create();
+  ASSERT_TRUE(created.ok()) << created.status();
+  test::CudaTestDevice* device = created->get();
   absl::StatusOr<std::vector<Tensor>> out =
-      test::RunOnCuda(device.get(), def, {RandomTensor(c.input), RandomTensor(c.filter)});
+      test::RunOnCuda(device, def, {RandomTensor(c.input), RandomTensor(c.filter)});
   EXPECT_EQ(out.status().code(), absl::StatusCode::kUnimplemented) << out.status();
 }
 

@@ -29,17 +29,19 @@ class CudaBusyTimeTest : public ::testing::Test {
 };
 
 TEST_F(CudaBusyTimeTest, MatMulAddsBusyTimeBelowWallTime) {
-  std::unique_ptr<CudaTestDevice> device = CudaTestDevice::Create();
+  absl::StatusOr<std::unique_ptr<CudaTestDevice>> created = CudaTestDevice::Create();
+  ASSERT_TRUE(created.ok()) << created.status();
+  CudaTestDevice* device = created->get();
   const NodeDef def = MakeNodeDef("mm", "MatMul", {{"T", DT_FLOAT}});
   const Tensor a = RandomTensor(TensorShape({1024, 1024}), -1, 1, 1);
   const Tensor b = RandomTensor(TensorShape({1024, 1024}), -1, 1, 2);
   // Warm-up: cuBLAS's handle and first-use costs are not the point here.
-  ASSERT_TRUE(RunOnCuda(device.get(), def, {a, b}).ok());
+  ASSERT_TRUE(RunOnCuda(device, def, {a, b}).ok());
   const absl::Duration busy_before = device->stream()->BusyTime();
 
   const absl::Time start = absl::Now();
   for (int i = 0; i < 5; ++i) {
-    absl::StatusOr<std::vector<Tensor>> c = RunOnCuda(device.get(), def, {a, b});
+    absl::StatusOr<std::vector<Tensor>> c = RunOnCuda(device, def, {a, b});
     ASSERT_TRUE(c.ok()) << c.status();
   }
   const absl::Duration wall = absl::Now() - start;
@@ -50,12 +52,14 @@ TEST_F(CudaBusyTimeTest, MatMulAddsBusyTimeBelowWallTime) {
 }
 
 TEST_F(CudaBusyTimeTest, BusyTimeNeverDecreasesAndDoesNotBlock) {
-  std::unique_ptr<CudaTestDevice> device = CudaTestDevice::Create();
+  absl::StatusOr<std::unique_ptr<CudaTestDevice>> created = CudaTestDevice::Create();
+  ASSERT_TRUE(created.ok()) << created.status();
+  CudaTestDevice* device = created->get();
   const NodeDef def = MakeNodeDef("e", "Exp", {{"T", DT_FLOAT}});
   const Tensor x = RandomTensor(TensorShape({1 << 20}));
   absl::Duration last = device->stream()->BusyTime();
   for (int i = 0; i < 10; ++i) {
-    ASSERT_TRUE(RunOnCuda(device.get(), def, {x}).ok());
+    ASSERT_TRUE(RunOnCuda(device, def, {x}).ok());
     const absl::Duration now = device->stream()->BusyTime();
     EXPECT_GE(now, last);
     last = now;

@@ -22,6 +22,7 @@
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "platform/mutex.h"
+#include "platform/status_macros.h"
 #include "runtime/device_base.h"
 #include "runtime/kernel_registry.h"
 #include "runtime/node_def_util.h"
@@ -77,10 +78,13 @@ class CudaTestAllocator : public Allocator {
 class CudaTestDevice : public DeviceBase {
  public:
   // REQUIRES: VisibleCudaDevices() > 0.
-  static std::unique_ptr<CudaTestDevice> Create() {
-    se::Platform* cuda = *se::PlatformManager::PlatformWithName("CUDA");
-    se::StreamExecutor* executor = *cuda->ExecutorForDevice(0);
-    std::unique_ptr<se::Stream> stream = *executor->CreateStream();
+  // GPU 0 with a stream of its own. A failure (a sticky error an earlier
+  // kernel left on the device, say) is a status for the test to report,
+  // not an abort of the whole test binary.
+  static absl::StatusOr<std::unique_ptr<CudaTestDevice>> Create() {
+    MINITF_ASSIGN_OR_RETURN(se::Platform * cuda, se::PlatformManager::PlatformWithName("CUDA"));
+    MINITF_ASSIGN_OR_RETURN(se::StreamExecutor * executor, cuda->ExecutorForDevice(0));
+    MINITF_ASSIGN_OR_RETURN(std::unique_ptr<se::Stream> stream, executor->CreateStream());
     return std::unique_ptr<CudaTestDevice>(new CudaTestDevice(executor, std::move(stream)));
   }
 
@@ -191,10 +195,11 @@ inline absl::StatusOr<std::vector<Tensor>> RunOnCuda(CudaTestDevice* device, Nod
 // tolerance, or the same error.
 inline void ExpectCudaMatchesCpu(const NodeDef& def, const std::vector<Tensor>& inputs,
                                  double atol = 1e-5, double rtol = 1e-5) {
-  std::unique_ptr<CudaTestDevice> device = CudaTestDevice::Create();
+  absl::StatusOr<std::unique_ptr<CudaTestDevice>> device = CudaTestDevice::Create();
+  ASSERT_TRUE(device.ok()) << def.op << ": " << device.status();
   KernelRunner cpu(def);
   absl::StatusOr<std::vector<Tensor>> expected = cpu.Run(inputs);
-  absl::StatusOr<std::vector<Tensor>> actual = RunOnCuda(device.get(), def, inputs);
+  absl::StatusOr<std::vector<Tensor>> actual = RunOnCuda(device->get(), def, inputs);
   ASSERT_EQ(expected.ok(), actual.ok())
       << def.op << ": CPU " << expected.status() << " vs CUDA " << actual.status();
   if (!expected.ok()) {

@@ -59,7 +59,10 @@ absl::StatusOr<Tensor> RunSteps(bool cuda, const std::vector<std::pair<std::stri
   if (cuda) {
     options.config.gpu_options.platform = "CUDA";
   } else {
+    // The reference: no GPU, and the graph's GPU requests fall back to the
+    // CPU (soft placement), as the same graph would in TensorFlow.
     options.config.device_count["GPU"] = 0;
+    options.config.allow_soft_placement = true;
   }
   MINITF_ASSIGN_OR_RETURN(std::unique_ptr<Session> session, NewSession(options));
   MINITF_RETURN_IF_ERROR(session->Create(Graph()));

@@ -166,6 +166,11 @@ TEST(ReductionOpsTest, ReducingAnEmptyDimensionGivesTheIdentity) {
   absl::StatusOr<Tensor> max = Reduce("Max", empty_rows, Axes({0}));
   ASSERT_TRUE(max.ok()) << max.status();
   ExpectTensorEqual(*max, Tensor::FromVector<float>({-inf, -inf, -inf}));
+  // TensorFlow's identities: Min of nothing is +inf, Prod of nothing is 1.
+  absl::StatusOr<Tensor> min = Reduce("Min", empty_rows, Axes({0}));
+  ASSERT_TRUE(min.ok()) << min.status();
+  ExpectTensorEqual(*min, Tensor::FromVector<float>({inf, inf, inf}));
+  ExpectReduce("Prod", empty_rows, Axes({0}), Tensor::FromVector<float>({1, 1, 1}));
   ExpectReduce("Mean", empty_rows, Axes({0}),
                Tensor::FromVector<float>({std::nanf(""), std::nanf(""), std::nanf("")}));
   // An integer mean of nothing is the empty sum, 0, not a division trap.

@@ -1,9 +1,11 @@
 // Parsing and printing SimGPU option strings.
 #include "stream/sim_gpu/sim_gpu_options.h"
 
+#include <memory>
 #include <string>
 
 #include "gtest/gtest.h"
+#include "stream/sim_gpu/sim_gpu_platform.h"
 
 namespace minitf::se {
 namespace {
@@ -65,9 +67,10 @@ TEST(SimGPUOptionsTest, MemoryAcceptsEverySizeUnit) {
 TEST(SimGPUOptionsTest, ToStringIsCanonicalAndParsesBack) {
   EXPECT_EQ(SimGPUOptions().ToString(),
             "count=1,memory=16GiB,tflops=15.7,hbm_gbps=900,pcie_gbps=12,launch_us=5,"
-            "preempt_us=100,mode=compute,strict=true");
+            "preempt_us=100,mode=compute,strict=true,kernels=cuda");
   for (const char* text : {"memory=65536KiB,mode=functional", "count=4,memory=1000B,tflops=0.1",
-                           "launch_us=0,mode=timing,pcie_gbps=31.5", "preempt_us=12.5"}) {
+                           "launch_us=0,mode=timing,pcie_gbps=31.5", "preempt_us=12.5",
+                           "kernels=all", "kernels=CUDA"}) {
     absl::StatusOr<SimGPUOptions> o = ParseSimGPUOptions(text);
     ASSERT_TRUE(o.ok()) << text << ": " << o.status();
     absl::StatusOr<SimGPUOptions> again = ParseSimGPUOptions(o->ToString());
@@ -99,6 +102,7 @@ TEST(SimGPUOptionsTest, EachBadKeyOrValueIsAClearError) {
       {"preempt_us=-3", "preempt_us"},
       {"preempt_us=soon", "soon"},
       {"mode=turbo", "turbo"},
+      {"kernels=some", "some"},
       {"count=1,count=2", "twice"},
   };
   for (const auto& [text, names] : cases) {
@@ -121,6 +125,23 @@ TEST(SimGPUOptionsTest, ValidateRejectsOutOfRangeFields) {
   o = SimGPUOptions();
   o.tflops = -1;
   EXPECT_NE(ValidateSimGPUOptions(o).message().find("tflops"), absl::string_view::npos);
+}
+
+// The kernel set: cuda unless MINITF_SIMGPU says otherwise (this process's
+// environment has no MINITF_SIMGPU); an option string without the key
+// takes the process's set, and a platform may not ask for the other one.
+TEST(SimGPUKernelSetTest, AbsentKeyTakesTheProcessSetAndAPlatformMayNotDiffer) {
+  ASSERT_EQ(SimGPUKernelSetOfProcess(), SimGPUOptions::KernelSet::kCuda);
+  EXPECT_EQ(ParseSimGPUOptions("count=2")->kernels, SimGPUOptions::KernelSet::kCuda);
+  EXPECT_EQ(ParseSimGPUOptions("count=2", SimGPUOptions::KernelSet::kAll)->kernels,
+            SimGPUOptions::KernelSet::kAll);
+  absl::StatusOr<SimGPUOptions> all = ParseSimGPUOptions("kernels=all");
+  ASSERT_TRUE(all.ok()) << all.status();
+  absl::StatusOr<std::unique_ptr<SimGPUPlatform>> platform = SimGPUPlatform::Create(*all);
+  ASSERT_FALSE(platform.ok());
+  EXPECT_EQ(platform.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(platform.status().message().find("kernels=all"), absl::string_view::npos);
+  EXPECT_NE(platform.status().message().find("MINITF_SIMGPU"), absl::string_view::npos);
 }
 
 }  // namespace

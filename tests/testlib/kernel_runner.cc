@@ -135,6 +135,13 @@ void ExpectTensorNear(const Tensor& actual, const Tensor& expected, double atol,
         EXPECT_TRUE(std::isnan(av)) << "element " << i;
         continue;
       }
+      // An infinity matches only the same infinity (the difference of two
+      // equal ones is NaN, which no tolerance admits; an infinite
+      // tolerance would admit any value).
+      if (std::isinf(av) || std::isinf(ev)) {
+        EXPECT_EQ(av, ev) << "element " << i;
+        continue;
+      }
       EXPECT_LE(std::abs(av - ev), atol + rtol * std::abs(ev))
           << "element " << i << ": " << av << " vs " << ev;
     }

@@ -1,0 +1,120 @@
+#include "ops/kernels/cuda_kernel_set.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+
+namespace minitf {
+namespace {
+
+KernelDefBuilder Gpu(const char* op) {
+  KernelDefBuilder builder(op);
+  builder.Device(DEVICE_GPU);
+  return builder;
+}
+
+std::vector<KernelDef> BuildCudaKernelSet() {
+  std::vector<KernelDef> defs;
+  auto add = [&defs](const KernelDefBuilder& builder) { defs.push_back(builder.Build()); };
+  const std::vector<DataType> kIndices = {DT_INT32, DT_INT64};
+
+  // Elementwise (cwise_ops_binary.cc, cwise_ops_unary.cc), float.
+  for (const char* op : {"Add", "AddV2", "Sub", "Mul", "Div", "RealDiv", "Maximum", "Minimum",
+                         "Pow", "SquaredDifference"}) {
+    add(Gpu(op).TypeConstraint<float>("T"));
+  }
+  for (const char* op : {"Neg", "Square", "Exp", "Log", "Sqrt", "Rsqrt", "Sigmoid", "Tanh", "Erf",
+                         "Erfc", "Relu"}) {
+    add(Gpu(op).TypeConstraint<float>("T"));
+  }
+  for (const char* op :
+       {"ReluGrad", "RsqrtGrad", "SqrtGrad", "SigmoidGrad", "TanhGrad", "ReciprocalGrad"}) {
+    add(Gpu(op).TypeConstraint<float>("T"));
+  }
+  // Linear algebra, NN ops and their gradients, float.
+  for (const char* op : {"AddN", "MatMul", "BatchMatMul", "BatchMatMulV2", "BiasAdd",
+                         "BiasAddGrad", "Conv2D", "MaxPool", "MaxPoolGrad", "Softmax",
+                         "FusedBatchNorm", "FusedBatchNormGrad"}) {
+    add(Gpu(op).TypeConstraint<float>("T"));
+  }
+  add(Gpu("Conv2DBackpropInput").TypeConstraint<float>("T").HostMemory("input_sizes"));
+  add(Gpu("Conv2DBackpropFilter").TypeConstraint<float>("T").HostMemory("filter_sizes"));
+  for (const char* op : {"FusedBatchNormV3", "FusedBatchNormGradV3"}) {
+    add(Gpu(op).TypeConstraint<float>("T").TypeConstraint<float>("U"));
+  }
+  for (DataType labels : kIndices) {
+    add(Gpu("SparseSoftmaxCrossEntropyWithLogits")
+            .TypeConstraint<float>("T")
+            .TypeConstraint("Tlabels", {labels})
+            .HostMemory("labels"));
+  }
+  // Reductions over host-memory axes.
+  for (const char* op : {"Sum", "Mean", "Max"}) {
+    add(Gpu(op)
+            .TypeConstraint<float>("T")
+            .TypeConstraint("Tidx", kIndices)
+            .HostMemory("reduction_indices"));
+  }
+  // Data movement and constants.
+  for (DataType perm : kIndices) {
+    add(Gpu("Transpose")
+            .TypeConstraint("T", {DT_FLOAT, DT_DOUBLE, DT_INT32, DT_INT64, DT_BOOL})
+            .TypeConstraint("Tperm", {perm})
+            .HostMemory("perm"));
+  }
+  const std::vector<DataType> kCastTypes = {DT_FLOAT, DT_DOUBLE, DT_INT64, DT_BOOL};
+  add(Gpu("Cast").TypeConstraint("SrcT", kCastTypes).TypeConstraint("DstT", kCastTypes));
+  for (DataType t : {DT_FLOAT, DT_DOUBLE, DT_INT64}) {
+    for (DataType index : kIndices) {
+      add(Gpu("Fill")
+              .TypeConstraint("T", {t})
+              .TypeConstraint("index_type", {index})
+              .HostMemory("dims")
+              .HostMemory("value"));
+    }
+    add(Gpu("ZerosLike").TypeConstraint("T", {t}));
+    add(Gpu("OnesLike").TypeConstraint("T", {t}));
+  }
+  // Reference variables and their updates, float.
+  add(Gpu("Variable").TypeConstraint<float>("dtype"));
+  add(Gpu("VariableV2").TypeConstraint<float>("dtype"));
+  for (const char* op : {"Assign", "AssignAdd", "AssignSub", "ApplyMomentum", "ApplyAdam"}) {
+    add(Gpu(op).TypeConstraint<float>("T"));
+  }
+  return defs;
+}
+
+// Appends one line per dtype combination of constraints[i..].
+void Expand(const KernelDef& def, size_t i, std::string prefix, std::vector<std::string>* out) {
+  if (i == def.constraints.size()) {
+    std::vector<std::string> host = def.host_memory_args;
+    std::sort(host.begin(), host.end());
+    out->push_back(absl::StrCat(prefix, " host=[", absl::StrJoin(host, ","), "]"));
+    return;
+  }
+  for (DataType t : def.constraints[i].second) {
+    Expand(def, i + 1, absl::StrCat(prefix, " ", def.constraints[i].first, "=", DataTypeString(t)),
+           out);
+  }
+}
+
+}  // namespace
+
+const std::vector<KernelDef>& CudaKernelSet() {
+  static const auto* set = new std::vector<KernelDef>(BuildCudaKernelSet());
+  return *set;
+}
+
+std::vector<std::string> ExpandKernelDefs(const std::vector<KernelDef>& defs) {
+  std::vector<std::string> lines;
+  for (KernelDef def : defs) {
+    std::sort(def.constraints.begin(), def.constraints.end());
+    Expand(def, 0, def.op, &lines);
+  }
+  std::sort(lines.begin(), lines.end());
+  return lines;
+}
+
+}  // namespace minitf
