@@ -4,6 +4,7 @@
 #include <bit>
 #include <utility>
 
+#include "platform/device_address.h"
 #include "platform/logging.h"
 #include "sanitizer/asan_interface.h"  // no-op macros unless built with ASan
 
@@ -22,7 +23,9 @@ constexpr size_t kMaxRequestBytes = std::numeric_limits<size_t>::max() / 4;
 // Under AddressSanitizer, free chunks are poisoned and an allocation unpoisons
 // its requested bytes rounded up to kAllocatorAlignment (as an aligned malloc
 // of that size would), so overruns and use after free inside a region are
-// caught as they would be with malloc.
+// caught as they would be with malloc. Device memory is poisoned at its real
+// addresses (a SimGPU region's are tagged), so a SimGPU kernel that touches
+// a freed device chunk is caught too.
 size_t VisibleBytes(size_t num_bytes, size_t chunk_size) {
   const size_t a = Allocator::kAllocatorAlignment;
   return std::min(chunk_size, (std::max<size_t>(num_bytes, 1) + a - 1) / a * a);
@@ -61,7 +64,7 @@ BFCAllocator::~BFCAllocator() {
                  in_use_.size(), stats_.bytes_in_use);
   }
   for (auto& [addr, region] : regions_) {
-    ASAN_UNPOISON_MEMORY_REGION(region.ptr, region.received_bytes);
+    ASAN_UNPOISON_MEMORY_REGION(RealAddress(region.ptr), region.received_bytes);
     sub_allocator_->Free(region.ptr, region.received_bytes);
   }
 }
@@ -147,7 +150,7 @@ void* BFCAllocator::AllocateFromBins(size_t alignment, size_t num_bytes) {
       InsertFree(Split(h, rounded));
     }
     Chunk& c = chunks_[h];
-    ASAN_UNPOISON_MEMORY_REGION(c.ptr, VisibleBytes(num_bytes, c.size));
+    ASAN_UNPOISON_MEMORY_REGION(RealAddress(c.ptr), VisibleBytes(num_bytes, c.size));
     c.in_use = true;
     c.requested_size = num_bytes;
     in_use_[c.ptr] = h;
@@ -180,7 +183,7 @@ bool BFCAllocator::Extend(size_t needed) {
     backpedalled = true;
   }
   if (mem == nullptr) return false;
-  ASAN_POISON_MEMORY_REGION(mem, received);
+  ASAN_POISON_MEMORY_REGION(RealAddress(mem), received);
   if (options_.allow_growth && !backpedalled) {
     // Twice the region taken, not twice the planned size: a region the
     // limit clamped (a job under a cut limit) must not inflate the next one,
@@ -264,7 +267,7 @@ bool BFCAllocator::FreeLocked(void* ptr) {
   ChunkHandle h = it->second;
   in_use_.erase(it);
   Chunk& c = chunks_[h];
-  ASAN_POISON_MEMORY_REGION(c.ptr, c.size);
+  ASAN_POISON_MEMORY_REGION(RealAddress(c.ptr), c.size);
   c.in_use = false;
   stats_.bytes_in_use -= static_cast<int64_t>(c.size);
   c.requested_size = 0;
@@ -327,7 +330,7 @@ int BFCAllocator::FreeEmptyRegions(size_t target_reserved) {
     auto it = regions_.find(addr);
     RemoveFree(it->second.first_chunk);
     DeleteChunk(it->second.first_chunk);
-    ASAN_UNPOISON_MEMORY_REGION(it->second.ptr, it->second.received_bytes);
+    ASAN_UNPOISON_MEMORY_REGION(RealAddress(it->second.ptr), it->second.received_bytes);
     sub_allocator_->Free(it->second.ptr, it->second.received_bytes);
     stats_.bytes_reserved -= static_cast<int64_t>(it->second.received_bytes);
     regions_.erase(it);

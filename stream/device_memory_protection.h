@@ -8,9 +8,9 @@
 // Two mechanisms, both per thread, so device memory is reachable only from
 // the device's own threads:
 //   - Tagged addresses (every machine). A device pointer SimGPU hands out is
-//     its real address with bit 53 set (kDeviceAddressTag): a non-canonical
-//     address on x86-64 and one outside every user mapping on AArch64, so a
-//     dereference faults. A thread with access gets the real address from
+//     its real address with bit 53 set (platform/device_address.h): a
+//     non-canonical address on x86-64 and one outside every user mapping on
+//     AArch64, so a dereference faults. A thread with access gets the real address from
 //     DeviceAddressForThisThread, which Tensor::raw_data() and the SimGPU
 //     copies call: a kernel body sees host-addressable tensors, host code
 //     sees tagged ones.
@@ -37,12 +37,9 @@
 #include <cstdint>
 
 #include "absl/status/status.h"
+#include "platform/device_address.h"
 
 namespace minitf::se {
-
-// The bit that marks a device address. User-space mappings lie below 2^47
-// (2^48 on AArch64), so no real address has it.
-inline constexpr uintptr_t kDeviceAddressTag = uintptr_t{1} << 53;
 
 namespace internal {
 // How many grants of access the calling thread holds (scopes, plus one for
@@ -50,15 +47,10 @@ namespace internal {
 extern thread_local int device_memory_access_depth;
 }  // namespace internal
 
-inline void* TagAsDeviceAddress(void* real) {
-  return reinterpret_cast<void*>(reinterpret_cast<uintptr_t>(real) | kDeviceAddressTag);
-}
-inline void* UntagDeviceAddress(const void* p) {
-  return reinterpret_cast<void*>(reinterpret_cast<uintptr_t>(p) & ~kDeviceAddressTag);
-}
-inline bool IsTaggedDeviceAddress(const void* p) {
-  return (reinterpret_cast<uintptr_t>(p) & kDeviceAddressTag) != 0;
-}
+using ::minitf::IsTaggedDeviceAddress;
+using ::minitf::TagAsDeviceAddress;
+// The real address of a tagged one (the same as RealAddress).
+inline void* UntagDeviceAddress(const void* p) { return RealAddress(p); }
 
 // The address through which the calling thread may touch `p`: the real
 // address when `p` is a tagged device address and the thread has access;

@@ -4,9 +4,10 @@
 //   auto noise = ops::RandomStandardNormal(root, {2, 3}, DT_FLOAT, {.seed = 7});
 //   auto u = ops::RandomUniform(root, ops::Shape(root, x), DT_DOUBLE);
 //
-// A nonzero seed or seed2 makes a fresh graph draw the same values; both zero
-// (the default) draws differently every time. The values are not
-// TensorFlow's for the same seeds (TensorFlow uses Philox streams).
+// A nonzero seed or seed2 makes a fresh graph draw the same values, and
+// TensorFlow's values for the same attrs (both draw from the same Philox
+// streams; each Run of an op continues its stream); both zero (the default)
+// draws differently every time.
 #ifndef MINITF_OPS_CC_RANDOM_OPS_H_
 #define MINITF_OPS_CC_RANDOM_OPS_H_
 

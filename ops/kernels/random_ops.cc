@@ -1,21 +1,23 @@
 // Kernels: RandomUniform, RandomStandardNormal, TruncatedNormal and
-// RandomUniformInt on CPU.
+// RandomUniformInt on CPU, with TensorFlow's generator and distributions
+// (philox_random.h, random_distributions.h), so the same seeds give
+// TensorFlow's numbers.
 //
-// The values are not TensorFlow's: TensorFlow draws from Philox streams, so
-// the same seeds give other numbers there; the distributions are the same.
-// Each kernel owns a 64-bit Mersenne Twister. With a nonzero `seed` or
-// `seed2` it is seeded from those two attrs, so a freshly built kernel draws
-// the same sequence every time; with both zero it is seeded from
-// std::random_device. Successive Computes continue the sequence, so every step
-// draws new values. Computes of concurrent steps take turns on the generator.
-#include <cmath>
+// Each kernel owns a PhiloxRandom seeded from its `seed` and `seed2` attrs
+// (from two random 64-bit values when both are zero). Every Compute takes
+// the generator as it is and moves it on by 256 calls per output value
+// (TensorFlow's reservation), so every step draws new values, and
+// concurrent steps take turns only for that reservation.
 #include <cstdint>
 #include <random>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
 #include "absl/strings/str_cat.h"
+#include "ops/kernels/philox_random.h"
+#include "ops/kernels/random_distributions.h"
 #include "platform/mutex.h"
 #include "runtime/kernel_registry.h"
 #include "runtime/op_requires.h"
@@ -23,87 +25,42 @@
 namespace minitf {
 namespace {
 
-using Engine = std::mt19937_64;
-
-Engine MakeEngine(int64_t seed, int64_t seed2) {
-  if (seed == 0 && seed2 == 0) {
-    std::random_device device;
-    std::seed_seq seq{device(), device(), device(), device()};
-    return Engine(seq);
-  }
-  const auto s = static_cast<uint64_t>(seed), s2 = static_cast<uint64_t>(seed2);
-  std::seed_seq seq{static_cast<uint32_t>(s), static_cast<uint32_t>(s >> 32),
-                    static_cast<uint32_t>(s2), static_cast<uint32_t>(s2 >> 32)};
-  return Engine(seq);
-}
-
-// A value in [0, 1) with every mantissa bit random: the top 24 (float) or 53
-// (double) bits of one draw, scaled. (std::uniform_real_distribution may
-// round up to 1.)
-template <typename T>
-T UniformFromBits(uint64_t bits);
-template <>
-float UniformFromBits<float>(uint64_t bits) {
-  return static_cast<float>(bits >> 40) * 0x1p-24f;
-}
-template <>
-double UniformFromBits<double>(uint64_t bits) {
-  return static_cast<double>(bits >> 11) * 0x1p-53;
-}
-
-struct UniformDistribution {
-  template <typename T>
-  static void Fill(Engine* engine, T* out, int64_t n) {
-    for (int64_t i = 0; i < n; ++i) out[i] = UniformFromBits<T>((*engine)());
-  }
-};
-
-// Box-Muller: two uniforms u1 in (0, 1] and u2 in [0, 1) give two
-// independent standard normals r cos(2 pi u2) and r sin(2 pi u2), with
-// r = sqrt(-2 ln u1). Computed in double, rounded to T.
-struct StandardNormalDistribution {
-  template <typename T>
-  static void Fill(Engine* engine, T* out, int64_t n) {
-    constexpr double kTwoPi = 6.283185307179586476925286766559;
-    for (int64_t i = 0; i < n; i += 2) {
-      const double u1 = 1.0 - UniformFromBits<double>((*engine)());
-      const double u2 = UniformFromBits<double>((*engine)());
-      const double r = std::sqrt(-2.0 * std::log(u1));
-      out[i] = static_cast<T>(r * std::cos(kTwoPi * u2));
-      if (i + 1 < n) out[i + 1] = static_cast<T>(r * std::sin(kTwoPi * u2));
-    }
-  }
-};
-
-// Normal values redrawn until strictly within two standard deviations
-// (TensorFlow's truncation), from Box-Muller pairs as above.
-struct TruncatedNormalDistribution {
-  template <typename T>
-  static void Fill(Engine* engine, T* out, int64_t n) {
-    constexpr double kTwoPi = 6.283185307179586476925286766559;
-    constexpr double kTruncate = 2.0;
-    int64_t i = 0;
-    while (i < n) {
-      const double u1 = 1.0 - UniformFromBits<double>((*engine)());
-      const double u2 = UniformFromBits<double>((*engine)());
-      const double r = std::sqrt(-2.0 * std::log(u1));
-      for (double z : {r * std::cos(kTwoPi * u2), r * std::sin(kTwoPi * u2)}) {
-        // Rounded first, so a value just inside in double is checked as T.
-        const T value = static_cast<T>(z);
-        if (i < n && std::abs(value) < T(kTruncate)) out[i++] = value;
-      }
-    }
-  }
-};
-
-// The kernel's engine, seeded from its seed and seed2 attrs. A bad attr
-// fails the construction (the engine returned is then unused).
-Engine SeededEngine(OpKernelConstruction* ctx) {
+// The generator of a kernel whose attrs are `seed` and `seed2`. A bad attr
+// fails the construction (the generator returned is then unused).
+PhiloxRandom SeededGenerator(OpKernelConstruction* ctx) {
   int64_t seed = 0, seed2 = 0;
   absl::Status s = ctx->GetAttr("seed", &seed);
   if (s.ok()) s = ctx->GetAttr("seed2", &seed2);
   if (!s.ok()) ctx->CtxFailure(s);
-  return MakeEngine(seed, seed2);
+  if (seed == 0 && seed2 == 0) {
+    std::random_device device;
+    auto draw64 = [&device] { return (uint64_t{device()} << 32) | device(); };
+    return PhiloxRandom(draw64(), draw64());
+  }
+  return PhiloxRandom(static_cast<uint64_t>(seed), static_cast<uint64_t>(seed2));
+}
+
+// A kernel's generator: each Compute reserves its share of the stream.
+class GuardedPhilox {
+ public:
+  explicit GuardedPhilox(OpKernelConstruction* ctx) : generator_(SeededGenerator(ctx)) {}
+  // The generator an output of `size` values starts from.
+  PhiloxRandom Reserve(int64_t size) {
+    MutexLock lock(&mu_);
+    const PhiloxRandom start = generator_;
+    generator_.Skip(random::ReservedCalls(size));
+    return start;
+  }
+
+ private:
+  Mutex mu_;
+  PhiloxRandom generator_ ABSL_GUARDED_BY(mu_);
+};
+
+template <typename Dist, typename T>
+void Fill(const Dist& dist, PhiloxRandom start, T* out, int64_t size) {
+  const int64_t groups = (size + Dist::kGroupSize - 1) / Dist::kGroupSize;
+  for (int64_t g = 0; g < groups; ++g) random::FillGroup(dist, start, size, g, out);
 }
 
 // The shape input 0 holds (a vector of `Index`).
@@ -127,34 +84,31 @@ absl::StatusOr<TensorShape> OutputShape(OpKernelContext* ctx) {
 }
 
 // output: a tensor of dtype T and the shape input 0 holds (as `Index`),
-// filled by `Distribution`.
-template <typename T, typename Index, typename Distribution>
+// filled by Dist<T>.
+template <typename T, typename Index, template <typename> class Dist>
 class RandomOp : public OpKernel {
  public:
-  explicit RandomOp(OpKernelConstruction* ctx) : OpKernel(ctx), engine_(SeededEngine(ctx)) {}
+  explicit RandomOp(OpKernelConstruction* ctx) : OpKernel(ctx), generator_(ctx) {}
 
   void Compute(OpKernelContext* ctx) override {
     absl::StatusOr<TensorShape> shape = OutputShape<Index>(ctx);
     OP_REQUIRES_OK(ctx, shape.status());
     Tensor* output = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, *shape, &output));
-    MutexLock lock(&mu_);
-    Distribution::Fill(&engine_, output->flat<T>().data(), output->NumElements());
+    const int64_t n = output->NumElements();
+    Fill(Dist<T>(), generator_.Reserve(n), output->flat<T>().data(), n);
   }
 
  private:
-  Mutex mu_;
-  Engine engine_ ABSL_GUARDED_BY(mu_);
+  GuardedPhilox generator_;
 };
 
 // Uniform integers of type T in [minval, maxval) (inputs 1 and 2, scalars,
-// read on the host), without modulo bias: a draw in the last incomplete
-// multiple of the range is drawn again.
+// read on the host): minval + bits % (maxval - minval), as TensorFlow.
 template <typename T, typename Index>
 class RandomUniformIntOp : public OpKernel {
  public:
-  explicit RandomUniformIntOp(OpKernelConstruction* ctx)
-      : OpKernel(ctx), engine_(SeededEngine(ctx)) {}
+  explicit RandomUniformIntOp(OpKernelConstruction* ctx) : OpKernel(ctx), generator_(ctx) {}
 
   void Compute(OpKernelContext* ctx) override {
     absl::StatusOr<TensorShape> shape = OutputShape<Index>(ctx);
@@ -176,34 +130,29 @@ class RandomUniformIntOp : public OpKernel {
                 AttachNodeName(absl::InvalidArgumentError(
                                    absl::StrCat("Need minval < maxval: ", lo, " >= ", hi)),
                                def()));
-    const uint64_t range = static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo);
-    // The largest multiple of range that fits in 2^64 (0 when it is 2^64).
-    const uint64_t limit = range == 0 ? 0 : (~uint64_t{0} / range) * range;
-    auto out = output->flat<T>();
-    MutexLock lock(&mu_);
-    for (int64_t i = 0; i < out.size(); ++i) {
-      uint64_t bits = engine_();
-      while (limit != 0 && bits >= limit) bits = engine_();
-      out(i) = static_cast<T>(static_cast<uint64_t>(lo) + bits % range);
-    }
+    using Unsigned = std::make_unsigned_t<T>;
+    random::UniformInt<T> dist;
+    dist.lo = lo;
+    dist.range = static_cast<Unsigned>(hi) - static_cast<Unsigned>(lo);
+    const int64_t n = output->NumElements();
+    Fill(dist, generator_.Reserve(n), output->flat<T>().data(), n);
   }
 
  private:
-  Mutex mu_;
-  Engine engine_ ABSL_GUARDED_BY(mu_);
+  GuardedPhilox generator_;
 };
 
-#define MINITF_REGISTER_RANDOM(op, T, Index, Distribution) \
-  REGISTER_KERNEL_BUILDER(Name(op)                         \
-                              .Device(DEVICE_CPU)          \
-                              .TypeConstraint<T>("dtype")  \
-                              .TypeConstraint<Index>("T")  \
-                              .HostMemory("shape"),        \
-                          RandomOp<T, Index, Distribution>)
-#define MINITF_REGISTER_RANDOM_OPS(T, Index)                                          \
-  MINITF_REGISTER_RANDOM("RandomUniform", T, Index, UniformDistribution);             \
-  MINITF_REGISTER_RANDOM("RandomStandardNormal", T, Index, StandardNormalDistribution); \
-  MINITF_REGISTER_RANDOM("TruncatedNormal", T, Index, TruncatedNormalDistribution)
+#define MINITF_REGISTER_RANDOM(op, T, Index, Dist) \
+  REGISTER_KERNEL_BUILDER(Name(op)                 \
+                              .Device(DEVICE_CPU)  \
+                              .TypeConstraint<T>("dtype") \
+                              .TypeConstraint<Index>("T") \
+                              .HostMemory("shape"),       \
+                          RandomOp<T, Index, Dist>)
+#define MINITF_REGISTER_RANDOM_OPS(T, Index)                                   \
+  MINITF_REGISTER_RANDOM("RandomUniform", T, Index, random::Uniform);          \
+  MINITF_REGISTER_RANDOM("RandomStandardNormal", T, Index, random::Normal);    \
+  MINITF_REGISTER_RANDOM("TruncatedNormal", T, Index, random::TruncatedNormal)
 MINITF_REGISTER_RANDOM_OPS(float, int32_t);
 MINITF_REGISTER_RANDOM_OPS(float, int64_t);
 MINITF_REGISTER_RANDOM_OPS(double, int32_t);
