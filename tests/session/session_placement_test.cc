@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -98,16 +99,24 @@ std::map<std::string, std::string> RunTraced(Session* session,
   return devices;
 }
 
+// A SimGPU session over VariableGraph() plus "update", v's CPU-only update;
+// null (with the failure recorded) when it cannot be made.
+std::unique_ptr<Session> SessionWithCpuOnlyUpdate() {
+  GraphDef graph = VariableGraph();
+  graph.node.push_back(AddOne("update", "v"));
+  std::unique_ptr<Session> session = NewSimGpuSession();
+  if (session == nullptr) return nullptr;
+  absl::Status s = session->Create(graph);
+  EXPECT_TRUE(s.ok()) << s;
+  return s.ok() ? std::move(session) : nullptr;
+}
+
 TEST(SessionPlacementTest, VariableInitializedInOneRunIsUpdatedByAnUpdateWithoutAGpuKernel) {
   // The init Run alone would put v and its Assign on the GPU; the update
   // Run alone would put v and the update on the CPU. Placed once, v sits
   // where all three can run, in both Runs.
-  GraphDef graph = VariableGraph();
-  graph.node.push_back(AddOne("update", "v"));
-  auto session = NewSimGpuSession();
+  std::unique_ptr<Session> session = SessionWithCpuOnlyUpdate();
   ASSERT_NE(session, nullptr);
-  ASSERT_TRUE(session->Create(graph).ok());
-
   std::vector<Tensor> out;
   std::map<std::string, std::string> init_run = RunTraced(session.get(), {}, {"init"}, &out);
   std::map<std::string, std::string> update_run = RunTraced(session.get(), {}, {"update"}, &out);
@@ -124,11 +133,8 @@ TEST(SessionPlacementTest, VariableInitializedInOneRunIsUpdatedByAnUpdateWithout
 TEST(SessionPlacementTest, AVariableKeepsItsDeviceWhicheverRunComesFirst) {
   // The update's Run first, then the init's: the order of the Runs (and of
   // the executors built for them) changes nothing.
-  GraphDef graph = VariableGraph();
-  graph.node.push_back(AddOne("update", "v"));
-  auto session = NewSimGpuSession();
+  std::unique_ptr<Session> session = SessionWithCpuOnlyUpdate();
   ASSERT_NE(session, nullptr);
-  ASSERT_TRUE(session->Create(graph).ok());
   std::vector<Tensor> out;
   RunOptions options;
   absl::Status s = session->Run(options, {}, {}, {"update"}, &out, nullptr);
