@@ -47,11 +47,6 @@ namespace internal {
 extern thread_local int device_memory_access_depth;
 }  // namespace internal
 
-using ::minitf::IsTaggedDeviceAddress;
-using ::minitf::TagAsDeviceAddress;
-// The real address of a tagged one (the same as RealAddress).
-inline void* UntagDeviceAddress(const void* p) { return RealAddress(p); }
-
 // The address through which the calling thread may touch `p`: the real
 // address when `p` is a tagged device address and the thread has access;
 // else `p` itself (host memory, or a device address host code must not
@@ -60,7 +55,7 @@ inline void* DeviceAddressForThisThread(const void* p) {
   if (!IsTaggedDeviceAddress(p) || internal::device_memory_access_depth == 0) {
     return const_cast<void*>(p);
   }
-  return UntagDeviceAddress(p);
+  return RealAddress(p);
 }
 
 // Whether the calling thread may touch device memory now.

@@ -10,7 +10,7 @@
 // The stream layout: values come in groups (kGroupSize of a distribution);
 // group g of a fixed-cost distribution is made from call g of the stream,
 // and group g of a truncated normal (which rejects draws, so uses a varying
-// number) from the words starting at call g * kGroupSize * 256 / 4.
+// number) from the words starting at call g * kCallsPerGroup.
 #ifndef MINITF_OPS_KERNELS_RANDOM_DISTRIBUTIONS_H_
 #define MINITF_OPS_KERNELS_RANDOM_DISTRIBUTIONS_H_
 
@@ -68,12 +68,14 @@ MINITF_HOST_DEVICE inline void BoxMullerDouble(uint32_t x0, uint32_t x1, uint32_
 }
 
 // Each distribution makes one group of kGroupSize values into `out` from
-// `gen`, positioned at the group's start.
+// `gen`, positioned at the group's start; a group starts kCallsPerGroup
+// calls after the one before it.
 template <typename T>
 struct Uniform;
 template <>
 struct Uniform<float> {
   static constexpr int kGroupSize = 4;
+  static constexpr uint64_t kCallsPerGroup = 1;
   MINITF_HOST_DEVICE void operator()(PhiloxRandom* gen, float* out) const {
     const PhiloxRandom::Result w = (*gen)();
     for (int i = 0; i < 4; ++i) out[i] = Uint32ToFloat(w[i]);
@@ -82,6 +84,7 @@ struct Uniform<float> {
 template <>
 struct Uniform<double> {
   static constexpr int kGroupSize = 2;
+  static constexpr uint64_t kCallsPerGroup = 1;
   MINITF_HOST_DEVICE void operator()(PhiloxRandom* gen, double* out) const {
     const PhiloxRandom::Result w = (*gen)();
     out[0] = Uint64ToDouble(w[0], w[1]);
@@ -94,6 +97,7 @@ struct Normal;
 template <>
 struct Normal<float> {
   static constexpr int kGroupSize = 4;
+  static constexpr uint64_t kCallsPerGroup = 1;
   MINITF_HOST_DEVICE void operator()(PhiloxRandom* gen, float* out) const {
     const PhiloxRandom::Result w = (*gen)();
     BoxMullerFloat(w[0], w[1], &out[0], &out[1]);
@@ -103,6 +107,7 @@ struct Normal<float> {
 template <>
 struct Normal<double> {
   static constexpr int kGroupSize = 2;
+  static constexpr uint64_t kCallsPerGroup = 1;
   MINITF_HOST_DEVICE void operator()(PhiloxRandom* gen, double* out) const {
     const PhiloxRandom::Result w = (*gen)();
     BoxMullerDouble(w[0], w[1], w[2], w[3], &out[0], &out[1]);
@@ -116,6 +121,7 @@ struct UniformInt;
 template <>
 struct UniformInt<int32_t> {
   static constexpr int kGroupSize = 4;
+  static constexpr uint64_t kCallsPerGroup = 1;
   int32_t lo;
   uint32_t range;  // hi - lo, which may not fit in int32.
   MINITF_HOST_DEVICE void operator()(PhiloxRandom* gen, int32_t* out) const {
@@ -128,6 +134,7 @@ struct UniformInt<int32_t> {
 template <>
 struct UniformInt<int64_t> {
   static constexpr int kGroupSize = 2;
+  static constexpr uint64_t kCallsPerGroup = 1;
   int64_t lo;
   uint64_t range;
   MINITF_HOST_DEVICE void operator()(PhiloxRandom* gen, int64_t* out) const {
@@ -157,74 +164,56 @@ class WordStream {
   int used_ = 4;
 };
 
-// Normals with |x| < 2, redrawing pairs until the group is full.
-template <typename T>
-struct TruncatedNormal;
-template <>
-struct TruncatedNormal<float> {
-  static constexpr int kGroupSize = 4;
-  MINITF_HOST_DEVICE void operator()(WordStream* words, float* out) const {
-    int n = 0;
-    while (true) {
-      const uint32_t x0 = words->Next();
-      const uint32_t x1 = words->Next();
-      float f[2];
-      BoxMullerFloat(x0, x1, &f[0], &f[1]);
-      for (float v : f) {
-        if (fabsf(v) < 2.0f) {
-          out[n++] = v;
-          if (n == kGroupSize) return;
-        }
-      }
-    }
-  }
-};
-template <>
-struct TruncatedNormal<double> {
-  static constexpr int kGroupSize = 2;
-  MINITF_HOST_DEVICE void operator()(WordStream* words, double* out) const {
-    int n = 0;
-    while (true) {
-      const uint32_t x0 = words->Next();
-      const uint32_t x1 = words->Next();
-      const uint32_t x2 = words->Next();
-      const uint32_t x3 = words->Next();
-      double d[2];
-      BoxMullerDouble(x0, x1, x2, x3, &d[0], &d[1]);
-      for (double v : d) {
-        if (fabs(v) < 2.0) {
-          out[n++] = v;
-          if (n == kGroupSize) return;
-        }
-      }
-    }
-  }
-};
+// Two standard normals from the next words of `words`: two for float,
+// four for double.
+MINITF_HOST_DEVICE inline void NormalPair(WordStream* words, float* out) {
+  const uint32_t x0 = words->Next();
+  const uint32_t x1 = words->Next();
+  BoxMullerFloat(x0, x1, &out[0], &out[1]);
+}
+MINITF_HOST_DEVICE inline void NormalPair(WordStream* words, double* out) {
+  const uint32_t x0 = words->Next();
+  const uint32_t x1 = words->Next();
+  const uint32_t x2 = words->Next();
+  const uint32_t x3 = words->Next();
+  BoxMullerDouble(x0, x1, x2, x3, &out[0], &out[1]);
+}
 
-// Calls a truncated normal group may take at most, reserved per group.
-constexpr uint64_t kReservedCallsPerTruncatedValue = 256 / 4;
+// Normals with |x| < 2, redrawing pairs until the group is full. A group
+// takes a varying number of words, so group g starts at call
+// g * kCallsPerGroup of the stream, a reservation it never exceeds in
+// practice (TensorFlow's 256 words per value).
+template <typename T>
+struct TruncatedNormal {
+  static constexpr int kGroupSize = 16 / sizeof(T);  // 4 floats, 2 doubles.
+  static constexpr uint64_t kCallsPerGroup = kGroupSize * 256 / 4;
+  MINITF_HOST_DEVICE void operator()(PhiloxRandom* gen, T* out) const {
+    WordStream words(*gen);
+    int n = 0;
+    while (true) {
+      T pair[2];
+      NormalPair(&words, pair);
+      for (T v : pair) {
+        if ((v < 0 ? -v : v) < T(2)) {
+          out[n++] = v;
+          if (n == kGroupSize) return;
+        }
+      }
+    }
+  }
+};
 
 // Group `group` of an output of `size` values (the last group may be
 // partial): the values `dist` makes there, written to out[group * kGroupSize
-// ...]. `base` is the generator the whole output starts from.
+// ...]. `base` is the generator the whole output starts from; group g
+// starts g * kCallsPerGroup calls later.
 template <typename Dist, typename T>
 MINITF_HOST_DEVICE void FillGroup(const Dist& dist, PhiloxRandom base, int64_t size,
                                   int64_t group, T* out) {
   constexpr int kGroup = Dist::kGroupSize;
   T values[kGroup];
-  base.Skip(static_cast<uint64_t>(group));
+  base.Skip(static_cast<uint64_t>(group) * Dist::kCallsPerGroup);
   dist(&base, values);
-  const int64_t start = group * kGroup;
-  for (int i = 0; i < kGroup && start + i < size; ++i) out[start + i] = values[i];
-}
-template <typename T>
-MINITF_HOST_DEVICE void FillGroup(const TruncatedNormal<T>& dist, PhiloxRandom base,
-                                  int64_t size, int64_t group, T* out) {
-  constexpr int kGroup = TruncatedNormal<T>::kGroupSize;
-  T values[kGroup];
-  base.Skip(static_cast<uint64_t>(group) * kGroup * kReservedCallsPerTruncatedValue);
-  WordStream words(base);
-  dist(&words, values);
   const int64_t start = group * kGroup;
   for (int i = 0; i < kGroup && start + i < size; ++i) out[start + i] = values[i];
 }

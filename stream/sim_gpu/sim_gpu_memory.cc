@@ -56,7 +56,6 @@ bool SimGPUMemory::EnsureReserved() {
   free_.emplace(0, capacity_);
   // Strict: addresses are handed out tagged (every machine); where there
   // are protection keys, the real range is keyed too.
-  protected_ = strict_;
   if (strict_ && ProtectionKeysAvailable()) {
     absl::Status s = ProtectWithKey(base_, mapping_size_);
     if (!s.ok()) {
@@ -78,7 +77,7 @@ void* SimGPUMemory::Allocate(uint64_t size) {
     if (free_size > rounded) free_.emplace(offset + rounded, free_size - rounded);
     allocated_.emplace(offset, rounded);
     bytes_in_use_ += rounded;
-    return protected_ ? TagAsDeviceAddress(base_ + offset) : base_ + offset;
+    return strict_ ? TagAsDeviceAddress(base_ + offset) : base_ + offset;
   }
   return nullptr;
 }
@@ -86,7 +85,7 @@ void* SimGPUMemory::Allocate(uint64_t size) {
 void SimGPUMemory::Deallocate(void* ptr) {
   if (ptr == nullptr) return;
   MutexLock lock(&mu_);
-  const char* p = static_cast<const char*>(UntagDeviceAddress(ptr));
+  const char* p = static_cast<const char*>(RealAddress(ptr));
   auto found = base_ == nullptr || p < base_ ? allocated_.end()
                                              : allocated_.find(static_cast<uint64_t>(p - base_));
   if (found == allocated_.end()) {
@@ -139,13 +138,13 @@ int64_t SimGPUMemory::BytesInUse() const {
 bool SimGPUMemory::Contains(const void* ptr) const {
   MutexLock lock(&mu_);
   if (base_ == nullptr) return false;
-  const char* p = static_cast<const char*>(UntagDeviceAddress(ptr));
+  const char* p = static_cast<const char*>(RealAddress(ptr));
   return p >= base_ && p < base_ + capacity_;
 }
 
 bool SimGPUMemory::ProtectedFromHost() const {
   MutexLock lock(&mu_);
-  return protected_;
+  return strict_ && base_ != nullptr;
 }
 
 }  // namespace minitf::se

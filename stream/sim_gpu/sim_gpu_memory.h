@@ -80,7 +80,6 @@ class SimGPUMemory {
   mutable Mutex mu_;
   char* base_ ABSL_GUARDED_BY(mu_) = nullptr;
   bool reservation_failed_ ABSL_GUARDED_BY(mu_) = false;
-  bool protected_ ABSL_GUARDED_BY(mu_) = false;
   // Free ranges, offset -> size; disjoint, never adjacent.
   absl::btree_map<uint64_t, uint64_t> free_ ABSL_GUARDED_BY(mu_);
   // Live allocations, offset -> rounded size.

@@ -99,11 +99,9 @@ std::map<std::string, std::string> RunTraced(Session* session,
   return devices;
 }
 
-// A SimGPU session over VariableGraph() plus "update", v's CPU-only update;
-// null (with the failure recorded) when it cannot be made.
-std::unique_ptr<Session> SessionWithCpuOnlyUpdate() {
-  GraphDef graph = VariableGraph();
-  graph.node.push_back(AddOne("update", "v"));
+// A SimGPU session created with `graph`; null (with the failure recorded)
+// when it cannot be made.
+std::unique_ptr<Session> SimGpuSessionOf(const GraphDef& graph) {
   std::unique_ptr<Session> session = NewSimGpuSession();
   if (session == nullptr) return nullptr;
   absl::Status s = session->Create(graph);
@@ -111,11 +109,18 @@ std::unique_ptr<Session> SessionWithCpuOnlyUpdate() {
   return s.ok() ? std::move(session) : nullptr;
 }
 
+// VariableGraph() plus "update", v's CPU-only update.
+GraphDef GraphWithCpuOnlyUpdate() {
+  GraphDef graph = VariableGraph();
+  graph.node.push_back(AddOne("update", "v"));
+  return graph;
+}
+
 TEST(SessionPlacementTest, VariableInitializedInOneRunIsUpdatedByAnUpdateWithoutAGpuKernel) {
   // The init Run alone would put v and its Assign on the GPU; the update
   // Run alone would put v and the update on the CPU. Placed once, v sits
   // where all three can run, in both Runs.
-  std::unique_ptr<Session> session = SessionWithCpuOnlyUpdate();
+  std::unique_ptr<Session> session = SimGpuSessionOf(GraphWithCpuOnlyUpdate());
   ASSERT_NE(session, nullptr);
   std::vector<Tensor> out;
   std::map<std::string, std::string> init_run = RunTraced(session.get(), {}, {"init"}, &out);
@@ -133,7 +138,7 @@ TEST(SessionPlacementTest, VariableInitializedInOneRunIsUpdatedByAnUpdateWithout
 TEST(SessionPlacementTest, AVariableKeepsItsDeviceWhicheverRunComesFirst) {
   // The update's Run first, then the init's: the order of the Runs (and of
   // the executors built for them) changes nothing.
-  std::unique_ptr<Session> session = SessionWithCpuOnlyUpdate();
+  std::unique_ptr<Session> session = SimGpuSessionOf(GraphWithCpuOnlyUpdate());
   ASSERT_NE(session, nullptr);
   std::vector<Tensor> out;
   RunOptions options;
@@ -147,9 +152,8 @@ TEST(SessionPlacementTest, AVariableKeepsItsDeviceWhicheverRunComesFirst) {
 }
 
 TEST(SessionPlacementTest, VariableWithGpuKernelsStaysOnTheGpuForEveryRun) {
-  auto session = NewSimGpuSession();
+  std::unique_ptr<Session> session = SimGpuSessionOf(VariableGraph());
   ASSERT_NE(session, nullptr);
-  ASSERT_TRUE(session->Create(VariableGraph()).ok());
   std::vector<Tensor> out;
   EXPECT_EQ(RunTraced(session.get(), {}, {"init"}, &out)["v"], kFullGpu);
   EXPECT_EQ(RunTraced(session.get(), {"read:0"}, {}, &out)["v"], kFullGpu);
@@ -157,9 +161,8 @@ TEST(SessionPlacementTest, VariableWithGpuKernelsStaysOnTheGpuForEveryRun) {
 }
 
 TEST(SessionPlacementTest, ExtendPlacesTheNewNodesWithoutMovingThePlacedOnes) {
-  auto session = NewSimGpuSession();
+  std::unique_ptr<Session> session = SimGpuSessionOf(VariableGraph());
   ASSERT_NE(session, nullptr);
-  ASSERT_TRUE(session->Create(VariableGraph()).ok());
   std::vector<Tensor> out;
   ASSERT_EQ(RunTraced(session.get(), {}, {"init"}, &out)["v"], kFullGpu);
 
