@@ -1,16 +1,70 @@
-// Kernels: BiasAdd and BiasAddGrad on CPU. BiasAdd broadcasts the bias
-// vector over every position of `value` but its last dimension; BiasAddGrad
-// sums out_backprop over every dimension but the channel one.
+// Kernels: BiasAdd and BiasAddGrad on CPU (float, double, int32, int64) and
+// on CUDA GPUs (float). BiasAdd broadcasts the bias vector over every
+// position of `value` but its last dimension (on CUDA a broadcast Add,
+// cwise_ops_gpu.h); only data_format NHWC is implemented. BiasAddGrad sums
+// out_backprop over every dimension but the channel one (the last under
+// NHWC, dimension 1 under NCHW); on CUDA with the reduction kernel
+// (reduction_ops_gpu.h), in two passes when there are dimensions after the
+// channels.
+#include <cstdint>
 #include <string>
 
-#include "ops/kernels/bias_add_op_common.h"
+#include "absl/strings/str_cat.h"
+#include "platform/status_macros.h"
 #include "runtime/kernel_registry.h"
+#include "runtime/node_def_util.h"
 #include "runtime/op_requires.h"
+
+#ifdef MINITF_WITH_CUDA
+#include "ops/kernels/cuda/cuda_kernel_helpers.h"
+#include "ops/kernels/cwise_ops_gpu.h"
+#include "ops/kernels/reduction_ops_gpu.h"
+#endif
 
 namespace minitf {
 namespace {
 
-template <typename T>
+// Unimplemented, naming the attr and its value, unless data_format is NHWC.
+// Errors are prefixed with the node by CreateOpKernel.
+absl::Status CheckBiasAddDataFormat(OpKernelConstruction* ctx) {
+  std::string data_format = "NHWC";
+  if (HasNodeAttr(ctx->def(), "data_format")) {
+    if (absl::Status s = ctx->GetAttr("data_format", &data_format); !s.ok()) return s;
+  }
+  if (data_format == "NHWC") return absl::OkStatus();
+  return absl::UnimplementedError(absl::StrCat("data_format '", data_format,
+                                               "' is not supported: BiasAdd only supports NHWC"));
+}
+
+// The size of value's last dimension; InvalidArgument naming `op`'s node
+// unless value has rank at least 2 and bias is a vector of that size.
+absl::StatusOr<int64_t> BiasAddChannels(const Tensor& value, const Tensor& bias,
+                                        const OpKernel& op) {
+  if (value.dims() < 2) {
+    return AttachNodeName(absl::InvalidArgumentError(
+                              absl::StrCat("value must have rank at least 2, got shape ",
+                                           value.shape().DebugString())),
+                          op.def());
+  }
+  const int64_t channels = value.dim_size(value.dims() - 1);
+  if (bias.dims() != 1 || bias.dim_size(0) != channels) {
+    return AttachNodeName(absl::InvalidArgumentError(absl::StrCat(
+                              "bias must be a vector of the last dimension of value: "
+                              "value has shape ",
+                              value.shape().DebugString(), ", bias has shape ",
+                              bias.shape().DebugString())),
+                          op.def());
+  }
+  return channels;
+}
+
+// The skeleton every device shares: data_format checked when built, value
+// and bias checked, the output allocated (in value's buffer when nothing
+// else holds it), an empty one returned; `Device` supplies only
+//   static absl::Status Add(OpKernelContext*, const Tensor& value,
+//                           const Tensor& bias, int64_t channels, Tensor* output);
+// with value seen as [NumElements() / channels, channels] and bias one row.
+template <typename Device>
 class BiasAddOp : public OpKernel {
  public:
   explicit BiasAddOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
@@ -20,12 +74,97 @@ class BiasAddOp : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     const Tensor& value = ctx->input(0);
     const Tensor& bias = ctx->input(1);
-    absl::StatusOr<int64_t> bias_channels = BiasAddChannels(value, bias, *this);
-    OP_REQUIRES_OK(ctx, bias_channels.status());
-    const int64_t channels = *bias_channels;
+    absl::StatusOr<int64_t> channels = BiasAddChannels(value, bias, *this);
+    OP_REQUIRES_OK(ctx, channels.status());
     Tensor* output = nullptr;
     OP_REQUIRES_OK(ctx, ctx->forward_input_or_allocate_output({0}, 0, value.shape(), &output));
     if (value.NumElements() == 0) return;
+    OP_REQUIRES_OK(ctx, Device::Add(ctx, value, bias, *channels, output));
+  }
+};
+
+// out_backprop seen as [outer, channels, inner].
+struct BiasGradView {
+  int64_t outer = 1;
+  int64_t channels = 1;
+  int64_t inner = 1;
+};
+
+// Whether `data_format` is "NCHW" (true) or "NHWC" (false); InvalidArgument
+// naming the node and the format for any other.
+absl::StatusOr<bool> BiasAddGradIsNCHW(const std::string& data_format, const OpKernel& op) {
+  if (data_format == "NHWC") return false;
+  if (data_format == "NCHW") return true;
+  return AttachNodeName(absl::InvalidArgumentError(absl::StrCat(
+                            "data_format '", data_format,
+                            "' is not supported: BiasAddGrad takes 'NHWC' or 'NCHW'")),
+                        op.def());
+}
+
+// InvalidArgument naming the node when out_backprop's rank is too low for
+// the layout (2 under NHWC, 3 under NCHW).
+absl::StatusOr<BiasGradView> BiasAddGradView(const Tensor& out_backprop, bool nchw,
+                                             const OpKernel& op) {
+  const int min_rank = nchw ? 3 : 2;
+  if (out_backprop.dims() < min_rank) {
+    return AttachNodeName(
+        absl::InvalidArgumentError(absl::StrCat(
+            "out_backprop must have rank at least ", min_rank, " under ", nchw ? "NCHW" : "NHWC",
+            ", got shape ", out_backprop.shape().DebugString())),
+        op.def());
+  }
+  const int channel_dim = nchw ? 1 : out_backprop.dims() - 1;
+  BiasGradView view;
+  for (int d = 0; d < out_backprop.dims(); ++d) {
+    const int64_t size = out_backprop.dim_size(d);
+    if (d < channel_dim) view.outer *= size;
+    if (d == channel_dim) view.channels = size;
+    if (d > channel_dim) view.inner *= size;
+  }
+  return view;
+}
+
+// The skeleton every device shares: data_format read when built,
+// out_backprop checked and viewed, the [channels] output allocated (and
+// zeroed when out_backprop is empty, the sum of nothing); `Device` supplies
+// only
+//   static absl::Status SetZero(OpKernelContext*, Tensor* output);
+//   static absl::Status SumGrad(OpKernelContext*, const Tensor& out_backprop,
+//                               const BiasGradView& view, Tensor* output);
+// where SumGrad sums a non-empty out_backprop over outer and inner.
+template <typename Device>
+class BiasAddGradOp : public OpKernel {
+ public:
+  explicit BiasAddGradOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    std::string data_format;
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("data_format", &data_format));
+    absl::StatusOr<bool> nchw = BiasAddGradIsNCHW(data_format, *this);
+    OP_REQUIRES_OK(ctx, nchw.status());
+    nchw_ = *nchw;
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& out_backprop = ctx->input(0);
+    absl::StatusOr<BiasGradView> view = BiasAddGradView(out_backprop, nchw_, *this);
+    OP_REQUIRES_OK(ctx, view.status());
+    Tensor* output = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({view->channels}), &output));
+    if (view->channels == 0) return;
+    if (out_backprop.NumElements() == 0) {
+      OP_REQUIRES_OK(ctx, Device::SetZero(ctx, output));
+      return;
+    }
+    OP_REQUIRES_OK(ctx, Device::SumGrad(ctx, out_backprop, *view, output));
+  }
+
+ private:
+  bool nchw_ = false;  // Constant after construction.
+};
+
+template <typename T>
+struct CpuBiasAdd {
+  static absl::Status Add(OpKernelContext* ctx, const Tensor& value, const Tensor& bias,
+                          int64_t channels, Tensor* output) {
     // View value as [rows, channels] and bias as one row repeated `rows` times.
     const int64_t rows = value.NumElements() / channels;
     const Eigen::DSizes<Eigen::DenseIndex, 2> one_row(1, channels);
@@ -33,42 +172,88 @@ class BiasAddOp : public OpKernel {
     output->shaped<T, 2>({rows, channels}).device(ctx->eigen_cpu_device()) =
         value.shaped<T, 2>({rows, channels}) +
         bias.vec<T>().reshape(one_row).broadcast(repeat_rows);
+    return absl::OkStatus();
   }
-};
 
-template <typename T>
-class BiasAddGradOp : public BiasAddGradOpBase {
- public:
-  using BiasAddGradOpBase::BiasAddGradOpBase;
+  static absl::Status SetZero(OpKernelContext* ctx, Tensor* output) {
+    output->vec<T>().setZero();
+    return absl::OkStatus();
+  }
 
-  void Compute(OpKernelContext* ctx) override {
-    const Tensor& out_backprop = ctx->input(0);
-    absl::StatusOr<BiasGradView> view = ViewOf(ctx);
-    OP_REQUIRES_OK(ctx, view.status());
-    Tensor* output = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({view->channels}), &output));
-    if (view->channels == 0) return;
-    auto out = output->vec<T>();
-    if (out_backprop.NumElements() == 0) {
-      out.setZero();
-      return;
-    }
-    const auto in = out_backprop.shaped<T, 3>({view->outer, view->channels, view->inner});
+  static absl::Status SumGrad(OpKernelContext* ctx, const Tensor& out_backprop,
+                              const BiasGradView& view, Tensor* output) {
+    const auto in = out_backprop.shaped<T, 3>({view.outer, view.channels, view.inner});
     const Eigen::array<Eigen::DenseIndex, 2> outer_and_inner = {0, 2};
-    out.device(ctx->eigen_cpu_device()) = in.sum(outer_and_inner);
+    output->vec<T>().device(ctx->eigen_cpu_device()) = in.sum(outer_and_inner);
+    return absl::OkStatus();
   }
 };
 
 #define MINITF_REGISTER_BIAS_ADD(T)                                                      \
   REGISTER_KERNEL_BUILDER(Name("BiasAdd").Device(DEVICE_CPU).TypeConstraint<T>("T"),     \
-                          BiasAddOp<T>);                                                 \
+                          BiasAddOp<CpuBiasAdd<T>>);                                     \
   REGISTER_KERNEL_BUILDER(Name("BiasAddGrad").Device(DEVICE_CPU).TypeConstraint<T>("T"), \
-                          BiasAddGradOp<T>)
+                          BiasAddGradOp<CpuBiasAdd<T>>)
 MINITF_REGISTER_BIAS_ADD(float);
 MINITF_REGISTER_BIAS_ADD(double);
 MINITF_REGISTER_BIAS_ADD(int32_t);
 MINITF_REGISTER_BIAS_ADD(int64_t);
 #undef MINITF_REGISTER_BIAS_ADD
+
+#ifdef MINITF_WITH_CUDA
+struct CudaBiasAdd {
+  static absl::Status Add(OpKernelContext* ctx, const Tensor& value, const Tensor& bias,
+                          int64_t channels, Tensor* output) {
+    gpu::BroadcastLayout layout;
+    layout.rank = 2;
+    layout.result_dims[0] = value.NumElements() / channels;
+    layout.result_dims[1] = channels;
+    layout.x_strides[0] = channels;
+    layout.x_strides[1] = 1;
+    layout.y_strides[0] = 0;  // The same bias row for every row of value.
+    layout.y_strides[1] = 1;
+    return LaunchOnComputeStream(ctx, "BiasAdd", [&](cudaStream_t stream) {
+      return gpu::LaunchBinaryOp(stream, gpu::BinaryOpKind::kAdd, layout, value.data<float>(),
+                                 bias.data<float>(), output->data<float>());
+    });
+  }
+
+  static absl::Status SetZero(OpKernelContext* ctx, Tensor* output) {
+    return LaunchOnComputeStream(ctx, "cudaMemsetAsync", [&](cudaStream_t stream) {
+      return cudaMemsetAsync(output->data<float>(), 0, output->TotalBytes(), stream);
+    });
+  }
+
+  static absl::Status SumGrad(OpKernelContext* ctx, const Tensor& out_backprop,
+                              const BiasGradView& view, Tensor* output) {
+    const float* rows = out_backprop.data<float>();
+    Tensor partial;
+    if (view.inner > 1) {
+      MINITF_RETURN_IF_ERROR(
+          ctx->allocate_temp(DT_FLOAT, TensorShape({view.outer, view.channels}), &partial));
+    }
+    return LaunchOnComputeStream(ctx, "BiasAddGrad", [&](cudaStream_t stream) {
+      if (view.inner > 1) {
+        // [outer, channels, inner] -> [outer, channels], then over outer.
+        const cudaError_t error = gpu::LaunchReduceMiddle(
+            stream, gpu::ReductionKind::kSum, rows, view.outer * view.channels, view.inner, 1,
+            1.0f, partial.data<float>());
+        if (error != cudaSuccess) return error;
+        rows = partial.data<float>();
+      }
+      return gpu::LaunchReduceMiddle(stream, gpu::ReductionKind::kSum, rows, 1, view.outer,
+                                     view.channels, 1.0f, output->data<float>());
+    });
+  }
+};
+
+REGISTER_KERNEL_BUILDER(
+    Name("BiasAdd").Device(DEVICE_GPU).Platform("CUDA").TypeConstraint<float>("T"),
+    BiasAddOp<CudaBiasAdd>);
+REGISTER_KERNEL_BUILDER(
+    Name("BiasAddGrad").Device(DEVICE_GPU).Platform("CUDA").TypeConstraint<float>("T"),
+    BiasAddGradOp<CudaBiasAdd>);
+#endif  // MINITF_WITH_CUDA
 
 }  // namespace
 }  // namespace minitf

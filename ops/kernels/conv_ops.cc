@@ -1,97 +1,324 @@
-// Kernels: Conv2D, Conv2DBackpropInput and Conv2DBackpropFilter on CPU, NHWC.
-// Each has its shapes checked by Conv2DOpBase (as on every device),
-// allocates its output and an im2col workspace, and calls the
-// device-agnostic functors of conv_functors.h on the intra-op pool.
+// Kernels: Conv2D, Conv2DBackpropInput and Conv2DBackpropFilter, NHWC with
+// HWIO filters, on the CPU (float, double: the im2col functors of
+// conv_functors.h on the intra-op pool) and on CUDA GPUs (float: the
+// executor's DNN plugin, cuDNN). Every device reads the window attrs and
+// checks the inputs the same way (Conv2DOpBase), allocates the output and
+// skips an empty one; only the convolution differs. The sizes inputs of the
+// gradients (input_sizes, filter_sizes) are int32 in host memory on GPUs.
+// The CUDA kernels support dilations of 1 only (the plugin's
+// ConvolutionDescriptor carries none): others are Unimplemented.
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "ops/kernels/conv_functors.h"
-#include "ops/kernels/conv_ops_common.h"
+#include "ops/kernels/window_geometry.h"
+#include "ops/util/window_attrs.h"
+#include "platform/status_macros.h"
 #include "runtime/kernel_registry.h"
+#include "runtime/node_def_util.h"
 #include "runtime/op_requires.h"
+
+#ifdef MINITF_WITH_CUDA
+#include "ops/kernels/cuda/cuda_kernel_helpers.h"
+#include "stream/dnn.h"
+#endif
 
 namespace minitf {
 namespace {
 
-template <typename T>
-absl::Status AllocateWorkspace(OpKernelContext* ctx, int64_t elements, Tensor* workspace) {
-  return ctx->allocate_temp(DataTypeToEnum<T>::value, TensorShape({elements}), workspace);
-}
-
-// output = conv2d(input, filter).
-template <typename T>
-class Conv2DOp : public Conv2DOpBase {
+// What the three ops share on every device, TensorFlow's Conv2DOp<Device, T>
+// before it calls its functor: the window attrs read once when the kernel is
+// built (then `Device::Check`ed), and the checks of the inputs that give the
+// convolution's geometry. `Device` supplies
+//   static absl::Status Check(const Conv2DParameters&, absl::string_view op);
+// and the convolutions the subclasses below call. Errors are InvalidArgument
+// naming the node; the messages are those of MakeConv2DGeometry
+// (window_geometry.h) and of the checks below.
+template <typename Device>
+class Conv2DOpBase : public OpKernel {
  public:
-  using Conv2DOpBase::Conv2DOpBase;
+  // Reads strides, padding, data_format and dilations (ReadConv2DParameters).
+  explicit Conv2DOpBase(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    absl::StatusOr<Conv2DParameters> params = ReadConv2DParameters(ctx->def());
+    OP_REQUIRES_OK(ctx, params.status());
+    params_ = *params;
+    OP_REQUIRES_OK(ctx, Device::Check(params_, ctx->def().op));
+  }
+
+ protected:
+  // Conv2D: input (0) convolved by filter (1). The output has the shape
+  // Conv2DOutputShape(g).
+  absl::StatusOr<functor::Conv2DGeometry> Conv2DGeometryOf(OpKernelContext* ctx) const {
+    return Geometry(ctx->input(0).shape(), ctx->input(1).shape());
+  }
+
+  // Conv2DBackpropInput: input_sizes (0, int32 in host memory), filter (1)
+  // and out_backprop (2), which must have the convolution's output shape.
+  // The output (in_backprop) has the shape Conv2DInputShape(g).
+  absl::StatusOr<functor::Conv2DGeometry> BackpropInputGeometryOf(OpKernelContext* ctx) const {
+    MINITF_ASSIGN_OR_RETURN(const TensorShape input_shape,
+                            ShapeFromSizes(ctx->input(0), "input_sizes"));
+    absl::StatusOr<functor::Conv2DGeometry> g = Geometry(input_shape, ctx->input(1).shape());
+    if (!g.ok()) return g.status();
+    MINITF_RETURN_IF_ERROR(CheckOutBackprop(*g, ctx->input(2)));
+    return g;
+  }
+
+  // Conv2DBackpropFilter: input (0), filter_sizes (1, int32 in host memory)
+  // and out_backprop (2), checked as above. The output (filter_backprop) has
+  // the shape Conv2DFilterShape(g).
+  absl::StatusOr<functor::Conv2DGeometry> BackpropFilterGeometryOf(OpKernelContext* ctx) const {
+    MINITF_ASSIGN_OR_RETURN(const TensorShape filter_shape,
+                            ShapeFromSizes(ctx->input(1), "filter_sizes"));
+    absl::StatusOr<functor::Conv2DGeometry> g = Geometry(ctx->input(0).shape(), filter_shape);
+    if (!g.ok()) return g.status();
+    MINITF_RETURN_IF_ERROR(CheckOutBackprop(*g, ctx->input(2)));
+    return g;
+  }
+
+ private:
+  // The convolution of `input` by `filter`; errors name the node.
+  absl::StatusOr<functor::Conv2DGeometry> Geometry(const TensorShape& input,
+                                                   const TensorShape& filter) const {
+    absl::StatusOr<functor::Conv2DGeometry> g = MakeConv2DGeometry(params_, input, filter);
+    if (!g.ok()) return AttachNodeName(g.status(), def());
+    return g;
+  }
+
+  // The shape an int32 sizes input (input_sizes, filter_sizes) holds.
+  absl::StatusOr<TensorShape> ShapeFromSizes(const Tensor& sizes, absl::string_view name) const {
+    if (sizes.dims() != 1 || sizes.NumElements() != 4) {
+      return AttachNodeName(
+          absl::InvalidArgumentError(absl::StrCat(name, " must be a vector of 4 sizes, got shape ",
+                                                  sizes.shape().DebugString())),
+          def());
+    }
+    const int32_t* v = sizes.data<int32_t>();
+    for (int i = 0; i < 4; ++i) {
+      if (v[i] < 0) {
+        return AttachNodeName(absl::InvalidArgumentError(absl::StrCat(
+                                  name, " must not be negative, got ", sizes.SummarizeValue())),
+                              def());
+      }
+    }
+    absl::StatusOr<TensorShape> shape = TensorShape::Build({v[0], v[1], v[2], v[3]});
+    if (!shape.ok()) {
+      return AttachNodeName(
+          absl::InvalidArgumentError(absl::StrCat(name, ": ", shape.status().message())), def());
+    }
+    return shape;
+  }
+
+  // out_backprop must have the shape of the convolution's output.
+  absl::Status CheckOutBackprop(const functor::Conv2DGeometry& g,
+                                const Tensor& out_backprop) const {
+    const TensorShape expected = Conv2DOutputShape(g);
+    if (out_backprop.shape() == expected) return absl::OkStatus();
+    return AttachNodeName(absl::InvalidArgumentError(absl::StrCat(
+                              "out_backprop has shape ", out_backprop.shape().DebugString(),
+                              " but the convolution's output has shape ", expected.DebugString())),
+                          def());
+  }
+
+  Conv2DParameters params_;  // Constant after construction.
+};
+
+// output = conv2d(input, filter), by
+//   static absl::Status Device::Convolve(OpKernelContext*, const functor::Conv2DGeometry&,
+//                                        const Tensor& input, const Tensor& filter,
+//                                        Tensor* output);
+template <typename Device>
+class Conv2DOp : public Conv2DOpBase<Device> {
+ public:
+  using Conv2DOpBase<Device>::Conv2DOpBase;
 
   void Compute(OpKernelContext* ctx) override {
-    const Tensor& input = ctx->input(0);
-    const Tensor& filter = ctx->input(1);
-    absl::StatusOr<functor::Conv2DGeometry> g = Conv2DGeometryOf(ctx);
+    absl::StatusOr<functor::Conv2DGeometry> g = this->Conv2DGeometryOf(ctx);
     OP_REQUIRES_OK(ctx, g.status());
     Tensor* output = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, Conv2DOutputShape(*g), &output));
-    const Eigen::ThreadPoolDevice& d = ctx->eigen_cpu_device();
-    Tensor workspace;
-    OP_REQUIRES_OK(ctx, AllocateWorkspace<T>(
-                            ctx, functor::Conv2DFunctor<T>::WorkspaceElements(d, *g), &workspace));
-    functor::Conv2DFunctor<T>()(d, *g, input.data<T>(), filter.data<T>(), output->data<T>(),
-                                workspace.data<T>());
+    if (output->NumElements() == 0) return;
+    OP_REQUIRES_OK(ctx, Device::Convolve(ctx, *g, ctx->input(0), ctx->input(1), output));
   }
 };
 
-// The gradient of Conv2D with respect to its input, whose shape input_sizes gives.
-template <typename T>
-class Conv2DBackpropInputOp : public Conv2DOpBase {
+// The gradient of Conv2D with respect to its input, whose shape input_sizes
+// gives, by
+//   static absl::Status Device::BackpropInput(OpKernelContext*, const functor::Conv2DGeometry&,
+//                                             const Tensor& filter, const Tensor& out_backprop,
+//                                             Tensor* in_backprop);
+template <typename Device>
+class Conv2DBackpropInputOp : public Conv2DOpBase<Device> {
  public:
-  using Conv2DOpBase::Conv2DOpBase;
+  using Conv2DOpBase<Device>::Conv2DOpBase;
 
   void Compute(OpKernelContext* ctx) override {
-    const Tensor& filter = ctx->input(1);
-    const Tensor& out_backprop = ctx->input(2);
-    absl::StatusOr<functor::Conv2DGeometry> g = BackpropInputGeometryOf(ctx);
+    absl::StatusOr<functor::Conv2DGeometry> g = this->BackpropInputGeometryOf(ctx);
     OP_REQUIRES_OK(ctx, g.status());
     Tensor* in_backprop = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, Conv2DInputShape(*g), &in_backprop));
-    const Eigen::ThreadPoolDevice& d = ctx->eigen_cpu_device();
-    Tensor workspace;
-    OP_REQUIRES_OK(ctx, AllocateWorkspace<T>(
-                            ctx, functor::Conv2DBackpropInputFunctor<T>::WorkspaceElements(d, *g),
-                            &workspace));
-    functor::Conv2DBackpropInputFunctor<T>()(d, *g, filter.data<T>(), out_backprop.data<T>(),
-                                             in_backprop->data<T>(), workspace.data<T>());
+    if (in_backprop->NumElements() == 0) return;
+    OP_REQUIRES_OK(ctx,
+                   Device::BackpropInput(ctx, *g, ctx->input(1), ctx->input(2), in_backprop));
   }
 };
 
-// The gradient of Conv2D with respect to its filter, whose shape filter_sizes gives.
-template <typename T>
-class Conv2DBackpropFilterOp : public Conv2DOpBase {
+// The gradient of Conv2D with respect to its filter, whose shape
+// filter_sizes gives, by
+//   static absl::Status Device::BackpropFilter(OpKernelContext*, const functor::Conv2DGeometry&,
+//                                              const Tensor& input, const Tensor& out_backprop,
+//                                              Tensor* filter_backprop);
+template <typename Device>
+class Conv2DBackpropFilterOp : public Conv2DOpBase<Device> {
  public:
-  using Conv2DOpBase::Conv2DOpBase;
+  using Conv2DOpBase<Device>::Conv2DOpBase;
 
   void Compute(OpKernelContext* ctx) override {
-    const Tensor& input = ctx->input(0);
-    const Tensor& out_backprop = ctx->input(2);
-    absl::StatusOr<functor::Conv2DGeometry> g = BackpropFilterGeometryOf(ctx);
+    absl::StatusOr<functor::Conv2DGeometry> g = this->BackpropFilterGeometryOf(ctx);
     OP_REQUIRES_OK(ctx, g.status());
     Tensor* filter_backprop = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, Conv2DFilterShape(*g), &filter_backprop));
+    if (filter_backprop->NumElements() == 0) return;
+    OP_REQUIRES_OK(ctx, Device::BackpropFilter(ctx, *g, ctx->input(0), ctx->input(2),
+                                               filter_backprop));
+  }
+};
+
+// The device-agnostic functors of conv_functors.h on the intra-op pool, each
+// with an im2col workspace of the size it asks for.
+template <typename T>
+struct CpuConv2D {
+  static absl::Status Check(const Conv2DParameters&, absl::string_view) {
+    return absl::OkStatus();
+  }
+
+  static absl::Status Convolve(OpKernelContext* ctx, const functor::Conv2DGeometry& g,
+                               const Tensor& input, const Tensor& filter, Tensor* output) {
     const Eigen::ThreadPoolDevice& d = ctx->eigen_cpu_device();
     Tensor workspace;
-    OP_REQUIRES_OK(ctx, AllocateWorkspace<T>(
-                            ctx, functor::Conv2DBackpropFilterFunctor<T>::WorkspaceElements(d, *g),
-                            &workspace));
-    functor::Conv2DBackpropFilterFunctor<T>()(d, *g, input.data<T>(), out_backprop.data<T>(),
+    MINITF_RETURN_IF_ERROR(
+        AllocateWorkspace(ctx, functor::Conv2DFunctor<T>::WorkspaceElements(d, g), &workspace));
+    functor::Conv2DFunctor<T>()(d, g, input.data<T>(), filter.data<T>(), output->data<T>(),
+                                workspace.data<T>());
+    return absl::OkStatus();
+  }
+
+  static absl::Status BackpropInput(OpKernelContext* ctx, const functor::Conv2DGeometry& g,
+                                    const Tensor& filter, const Tensor& out_backprop,
+                                    Tensor* in_backprop) {
+    const Eigen::ThreadPoolDevice& d = ctx->eigen_cpu_device();
+    Tensor workspace;
+    MINITF_RETURN_IF_ERROR(AllocateWorkspace(
+        ctx, functor::Conv2DBackpropInputFunctor<T>::WorkspaceElements(d, g), &workspace));
+    functor::Conv2DBackpropInputFunctor<T>()(d, g, filter.data<T>(), out_backprop.data<T>(),
+                                             in_backprop->data<T>(), workspace.data<T>());
+    return absl::OkStatus();
+  }
+
+  static absl::Status BackpropFilter(OpKernelContext* ctx, const functor::Conv2DGeometry& g,
+                                     const Tensor& input, const Tensor& out_backprop,
+                                     Tensor* filter_backprop) {
+    const Eigen::ThreadPoolDevice& d = ctx->eigen_cpu_device();
+    Tensor workspace;
+    MINITF_RETURN_IF_ERROR(AllocateWorkspace(
+        ctx, functor::Conv2DBackpropFilterFunctor<T>::WorkspaceElements(d, g), &workspace));
+    functor::Conv2DBackpropFilterFunctor<T>()(d, g, input.data<T>(), out_backprop.data<T>(),
                                               filter_backprop->data<T>(), workspace.data<T>());
+    return absl::OkStatus();
+  }
+
+ private:
+  static absl::Status AllocateWorkspace(OpKernelContext* ctx, int64_t elements,
+                                        Tensor* workspace) {
+    return ctx->allocate_temp(DataTypeToEnum<T>::value, TensorShape({elements}), workspace);
   }
 };
 
 #define MINITF_REGISTER_CONV(T)                                                                   \
-  REGISTER_KERNEL_BUILDER(Name("Conv2D").Device(DEVICE_CPU).TypeConstraint<T>("T"), Conv2DOp<T>); \
+  REGISTER_KERNEL_BUILDER(Name("Conv2D").Device(DEVICE_CPU).TypeConstraint<T>("T"),               \
+                          Conv2DOp<CpuConv2D<T>>);                                                \
   REGISTER_KERNEL_BUILDER(Name("Conv2DBackpropInput").Device(DEVICE_CPU).TypeConstraint<T>("T"),  \
-                          Conv2DBackpropInputOp<T>);                                              \
+                          Conv2DBackpropInputOp<CpuConv2D<T>>);                                   \
   REGISTER_KERNEL_BUILDER(Name("Conv2DBackpropFilter").Device(DEVICE_CPU).TypeConstraint<T>("T"), \
-                          Conv2DBackpropFilterOp<T>)
+                          Conv2DBackpropFilterOp<CpuConv2D<T>>)
 MINITF_REGISTER_CONV(float);
 MINITF_REGISTER_CONV(double);
 #undef MINITF_REGISTER_CONV
+
+#ifdef MINITF_WITH_CUDA
+se::dnn::ConvolutionDescriptor ToDescriptor(const functor::Conv2DGeometry& g) {
+  se::dnn::ConvolutionDescriptor d;
+  d.batch = g.batch;
+  d.in_rows = g.in_rows;
+  d.in_cols = g.in_cols;
+  d.in_depth = g.in_depth;
+  d.filter_rows = g.filter_rows;
+  d.filter_cols = g.filter_cols;
+  d.out_depth = g.out_depth;
+  d.out_rows = g.out_rows;
+  d.out_cols = g.out_cols;
+  d.stride_rows = g.stride_rows;
+  d.stride_cols = g.stride_cols;
+  d.pad_top = g.pad_top;
+  d.pad_left = g.pad_left;
+  return d;
+}
+
+struct CudaConv2D {
+  static absl::Status Check(const Conv2DParameters& params, absl::string_view op) {
+    if (params.dilation_rows == 1 && params.dilation_cols == 1) return absl::OkStatus();
+    return absl::UnimplementedError(absl::StrCat("the CUDA ", op,
+                                                 " kernel supports dilations of 1 only, got ",
+                                                 params.dilation_rows, " and ",
+                                                 params.dilation_cols));
+  }
+
+  static absl::Status Convolve(OpKernelContext* ctx, const functor::Conv2DGeometry& g,
+                               const Tensor& input, const Tensor& filter, Tensor* output) {
+    return DnnOnComputeStream(ctx, [&](se::Stream* stream, se::DnnSupport* dnn) {
+      se::DeviceMemory<float> out = AsDeviceMemory(*output);
+      return dnn->DoConvolve(stream, ToDescriptor(g), AsDeviceMemory(input),
+                             AsDeviceMemory(filter), &out);
+    });
+  }
+
+  static absl::Status BackpropInput(OpKernelContext* ctx, const functor::Conv2DGeometry& g,
+                                    const Tensor& filter, const Tensor& out_backprop,
+                                    Tensor* in_backprop) {
+    return DnnOnComputeStream(ctx, [&](se::Stream* stream, se::DnnSupport* dnn) {
+      se::DeviceMemory<float> result = AsDeviceMemory(*in_backprop);
+      return dnn->DoConvolveBackwardData(stream, ToDescriptor(g), AsDeviceMemory(filter),
+                                         AsDeviceMemory(out_backprop), &result);
+    });
+  }
+
+  static absl::Status BackpropFilter(OpKernelContext* ctx, const functor::Conv2DGeometry& g,
+                                     const Tensor& input, const Tensor& out_backprop,
+                                     Tensor* filter_backprop) {
+    return DnnOnComputeStream(ctx, [&](se::Stream* stream, se::DnnSupport* dnn) {
+      se::DeviceMemory<float> result = AsDeviceMemory(*filter_backprop);
+      return dnn->DoConvolveBackwardFilter(stream, ToDescriptor(g), AsDeviceMemory(input),
+                                           AsDeviceMemory(out_backprop), &result);
+    });
+  }
+};
+
+REGISTER_KERNEL_BUILDER(
+    Name("Conv2D").Device(DEVICE_GPU).Platform("CUDA").TypeConstraint<float>("T"),
+    Conv2DOp<CudaConv2D>);
+REGISTER_KERNEL_BUILDER(Name("Conv2DBackpropInput")
+                            .Device(DEVICE_GPU)
+                            .Platform("CUDA")
+                            .TypeConstraint<float>("T")
+                            .HostMemory("input_sizes"),
+                        Conv2DBackpropInputOp<CudaConv2D>);
+REGISTER_KERNEL_BUILDER(Name("Conv2DBackpropFilter")
+                            .Device(DEVICE_GPU)
+                            .Platform("CUDA")
+                            .TypeConstraint<float>("T")
+                            .HostMemory("filter_sizes"),
+                        Conv2DBackpropFilterOp<CudaConv2D>);
+#endif  // MINITF_WITH_CUDA
 
 }  // namespace
 }  // namespace minitf

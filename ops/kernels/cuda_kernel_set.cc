@@ -58,9 +58,10 @@ std::vector<KernelDef> BuildCudaKernelSet() {
             .HostMemory("reduction_indices"));
   }
   // Data movement and constants.
+  // Not int32: int32 tensors stay in host memory on GPU devices.
   for (DataType perm : kIndices) {
     add(Gpu("Transpose")
-            .TypeConstraint("T", {DT_FLOAT, DT_DOUBLE, DT_INT32, DT_INT64, DT_BOOL})
+            .TypeConstraint("T", {DT_FLOAT, DT_DOUBLE, DT_INT64, DT_BOOL})
             .TypeConstraint("Tperm", {perm})
             .HostMemory("perm"));
   }
@@ -77,12 +78,42 @@ std::vector<KernelDef> BuildCudaKernelSet() {
     add(Gpu("ZerosLike").TypeConstraint("T", {t}));
     add(Gpu("OnesLike").TypeConstraint("T", {t}));
   }
+  // Random numbers (random_ops.cc), shapes in host memory.
+  for (const char* op : {"RandomUniform", "RandomStandardNormal", "TruncatedNormal"}) {
+    add(Gpu(op)
+            .TypeConstraint("dtype", {DT_FLOAT, DT_DOUBLE})
+            .TypeConstraint("T", kIndices)
+            .HostMemory("shape"));
+  }
+  add(Gpu("RandomUniformInt")
+          .TypeConstraint<int64_t>("Tout")
+          .TypeConstraint("T", kIndices)
+          .HostMemory("shape")
+          .HostMemory("minval")
+          .HostMemory("maxval"));
   // Reference variables and their updates, float.
   add(Gpu("Variable").TypeConstraint<float>("dtype"));
   add(Gpu("VariableV2").TypeConstraint<float>("dtype"));
-  for (const char* op : {"Assign", "AssignAdd", "AssignSub", "ApplyMomentum", "ApplyAdam"}) {
+  for (const char* op : {"Assign", "AssignAdd", "AssignSub", "ApplyGradientDescent",
+                         "ApplyMomentum", "ApplyAdam"}) {
     add(Gpu(op).TypeConstraint<float>("T"));
   }
+  // Resource variables and their updates, float; handles in host memory.
+  for (const char* op : {"VarHandleOp", "ReadVariableOp", "AssignVariableOp"}) {
+    add(Gpu(op).TypeConstraint<float>("dtype").HostMemory("resource"));
+  }
+  add(Gpu("VarIsInitializedOp").HostMemory("resource").HostMemory("is_initialized"));
+  add(Gpu("DestroyResourceOp").HostMemory("resource"));
+  add(Gpu("ResourceApplyGradientDescent").TypeConstraint<float>("T").HostMemory("var"));
+  add(Gpu("ResourceApplyMomentum")
+          .TypeConstraint<float>("T")
+          .HostMemory("var")
+          .HostMemory("accum"));
+  add(Gpu("ResourceApplyAdam")
+          .TypeConstraint<float>("T")
+          .HostMemory("var")
+          .HostMemory("m")
+          .HostMemory("v"));
   return defs;
 }
 

@@ -1,18 +1,29 @@
 // Kernels: Add, AddV2, Sub, Mul, Div, FloorDiv, FloorMod, Pow,
 // SquaredDifference, Maximum, Minimum on CPU, with NumPy broadcasting (see
 // bcast.h), for float, double, int32 and int64; RealDiv for float and double.
+// On CUDA GPUs: Add, AddV2, Sub, Mul, Div, RealDiv, Pow, SquaredDifference,
+// Maximum and Minimum for float, the merged broadcast view walked by
+// cwise_ops_binary_gpu.cu.
 //
-// One kernel template, BinaryOp<T, Fn>, has its shapes checked by
-// BinaryOpShared (as on every device) and picks an evaluation strategy; Fn
-// only says how two operand expressions combine.
+// One kernel template, BinaryOp<Device, T, Fn>, has its shapes checked by
+// BinaryOpShared (as for the comparison ops) and allocates the result; Fn
+// only says how two operand expressions combine, and Device how the result
+// is computed: Eigen on the CPU, picking an evaluation strategy; on CUDA the
+// launch of Fn's kernel (gpu::BinaryOpKind).
 #include <algorithm>
 #include <cmath>
 #include <type_traits>
 
 #include "ops/kernels/cwise_ops_common.h"
+#include "platform/logging.h"
 #include "runtime/kernel_registry.h"
 #include "runtime/node_def_util.h"
 #include "runtime/op_requires.h"
+
+#ifdef MINITF_WITH_CUDA
+#include "ops/kernels/cuda/cuda_kernel_helpers.h"
+#include "ops/kernels/cwise_ops_gpu.h"
+#endif
 
 namespace minitf {
 namespace {
@@ -158,10 +169,15 @@ bool ContainsNegative(const Tensor& t) {
   return std::any_of(begin, end, [](T v) { return v < 0; });
 }
 
-// The largest rank of the merged broadcast view (BCast) this kernel handles.
-constexpr int kMaxBroadcastRank = 5;
-
-template <typename T, typename Fn>
+// The skeleton every device shares: the shapes broadcast, operands an
+// integer Fn cannot take rejected, the result allocated (in an operand's
+// buffer when that operand is not stretched and nothing else holds it) and
+// the merged view's rank checked; `Device` supplies only
+//   static constexpr int kMaxBroadcastRank;  // the merged ranks it can walk
+//   template <typename T, typename Fn>
+//   static absl::Status Launch(OpKernelContext*, const BCast&, const Tensor& x,
+//                              const Tensor& y, Tensor* z);  // z not empty
+template <typename Device, typename T, typename Fn>
 class BinaryOp : public BinaryOpShared {
  public:
   using BinaryOpShared::BinaryOpShared;
@@ -182,18 +198,28 @@ class BinaryOp : public BinaryOpShared {
                                      "Integers to negative integer powers are not allowed"),
                                  def()));
     }
-    // An operand with as many elements as the result is not stretched, so
-    // the result may overwrite it element by element.
     Tensor* z = nullptr;
     OP_REQUIRES_OK(ctx, ctx->forward_input_or_allocate_output({0, 1}, 0, out_shape, &z));
+    // An empty result walks no view, however often its dimensions alternate.
     if (out_shape.num_elements() == 0) return;
+    OP_REQUIRES_OK(ctx, CheckBroadcastRank(*bcast, x, y, Device::kMaxBroadcastRank));
+    OP_REQUIRES_OK(ctx, Device::template Launch<T, Fn>(ctx, *bcast, x, y, z));
+  }
+};
 
+struct CpuBinary {
+  // Eigen evaluates the merged view with one template per rank up to this.
+  static constexpr int kMaxBroadcastRank = 5;
+
+  template <typename T, typename Fn>
+  static absl::Status Launch(OpKernelContext* ctx, const BCast& bcast, const Tensor& x,
+                             const Tensor& y, Tensor* z) {
     const Eigen::ThreadPoolDevice& d = ctx->eigen_cpu_device();
     auto out = z->flat<T>();
     auto xf = x.flat<T>();
     auto yf = y.flat<T>();
-    const int64_t n = out_shape.num_elements();
-    if (bcast->IsTrivial()) {
+    const int64_t n = z->NumElements();
+    if (bcast.IsTrivial()) {
       out.device(d) = Fn::template Apply<T>(xf, yf);
     } else if (x.NumElements() == 1 && y.NumElements() == n) {
       const auto xs = yf.constant(xf(0));
@@ -202,26 +228,30 @@ class BinaryOp : public BinaryOpShared {
       const auto ys = xf.constant(yf(0));
       out.device(d) = Fn::template Apply<T>(xf, ys);
     } else {
-      OP_REQUIRES_OK(ctx, EvaluateBroadcast(d, *bcast, x, y, z));
+      EvaluateBroadcast<T, Fn>(d, bcast, x, y, z);
     }
+    return absl::OkStatus();
   }
 
  private:
-  absl::Status EvaluateBroadcast(const Eigen::ThreadPoolDevice& d, const BCast& bcast,
-                                 const Tensor& x, const Tensor& y, Tensor* z) const {
+  // REQUIRES: bcast.rank() <= kMaxBroadcastRank (BinaryOp checks).
+  template <typename T, typename Fn>
+  static void EvaluateBroadcast(const Eigen::ThreadPoolDevice& d, const BCast& bcast,
+                                const Tensor& x, const Tensor& y, Tensor* z) {
+    static_assert(kMaxBroadcastRank == 5, "one case per rank");
+    MINITF_CHECK(bcast.rank() <= kMaxBroadcastRank);
     switch (bcast.rank()) {
-      case 1: return EvaluateBroadcastOfRank<1>(d, bcast, x, y, z);
-      case 2: return EvaluateBroadcastOfRank<2>(d, bcast, x, y, z);
-      case 3: return EvaluateBroadcastOfRank<3>(d, bcast, x, y, z);
-      case 4: return EvaluateBroadcastOfRank<4>(d, bcast, x, y, z);
-      case 5: return EvaluateBroadcastOfRank<5>(d, bcast, x, y, z);
-      default: return CheckBroadcastRank(bcast, x, y, kMaxBroadcastRank);
+      case 1: return EvaluateBroadcastOfRank<T, Fn, 1>(d, bcast, x, y, z);
+      case 2: return EvaluateBroadcastOfRank<T, Fn, 2>(d, bcast, x, y, z);
+      case 3: return EvaluateBroadcastOfRank<T, Fn, 3>(d, bcast, x, y, z);
+      case 4: return EvaluateBroadcastOfRank<T, Fn, 4>(d, bcast, x, y, z);
+      default: return EvaluateBroadcastOfRank<T, Fn, 5>(d, bcast, x, y, z);
     }
   }
 
-  template <int N>
-  static absl::Status EvaluateBroadcastOfRank(const Eigen::ThreadPoolDevice& d, const BCast& bcast,
-                                              const Tensor& x, const Tensor& y, Tensor* z) {
+  template <typename T, typename Fn, int N>
+  static void EvaluateBroadcastOfRank(const Eigen::ThreadPoolDevice& d, const BCast& bcast,
+                                      const Tensor& x, const Tensor& y, Tensor* z) {
     // Eigen expressions refer to TensorMaps by reference: keep them named.
     const auto xm = x.shaped<T, N>(bcast.x_reshape());
     const auto ym = y.shaped<T, N>(bcast.y_reshape());
@@ -229,12 +259,12 @@ class BinaryOp : public BinaryOpShared {
     const auto xb = xm.broadcast(ToEigenArray<N>(bcast.x_bcast()));
     const auto yb = ym.broadcast(ToEigenArray<N>(bcast.y_bcast()));
     zm.device(d) = Fn::template Apply<T>(xb, yb);
-    return absl::OkStatus();
   }
 };
 
-#define MINITF_REGISTER_BINARY_KERNEL_(name, Fn, T) \
-  REGISTER_KERNEL_BUILDER(Name(name).Device(DEVICE_CPU).TypeConstraint<T>("T"), BinaryOp<T, Fn>)
+#define MINITF_REGISTER_BINARY_KERNEL_(name, Fn, T)                             \
+  REGISTER_KERNEL_BUILDER(Name(name).Device(DEVICE_CPU).TypeConstraint<T>("T"), \
+                          BinaryOp<CpuBinary, T, Fn>)
 #define MINITF_REGISTER_BINARY_KERNELS_(name, Fn)    \
   MINITF_REGISTER_BINARY_KERNEL_(name, Fn, float);   \
   MINITF_REGISTER_BINARY_KERNEL_(name, Fn, double);  \
@@ -257,6 +287,70 @@ MINITF_REGISTER_BINARY_KERNELS_("Minimum", MinimumFn);
 
 #undef MINITF_REGISTER_BINARY_KERNELS_
 #undef MINITF_REGISTER_BINARY_KERNEL_
+
+#ifdef MINITF_WITH_CUDA
+// The CUDA kernel computing each Fn (float only).
+constexpr gpu::BinaryOpKind CudaKindOf(AddFn) { return gpu::BinaryOpKind::kAdd; }
+constexpr gpu::BinaryOpKind CudaKindOf(SubFn) { return gpu::BinaryOpKind::kSub; }
+constexpr gpu::BinaryOpKind CudaKindOf(MulFn) { return gpu::BinaryOpKind::kMul; }
+constexpr gpu::BinaryOpKind CudaKindOf(DivFn) { return gpu::BinaryOpKind::kDiv; }
+constexpr gpu::BinaryOpKind CudaKindOf(MaximumFn) { return gpu::BinaryOpKind::kMaximum; }
+constexpr gpu::BinaryOpKind CudaKindOf(MinimumFn) { return gpu::BinaryOpKind::kMinimum; }
+constexpr gpu::BinaryOpKind CudaKindOf(SquaredDifferenceFn) {
+  return gpu::BinaryOpKind::kSquaredDifference;
+}
+constexpr gpu::BinaryOpKind CudaKindOf(PowFn) { return gpu::BinaryOpKind::kPow; }
+
+// Row-major strides of `reshape`, 0 where the operand is stretched.
+void OperandStrides(const BCast::Dims& reshape, int64_t* strides) {
+  int64_t stride = 1;
+  for (int d = static_cast<int>(reshape.size()) - 1; d >= 0; --d) {
+    strides[d] = reshape[d] == 1 ? 0 : stride;
+    stride *= reshape[d];
+  }
+}
+
+gpu::BroadcastLayout LayoutOf(const BCast& bcast) {
+  gpu::BroadcastLayout layout;
+  layout.rank = bcast.rank();
+  for (int d = 0; d < bcast.rank(); ++d) layout.result_dims[d] = bcast.result_dims()[d];
+  OperandStrides(bcast.x_reshape(), layout.x_strides);
+  OperandStrides(bcast.y_reshape(), layout.y_strides);
+  return layout;
+}
+
+struct CudaBinary {
+  static constexpr int kMaxBroadcastRank = gpu::kMaxBroadcastRank;
+
+  template <typename T, typename Fn>
+  static absl::Status Launch(OpKernelContext* ctx, const BCast& bcast, const Tensor& x,
+                             const Tensor& y, Tensor* z) {
+    static_assert(std::is_same_v<T, float>, "the CUDA kernels are float only");
+    return LaunchOnComputeStream(ctx, ctx->op_kernel().type_string(), [&](cudaStream_t stream) {
+      return gpu::LaunchBinaryOp(stream, CudaKindOf(Fn()), LayoutOf(bcast), x.data<float>(),
+                                 y.data<float>(), z->data<float>());
+    });
+  }
+};
+
+#define MINITF_REGISTER_CUDA_BINARY_KERNEL_(name, Fn)                            \
+  REGISTER_KERNEL_BUILDER(                                                       \
+      Name(name).Device(DEVICE_GPU).Platform("CUDA").TypeConstraint<float>("T"), \
+      BinaryOp<CudaBinary, float, Fn>)
+
+MINITF_REGISTER_CUDA_BINARY_KERNEL_("Add", AddFn);
+MINITF_REGISTER_CUDA_BINARY_KERNEL_("Sub", SubFn);
+MINITF_REGISTER_CUDA_BINARY_KERNEL_("Mul", MulFn);
+MINITF_REGISTER_CUDA_BINARY_KERNEL_("Div", DivFn);
+MINITF_REGISTER_CUDA_BINARY_KERNEL_("Maximum", MaximumFn);
+MINITF_REGISTER_CUDA_BINARY_KERNEL_("Minimum", MinimumFn);
+MINITF_REGISTER_CUDA_BINARY_KERNEL_("AddV2", AddFn);
+MINITF_REGISTER_CUDA_BINARY_KERNEL_("RealDiv", DivFn);
+MINITF_REGISTER_CUDA_BINARY_KERNEL_("SquaredDifference", SquaredDifferenceFn);
+MINITF_REGISTER_CUDA_BINARY_KERNEL_("Pow", PowFn);
+
+#undef MINITF_REGISTER_CUDA_BINARY_KERNEL_
+#endif  // MINITF_WITH_CUDA
 
 }  // namespace
 }  // namespace minitf

@@ -1,10 +1,21 @@
-// Kernels: Neg, Square, Abs and Sign (float, double, int32, int64) and Sqrt,
-// Rsqrt, Exp, Log, Reciprocal, Erf and Erfc (float, double) on CPU. The output
-// reuses the input's buffer when no one else holds it.
+// Kernels: the element-wise unary ops. On CPU: Neg, Square, Abs and Sign
+// (float, double, int32, int64) and Sqrt, Rsqrt, Exp, Log, Reciprocal, Erf
+// and Erfc (float, double). On CUDA GPUs, for float (cwise_ops_unary_gpu.cu):
+// Neg, Square, Sqrt, Rsqrt, Exp, Log, Erf and Erfc; and Relu, Sigmoid, Tanh,
+// ReluGrad and the gradient helpers RsqrtGrad, SqrtGrad, ReciprocalGrad,
+// SigmoidGrad and TanhGrad, whose CPU kernels are in activation_ops.cc and
+// cwise_ops_gradients.cc. The output reuses an input's buffer when no one
+// else holds it.
 #include <cmath>
 
+#include "ops/kernels/activation_ops_common.h"
 #include "runtime/kernel_registry.h"
 #include "runtime/op_requires.h"
+
+#ifdef MINITF_WITH_CUDA
+#include "ops/kernels/cuda/cuda_kernel_helpers.h"
+#include "ops/kernels/cwise_ops_gpu.h"
+#endif
 
 namespace minitf {
 namespace {
@@ -79,7 +90,10 @@ struct LogFn {
   static auto Apply(const X& x) { return x.log(); }
 };
 
-template <typename T, typename Fn>
+// The skeleton every device shares: the output allocated (in x's buffer
+// when nothing else holds it), an empty one returned; `Device` supplies only
+//   static absl::Status Launch(OpKernelContext*, const Tensor& x, Tensor* y);
+template <typename Device>
 class UnaryOp : public OpKernel {
  public:
   explicit UnaryOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
@@ -88,13 +102,23 @@ class UnaryOp : public OpKernel {
     const Tensor& x = ctx->input(0);
     Tensor* y = nullptr;
     OP_REQUIRES_OK(ctx, ctx->forward_input_or_allocate_output({0}, 0, x.shape(), &y));
-    const auto in = x.flat<T>();
-    y->flat<T>().device(ctx->eigen_cpu_device()) = Fn::Apply(in);
+    if (x.NumElements() == 0) return;
+    OP_REQUIRES_OK(ctx, Device::Launch(ctx, x, y));
   }
 };
 
-#define MINITF_REGISTER_UNARY_KERNEL_(name, Fn, T) \
-  REGISTER_KERNEL_BUILDER(Name(name).Device(DEVICE_CPU).TypeConstraint<T>("T"), UnaryOp<T, Fn>)
+template <typename T, typename Fn>
+struct CpuUnary {
+  static absl::Status Launch(OpKernelContext* ctx, const Tensor& x, Tensor* y) {
+    const auto in = x.flat<T>();
+    y->flat<T>().device(ctx->eigen_cpu_device()) = Fn::Apply(in);
+    return absl::OkStatus();
+  }
+};
+
+#define MINITF_REGISTER_UNARY_KERNEL_(name, Fn, T)                              \
+  REGISTER_KERNEL_BUILDER(Name(name).Device(DEVICE_CPU).TypeConstraint<T>("T"), \
+                          UnaryOp<CpuUnary<T, Fn>>)
 #define MINITF_REGISTER_UNARY_FLOAT_KERNELS_(name, Fn) \
   MINITF_REGISTER_UNARY_KERNEL_(name, Fn, float);      \
   MINITF_REGISTER_UNARY_KERNEL_(name, Fn, double)
@@ -118,6 +142,93 @@ MINITF_REGISTER_UNARY_FLOAT_KERNELS_("Erfc", ErfcFn);
 #undef MINITF_REGISTER_UNARY_NUMBER_KERNELS_
 #undef MINITF_REGISTER_UNARY_FLOAT_KERNELS_
 #undef MINITF_REGISTER_UNARY_KERNEL_
+
+#ifdef MINITF_WITH_CUDA
+template <gpu::UnaryOpKind kKind>
+struct CudaUnary {
+  static absl::Status Launch(OpKernelContext* ctx, const Tensor& x, Tensor* y) {
+    return LaunchOnComputeStream(ctx, ctx->op_kernel().type_string(), [&](cudaStream_t stream) {
+      return gpu::LaunchUnaryOp(stream, kKind, x.NumElements(), x.data<float>(),
+                                y->data<float>());
+    });
+  }
+};
+
+#define MINITF_REGISTER_CUDA_UNARY_KERNEL_(name, kind)                           \
+  REGISTER_KERNEL_BUILDER(                                                       \
+      Name(name).Device(DEVICE_GPU).Platform("CUDA").TypeConstraint<float>("T"), \
+      UnaryOp<CudaUnary<gpu::UnaryOpKind::kind>>)
+
+MINITF_REGISTER_CUDA_UNARY_KERNEL_("Neg", kNeg);
+MINITF_REGISTER_CUDA_UNARY_KERNEL_("Square", kSquare);
+MINITF_REGISTER_CUDA_UNARY_KERNEL_("Sqrt", kSqrt);
+MINITF_REGISTER_CUDA_UNARY_KERNEL_("Rsqrt", kRsqrt);
+MINITF_REGISTER_CUDA_UNARY_KERNEL_("Exp", kExp);
+MINITF_REGISTER_CUDA_UNARY_KERNEL_("Log", kLog);
+MINITF_REGISTER_CUDA_UNARY_KERNEL_("Relu", kRelu);
+MINITF_REGISTER_CUDA_UNARY_KERNEL_("Sigmoid", kSigmoid);
+MINITF_REGISTER_CUDA_UNARY_KERNEL_("Tanh", kTanh);
+MINITF_REGISTER_CUDA_UNARY_KERNEL_("Erf", kErf);
+MINITF_REGISTER_CUDA_UNARY_KERNEL_("Erfc", kErfc);
+
+#undef MINITF_REGISTER_CUDA_UNARY_KERNEL_
+
+// backprops = gradients where features > 0, else 0.
+class CudaReluGradOp : public OpKernel {
+ public:
+  explicit CudaReluGradOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& gradients = ctx->input(0);
+    const Tensor& features = ctx->input(1);
+    OP_REQUIRES_OK(ctx, ValidateReluGradInputs(gradients, features, *this));
+    Tensor* backprops = nullptr;
+    OP_REQUIRES_OK(ctx,
+                   ctx->forward_input_or_allocate_output({0, 1}, 0, gradients.shape(), &backprops));
+    OP_REQUIRES_OK(ctx, LaunchOnComputeStream(ctx, "ReluGrad", [&](cudaStream_t stream) {
+                     return gpu::LaunchReluGrad(stream, gradients.NumElements(),
+                                                gradients.data<float>(), features.data<float>(),
+                                                backprops->data<float>());
+                   }));
+  }
+};
+
+// z = dL/dx from the op's output y and dy = dL/dy, element by element.
+template <gpu::UnaryGradKind kKind>
+class CudaUnaryGradOp : public OpKernel {
+ public:
+  explicit CudaUnaryGradOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& y = ctx->input(0);
+    const Tensor& dy = ctx->input(1);
+    OP_REQUIRES_OK(ctx, ValidateUnaryGradInputs(y, dy, *this));
+    Tensor* z = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->forward_input_or_allocate_output({1, 0}, 0, y.shape(), &z));
+    OP_REQUIRES_OK(ctx, LaunchOnComputeStream(ctx, type_string(), [&](cudaStream_t stream) {
+                     return gpu::LaunchUnaryGrad(stream, kKind, y.NumElements(), y.data<float>(),
+                                                 dy.data<float>(), z->data<float>());
+                   }));
+  }
+};
+
+REGISTER_KERNEL_BUILDER(
+    Name("ReluGrad").Device(DEVICE_GPU).Platform("CUDA").TypeConstraint<float>("T"),
+    CudaReluGradOp);
+
+#define MINITF_REGISTER_CUDA_UNARY_GRAD_KERNEL_(name, kind)                      \
+  REGISTER_KERNEL_BUILDER(                                                       \
+      Name(name).Device(DEVICE_GPU).Platform("CUDA").TypeConstraint<float>("T"), \
+      CudaUnaryGradOp<gpu::UnaryGradKind::kind>)
+
+MINITF_REGISTER_CUDA_UNARY_GRAD_KERNEL_("RsqrtGrad", kRsqrt);
+MINITF_REGISTER_CUDA_UNARY_GRAD_KERNEL_("SqrtGrad", kSqrt);
+MINITF_REGISTER_CUDA_UNARY_GRAD_KERNEL_("ReciprocalGrad", kReciprocal);
+MINITF_REGISTER_CUDA_UNARY_GRAD_KERNEL_("SigmoidGrad", kSigmoid);
+MINITF_REGISTER_CUDA_UNARY_GRAD_KERNEL_("TanhGrad", kTanh);
+
+#undef MINITF_REGISTER_CUDA_UNARY_GRAD_KERNEL_
+#endif  // MINITF_WITH_CUDA
 
 }  // namespace
 }  // namespace minitf

@@ -1,17 +1,53 @@
-// Kernel: MatMul on CPU, as an Eigen tensor contraction on the intra-op pool.
-// The operands are checked by MatMulOpBase, as on every device.
-#include "ops/kernels/matmul_op_common.h"
+// Kernel: MatMul, product = op(a) * op(b) with op transposing as transpose_a
+// and transpose_b say, on the CPU (float, double, int32, int64: an Eigen
+// tensor contraction on the intra-op pool) and on CUDA GPUs (float: the
+// executor's BLAS plugin, cuBLAS). Every device checks the operands the same
+// way, allocates the product, skips an empty one and zeroes one with k = 0;
+// only the multiplication differs.
+//
+// BLAS is column-major and tensors are row-major, so the CUDA kernel
+// computes product^T = op(b)^T op(a)^T: a row-major matrix read as
+// column-major is its transpose, so the operands swap places and keep their
+// transpose flags.
+#include <cstdint>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
 #include "runtime/kernel_registry.h"
+#include "runtime/node_def_util.h"
 #include "runtime/op_requires.h"
+
+#ifdef MINITF_WITH_CUDA
+#include "ops/kernels/cuda/cuda_kernel_helpers.h"
+#include "platform/status_macros.h"
+#include "stream/blas.h"
+#endif
 
 namespace minitf {
 namespace {
 
-// product = op(a) * op(b), op transposing when transpose_a / transpose_b say.
-template <typename T>
-class MatMulOp : public MatMulOpBase {
+// op(a) is a or its transpose as transpose_a says, likewise op(b).
+struct MatMulPlan {
+  bool transpose_a = false;
+  bool transpose_b = false;
+  int a_inner = 1;  // The dimension of a that is contracted.
+  int b_inner = 0;  // The dimension of b that is contracted.
+  int64_t m = 0, n = 0, k = 0;  // op(a) is [m, k], op(b) is [k, n].
+};
+
+// TensorFlow's MatMulOp<Device, T>: transpose_a and transpose_b read once
+// when the kernel is built, the operands checked, the product allocated;
+// `Device` supplies only
+//   static absl::Status SetZero(OpKernelContext*, Tensor* product);
+//   static absl::Status Multiply(OpKernelContext*, const MatMulPlan&, const Tensor& a,
+//                                const Tensor& b, Tensor* product);  // REQUIRES: k > 0.
+template <typename Device>
+class MatMulOp : public OpKernel {
  public:
-  using MatMulOpBase::MatMulOpBase;
+  explicit MatMulOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("transpose_a", &transpose_a_));
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("transpose_b", &transpose_b_));
+  }
 
   void Compute(OpKernelContext* ctx) override {
     const Tensor& a = ctx->input(0);
@@ -21,24 +57,103 @@ class MatMulOp : public MatMulOpBase {
     Tensor* product = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({plan->m, plan->n}), &product));
     if (product->NumElements() == 0) return;
-    auto out = product->matrix<T>();
     if (plan->k == 0) {
-      out.device(ctx->eigen_cpu_device()) = out.constant(T(0));
+      OP_REQUIRES_OK(ctx, Device::SetZero(ctx, product));
       return;
     }
+    OP_REQUIRES_OK(ctx, Device::Multiply(ctx, *plan, a, b, product));
+  }
+
+ private:
+  // InvalidArgument naming the node when a or b is not a matrix or their
+  // inner dimensions differ ("Matrix size-incompatible: In[0]: ...").
+  absl::StatusOr<MatMulPlan> Plan(const Tensor& a, const Tensor& b) const {
+    if (a.dims() != 2 || b.dims() != 2) {
+      return AttachNodeName(absl::InvalidArgumentError(absl::StrCat(
+                                "both inputs must be matrices, got shapes ",
+                                a.shape().DebugString(), " and ", b.shape().DebugString())),
+                            def());
+    }
+    MatMulPlan plan;
+    plan.transpose_a = transpose_a_;
+    plan.transpose_b = transpose_b_;
+    plan.a_inner = transpose_a_ ? 0 : 1;
+    plan.b_inner = transpose_b_ ? 1 : 0;
+    if (a.dim_size(plan.a_inner) != b.dim_size(plan.b_inner)) {
+      return AttachNodeName(
+          absl::InvalidArgumentError(absl::StrCat(
+              "Matrix size-incompatible: In[0]: ", a.shape().DebugString(),
+              ", In[1]: ", b.shape().DebugString(), transpose_a_ ? " (transpose_a)" : "",
+              transpose_b_ ? " (transpose_b)" : "")),
+          def());
+    }
+    plan.m = a.dim_size(1 - plan.a_inner);
+    plan.n = b.dim_size(1 - plan.b_inner);
+    plan.k = a.dim_size(plan.a_inner);
+    if (MultiplyWithoutOverflow(plan.m, plan.n) < 0) {
+      return AttachNodeName(absl::InvalidArgumentError(absl::StrCat(
+                                "the product of ", a.shape().DebugString(), " and ",
+                                b.shape().DebugString(), " has more than 2^63-1 elements")),
+                            def());
+    }
+    return plan;
+  }
+
+  // Constant after construction.
+  bool transpose_a_ = false;
+  bool transpose_b_ = false;
+};
+
+template <typename T>
+struct CpuMatMul {
+  static absl::Status SetZero(OpKernelContext* ctx, Tensor* product) {
+    auto out = product->flat<T>();
+    out.device(ctx->eigen_cpu_device()) = out.constant(T(0));
+    return absl::OkStatus();
+  }
+
+  static absl::Status Multiply(OpKernelContext* ctx, const MatMulPlan& plan, const Tensor& a,
+                               const Tensor& b, Tensor* product) {
     const Eigen::array<Eigen::IndexPair<Eigen::DenseIndex>, 1> contract_dims = {
-        Eigen::IndexPair<Eigen::DenseIndex>(plan->a_inner, plan->b_inner)};
+        Eigen::IndexPair<Eigen::DenseIndex>(plan.a_inner, plan.b_inner)};
+    auto out = product->matrix<T>();
     out.device(ctx->eigen_cpu_device()) = a.matrix<T>().contract(b.matrix<T>(), contract_dims);
+    return absl::OkStatus();
   }
 };
 
-#define MINITF_REGISTER_MATMUL(T) \
-  REGISTER_KERNEL_BUILDER(Name("MatMul").Device(DEVICE_CPU).TypeConstraint<T>("T"), MatMulOp<T>)
+#define MINITF_REGISTER_MATMUL(T)                                                 \
+  REGISTER_KERNEL_BUILDER(Name("MatMul").Device(DEVICE_CPU).TypeConstraint<T>("T"), \
+                          MatMulOp<CpuMatMul<T>>)
 MINITF_REGISTER_MATMUL(float);
 MINITF_REGISTER_MATMUL(double);
 MINITF_REGISTER_MATMUL(int32_t);
 MINITF_REGISTER_MATMUL(int64_t);
 #undef MINITF_REGISTER_MATMUL
+
+#ifdef MINITF_WITH_CUDA
+struct CudaMatMul {
+  static absl::Status SetZero(OpKernelContext* ctx, Tensor* product) {
+    return ZeroOnComputeStream(ctx, product);
+  }
+
+  static absl::Status Multiply(OpKernelContext* ctx, const MatMulPlan& plan, const Tensor& a,
+                               const Tensor& b, Tensor* product) {
+    return BlasOnComputeStream(ctx, [&](se::Stream* stream, se::BlasSupport* blas) {
+      se::DeviceMemory<float> c = AsDeviceMemory(*product);
+      return blas->DoBlasGemm(stream, BlasTranspose(plan.transpose_b),
+                              BlasTranspose(plan.transpose_a), plan.n, plan.m, plan.k, 1.0f,
+                              AsDeviceMemory(b), static_cast<int>(b.dim_size(1)),
+                              AsDeviceMemory(a), static_cast<int>(a.dim_size(1)), 0.0f, &c,
+                              static_cast<int>(plan.n));
+    });
+  }
+};
+
+REGISTER_KERNEL_BUILDER(
+    Name("MatMul").Device(DEVICE_GPU).Platform("CUDA").TypeConstraint<float>("T"),
+    MatMulOp<CudaMatMul>);
+#endif  // MINITF_WITH_CUDA
 
 }  // namespace
 }  // namespace minitf

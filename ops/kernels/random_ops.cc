@@ -1,7 +1,9 @@
-// Kernels: RandomUniform, RandomStandardNormal, TruncatedNormal and
-// RandomUniformInt on CPU, with TensorFlow's generator and distributions
+// Kernels: RandomUniform, RandomStandardNormal, TruncatedNormal (float,
+// double) and RandomUniformInt (int32 and int64 on the CPU; int64 on CUDA
+// GPUs, where int32 tensors stay in host memory) on the CPU and on CUDA GPUs
+// (random_ops_gpu.cu), with TensorFlow's generator and distributions
 // (philox_random.h, random_distributions.h), so the same seeds give
-// TensorFlow's numbers.
+// TensorFlow's numbers on every device.
 //
 // Each kernel owns a PhiloxRandom seeded from its `seed` and `seed2` attrs
 // (from two random 64-bit values when both are zero). Every Compute takes
@@ -21,6 +23,11 @@
 #include "platform/mutex.h"
 #include "runtime/kernel_registry.h"
 #include "runtime/op_requires.h"
+
+#ifdef MINITF_WITH_CUDA
+#include "ops/kernels/cuda/cuda_kernel_helpers.h"
+#include "ops/kernels/random_ops_gpu.h"
+#endif
 
 namespace minitf {
 namespace {
@@ -57,11 +64,16 @@ class GuardedPhilox {
   PhiloxRandom generator_ ABSL_GUARDED_BY(mu_);
 };
 
-template <typename Dist, typename T>
-void Fill(const Dist& dist, PhiloxRandom start, T* out, int64_t size) {
-  const int64_t groups = (size + Dist::kGroupSize - 1) / Dist::kGroupSize;
-  for (int64_t g = 0; g < groups; ++g) random::FillGroup(dist, start, size, g, out);
-}
+// The CPU's fill: every group of the output in turn.
+struct CpuRandom {
+  template <typename Dist, typename T>
+  static absl::Status Fill(OpKernelContext* /*ctx*/, const Dist& dist, PhiloxRandom start,
+                           T* out, int64_t size) {
+    const int64_t groups = (size + Dist::kGroupSize - 1) / Dist::kGroupSize;
+    for (int64_t g = 0; g < groups; ++g) random::FillGroup(dist, start, size, g, out);
+    return absl::OkStatus();
+  }
+};
 
 // The shape input 0 holds (a vector of `Index`).
 template <typename Index>
@@ -83,9 +95,16 @@ absl::StatusOr<TensorShape> OutputShape(OpKernelContext* ctx) {
   return shape;
 }
 
+// The skeleton of both ops on every device: the shape (and range) checked,
+// the output allocated, the generator's share reserved; `Device` supplies
+// only the fill,
+//   template <typename Dist, typename T>
+//   static absl::Status Fill(OpKernelContext*, const Dist&, PhiloxRandom start,
+//                            T* out, int64_t size);
+//
 // output: a tensor of dtype T and the shape input 0 holds (as `Index`),
 // filled by Dist<T>.
-template <typename T, typename Index, template <typename> class Dist>
+template <typename Device, typename T, typename Index, template <typename> class Dist>
 class RandomOp : public OpKernel {
  public:
   explicit RandomOp(OpKernelConstruction* ctx) : OpKernel(ctx), generator_(ctx) {}
@@ -96,7 +115,9 @@ class RandomOp : public OpKernel {
     Tensor* output = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, *shape, &output));
     const int64_t n = output->NumElements();
-    Fill(Dist<T>(), generator_.Reserve(n), output->flat<T>().data(), n);
+    if (n == 0) return;
+    OP_REQUIRES_OK(ctx, Device::Fill(ctx, Dist<T>(), generator_.Reserve(n),
+                                     output->flat<T>().data(), n));
   }
 
  private:
@@ -105,7 +126,7 @@ class RandomOp : public OpKernel {
 
 // Uniform integers of type T in [minval, maxval) (inputs 1 and 2, scalars,
 // read on the host): minval + bits % (maxval - minval), as TensorFlow.
-template <typename T, typename Index>
+template <typename Device, typename T, typename Index>
 class RandomUniformIntOp : public OpKernel {
  public:
   explicit RandomUniformIntOp(OpKernelConstruction* ctx) : OpKernel(ctx), generator_(ctx) {}
@@ -135,45 +156,69 @@ class RandomUniformIntOp : public OpKernel {
     dist.lo = lo;
     dist.range = static_cast<Unsigned>(hi) - static_cast<Unsigned>(lo);
     const int64_t n = output->NumElements();
-    Fill(dist, generator_.Reserve(n), output->flat<T>().data(), n);
+    OP_REQUIRES_OK(ctx,
+                   Device::Fill(ctx, dist, generator_.Reserve(n), output->flat<T>().data(), n));
   }
 
  private:
   GuardedPhilox generator_;
 };
 
-#define MINITF_REGISTER_RANDOM(op, T, Index, Dist) \
-  REGISTER_KERNEL_BUILDER(Name(op)                 \
-                              .Device(DEVICE_CPU)  \
-                              .TypeConstraint<T>("dtype") \
-                              .TypeConstraint<Index>("T") \
-                              .HostMemory("shape"),       \
-                          RandomOp<T, Index, Dist>)
-#define MINITF_REGISTER_RANDOM_OPS(T, Index)                                   \
-  MINITF_REGISTER_RANDOM("RandomUniform", T, Index, random::Uniform);          \
-  MINITF_REGISTER_RANDOM("RandomStandardNormal", T, Index, random::Normal);    \
-  MINITF_REGISTER_RANDOM("TruncatedNormal", T, Index, random::TruncatedNormal)
-MINITF_REGISTER_RANDOM_OPS(float, int32_t);
-MINITF_REGISTER_RANDOM_OPS(float, int64_t);
-MINITF_REGISTER_RANDOM_OPS(double, int32_t);
-MINITF_REGISTER_RANDOM_OPS(double, int64_t);
+#define MINITF_REGISTER_RANDOM(device, platform, Impl, op, T, Index, Dist) \
+  REGISTER_KERNEL_BUILDER(Name(op)                                            \
+                              .Device(device) platform                        \
+                              .TypeConstraint<T>("dtype")                     \
+                              .TypeConstraint<Index>("T")                     \
+                              .HostMemory("shape"),                           \
+                          RandomOp<Impl, T, Index, Dist>)
+#define MINITF_REGISTER_RANDOM_OPS(device, platform, Impl, T, Index)                        \
+  MINITF_REGISTER_RANDOM(device, platform, Impl, "RandomUniform", T, Index, random::Uniform); \
+  MINITF_REGISTER_RANDOM(device, platform, Impl, "RandomStandardNormal", T, Index,          \
+                         random::Normal);                                                     \
+  MINITF_REGISTER_RANDOM(device, platform, Impl, "TruncatedNormal", T, Index,               \
+                         random::TruncatedNormal)
+#define MINITF_REGISTER_RANDOM_UNIFORM_INT(device, platform, Impl, T, Index) \
+  REGISTER_KERNEL_BUILDER(Name("RandomUniformInt")                             \
+                              .Device(device) platform                         \
+                              .TypeConstraint<T>("Tout")                       \
+                              .TypeConstraint<Index>("T")                      \
+                              .HostMemory("shape")                             \
+                              .HostMemory("minval")                            \
+                              .HostMemory("maxval"),                           \
+                          RandomUniformIntOp<Impl, T, Index>)
+
+MINITF_REGISTER_RANDOM_OPS(DEVICE_CPU, , CpuRandom, float, int32_t);
+MINITF_REGISTER_RANDOM_OPS(DEVICE_CPU, , CpuRandom, float, int64_t);
+MINITF_REGISTER_RANDOM_OPS(DEVICE_CPU, , CpuRandom, double, int32_t);
+MINITF_REGISTER_RANDOM_OPS(DEVICE_CPU, , CpuRandom, double, int64_t);
+MINITF_REGISTER_RANDOM_UNIFORM_INT(DEVICE_CPU, , CpuRandom, int32_t, int32_t);
+MINITF_REGISTER_RANDOM_UNIFORM_INT(DEVICE_CPU, , CpuRandom, int32_t, int64_t);
+MINITF_REGISTER_RANDOM_UNIFORM_INT(DEVICE_CPU, , CpuRandom, int64_t, int32_t);
+MINITF_REGISTER_RANDOM_UNIFORM_INT(DEVICE_CPU, , CpuRandom, int64_t, int64_t);
+
+#ifdef MINITF_WITH_CUDA
+// CUDA's fill: one launch, a thread per group.
+struct CudaRandom {
+  template <typename Dist, typename T>
+  static absl::Status Fill(OpKernelContext* ctx, const Dist& dist, PhiloxRandom start, T* out,
+                           int64_t size) {
+    return LaunchOnComputeStream(ctx, ctx->op_kernel().type_string(), [&](cudaStream_t stream) {
+      return gpu::LaunchRandom(stream, dist, start, size, out);
+    });
+  }
+};
+
+MINITF_REGISTER_RANDOM_OPS(DEVICE_GPU, .Platform("CUDA"), CudaRandom, float, int32_t);
+MINITF_REGISTER_RANDOM_OPS(DEVICE_GPU, .Platform("CUDA"), CudaRandom, float, int64_t);
+MINITF_REGISTER_RANDOM_OPS(DEVICE_GPU, .Platform("CUDA"), CudaRandom, double, int32_t);
+MINITF_REGISTER_RANDOM_OPS(DEVICE_GPU, .Platform("CUDA"), CudaRandom, double, int64_t);
+MINITF_REGISTER_RANDOM_UNIFORM_INT(DEVICE_GPU, .Platform("CUDA"), CudaRandom, int64_t, int32_t);
+MINITF_REGISTER_RANDOM_UNIFORM_INT(DEVICE_GPU, .Platform("CUDA"), CudaRandom, int64_t, int64_t);
+#endif  // MINITF_WITH_CUDA
+
+#undef MINITF_REGISTER_RANDOM_UNIFORM_INT
 #undef MINITF_REGISTER_RANDOM_OPS
 #undef MINITF_REGISTER_RANDOM
-
-#define MINITF_REGISTER_RANDOM_UNIFORM_INT(T, Index)  \
-  REGISTER_KERNEL_BUILDER(Name("RandomUniformInt")     \
-                              .Device(DEVICE_CPU)      \
-                              .TypeConstraint<T>("Tout") \
-                              .TypeConstraint<Index>("T") \
-                              .HostMemory("shape")     \
-                              .HostMemory("minval")    \
-                              .HostMemory("maxval"),   \
-                          RandomUniformIntOp<T, Index>)
-MINITF_REGISTER_RANDOM_UNIFORM_INT(int32_t, int32_t);
-MINITF_REGISTER_RANDOM_UNIFORM_INT(int32_t, int64_t);
-MINITF_REGISTER_RANDOM_UNIFORM_INT(int64_t, int32_t);
-MINITF_REGISTER_RANDOM_UNIFORM_INT(int64_t, int64_t);
-#undef MINITF_REGISTER_RANDOM_UNIFORM_INT
 
 }  // namespace
 }  // namespace minitf

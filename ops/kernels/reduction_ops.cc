@@ -1,19 +1,103 @@
-// Kernels: Sum, Mean, Max, Min and Prod on CPU for float, double, int32 and int64, with
-// int32 or int64 reduction_indices.
+// Kernels: Sum, Mean, Max, Min and Prod on the CPU for float, double, int32
+// and int64, and Sum, Mean and Max on CUDA GPUs for float; reduction_indices
+// are int32 or int64, in host memory.
 //
-// The axes are checked, and the input folded in the passes of
-// ReductionOpBase's plan, as on every device: one pass per run of reduced
-// dimensions over a 3-D view [outer, folded, inner], through temporaries.
-// Mean is a Sum divided by the number of elements folded into each output.
+// Every device shares ReductionOp, TensorFlow's ReductionHelper: keep_dims
+// is read once when the kernel is built, the reduction_indices checked
+// (ReducedDims), and the input folded into the output in the passes of a
+// ReductionPlan. The input is seen as runs of adjacent dimensions that are
+// all reduced or all kept (size-1 dimensions are dropped, as they change
+// nothing), e.g. [2,3,4,5] reduced over {1,2} is [2 | 12 | 5]. Each reduced
+// run is folded in one pass over a 3-D view [outer, folded, inner], the
+// last reduced run first; every pass but the last writes a temporary of
+// outer * inner elements, the last writes the output. Mean is a Sum divided
+// by the number of elements folded into each output, in its last pass.
+// Only the fold differs per device: Eigen on the intra-op pool on the CPU,
+// reduction_ops_gpu.cu on the compute stream on CUDA GPUs.
+#include <cstdint>
+#include <optional>
 #include <type_traits>
 #include <vector>
 
-#include "ops/kernels/reduction_ops_common.h"
+#include "absl/status/statusor.h"
+#include "ops/util/reduction_axes.h"
+#include "platform/logging.h"
 #include "runtime/kernel_registry.h"
+#include "runtime/node_def_util.h"
 #include "runtime/op_requires.h"
+
+#ifdef MINITF_WITH_CUDA
+#include "ops/kernels/cuda/cuda_kernel_helpers.h"
+#include "ops/kernels/reduction_ops_gpu.h"
+#endif
 
 namespace minitf {
 namespace {
+
+// out[o, i] = fold over f of in[o, f, i].
+struct ReductionPass {
+  int64_t outer = 1;
+  int64_t folded = 1;
+  int64_t inner = 1;
+};
+
+struct ReductionPlan {
+  TensorShape out_shape;    // With 1 for each reduced dimension under keep_dims.
+  int64_t count = 1;        // Input elements folded into each output element (Mean's divisor).
+  std::vector<ReductionPass> passes;  // Empty when only size-1 dimensions are reduced.
+};
+
+// Adjacent input dimensions merged into one.
+struct DimRun {
+  int64_t size;
+  bool reduced;
+};
+
+bool AnyReduced(const std::vector<DimRun>& runs) {
+  for (const DimRun& run : runs) {
+    if (run.reduced) return true;
+  }
+  return false;
+}
+
+// The reduction of `input` over `axes`; ReducedDims's errors, without the
+// node's name (the caller attaches it).
+absl::StatusOr<ReductionPlan> PlanReduction(const Tensor& input, const Tensor& axes,
+                                            bool keep_dims) {
+  absl::StatusOr<std::vector<bool>> reduced = ReducedDims(axes, input.dims());
+  if (!reduced.ok()) return reduced.status();
+
+  ReductionPlan plan;
+  std::vector<DimRun> runs;
+  for (int d = 0; d < input.dims(); ++d) {
+    const int64_t size = input.dim_size(d);
+    const bool is_reduced = (*reduced)[d];
+    if (is_reduced) {
+      plan.count *= size;
+      if (keep_dims) plan.out_shape.AddDim(1);
+    } else {
+      plan.out_shape.AddDim(size);
+    }
+    if (size == 1) continue;
+    if (!runs.empty() && runs.back().reduced == is_reduced) {
+      runs.back().size *= size;
+    } else {
+      runs.push_back({size, is_reduced});
+    }
+  }
+
+  while (AnyReduced(runs)) {
+    int k = static_cast<int>(runs.size()) - 1;
+    while (!runs[k].reduced) --k;
+    ReductionPass pass;
+    for (int i = 0; i < k; ++i) pass.outer *= runs[i].size;
+    for (int i = k + 1; i < static_cast<int>(runs.size()); ++i) pass.inner *= runs[i].size;
+    pass.folded = runs[k].size;
+    runs.erase(runs.begin() + k);
+    plan.passes.push_back(pass);
+  }
+  return plan;
+}
 
 // Each Reducer::Reduce(x, dims) returns the Eigen expression folding `x`
 // over `dims`; `x` must outlive its evaluation.
@@ -43,47 +127,86 @@ struct ProdReducer {
   static auto Reduce(const X& x, const Dims& dims) { return x.prod(dims); }
 };
 
-template <typename T, typename Reducer>
-class ReductionOp : public ReductionOpBase {
+// The skeleton every device shares: the axes planned and checked, an empty
+// output allocated, a reduction over size-1 dimensions only answered with
+// the input's buffer, and the buffers of the passes allocated; `Device`
+// supplies only
+//   template <typename T, typename Reducer>
+//   static absl::Status Fold(OpKernelContext*, const Tensor& in, const ReductionPass& pass,
+//                            std::optional<int64_t> divisor, Tensor* out);
+// which writes `out` = fold of `in` by `pass`, divided by `divisor` when it
+// has one (Mean's last pass).
+template <typename Device, typename T, typename Reducer>
+class ReductionOp : public OpKernel {
  public:
-  using ReductionOpBase::ReductionOpBase;
+  explicit ReductionOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("keep_dims", &keep_dims_));
+  }
 
   void Compute(OpKernelContext* ctx) override {
     const Tensor& input = ctx->input(0);
-    absl::StatusOr<ReductionPlan> plan = Plan(input, ctx->input(1));
-    OP_REQUIRES_OK(ctx, plan.status());
-    if (SetOutputWithoutPasses(ctx, input, *plan)) return;
+    absl::StatusOr<ReductionPlan> plan = PlanReduction(input, ctx->input(1), keep_dims_);
+    OP_REQUIRES(ctx, plan.ok(), AttachNodeName(plan.status(), def()));
+    if (plan->out_shape.num_elements() == 0) {
+      Tensor* out = nullptr;
+      OP_REQUIRES_OK(ctx, ctx->allocate_output(0, plan->out_shape, &out));
+      return;
+    }
+    if (plan->passes.empty()) {
+      // Only size-1 dimensions (or none) are reduced: the values are the
+      // input's, seen with the output's shape.
+      Tensor out;
+      MINITF_CHECK(out.CopyFrom(input, plan->out_shape));
+      ctx->set_output(0, out);
+      return;
+    }
 
-    const Eigen::ThreadPoolDevice& d = ctx->eigen_cpu_device();
     Tensor current = input;
     for (size_t p = 0; p < plan->passes.size(); ++p) {
       const ReductionPass& pass = plan->passes[p];
+      const bool last_pass = p + 1 == plan->passes.size();
       Tensor next;
-      if (p + 1 < plan->passes.size()) {
-        OP_REQUIRES_OK(ctx, ctx->allocate_temp(DataTypeToEnum<T>::value,
-                                               TensorShape({pass.outer * pass.inner}), &next));
-      } else {
+      if (last_pass) {
         Tensor* out = nullptr;
         OP_REQUIRES_OK(ctx, ctx->allocate_output(0, plan->out_shape, &out));
         next = *out;  // Shares the output's buffer.
+      } else {
+        OP_REQUIRES_OK(ctx, ctx->allocate_temp(DataTypeToEnum<T>::value,
+                                               TensorShape({pass.outer * pass.inner}), &next));
       }
-      FoldMiddle(d, current, pass.outer, pass.folded, pass.inner, &next);
+      std::optional<int64_t> divisor;
+      if (Reducer::kDividesByCount && last_pass) divisor = plan->count;
+      OP_REQUIRES_OK(ctx, Device::template Fold<T, Reducer>(ctx, current, pass, divisor, &next));
+      // `current` may be a temporary: on a GPU its memory is reused only by
+      // work enqueued later on the same stream, after this pass.
       current = next;
     }
-    if constexpr (Reducer::kDividesByCount) {
-      // An integer mean of nothing is 0 (the empty sum); a floating one is
-      // 0/0, NaN.
-      if (plan->count > 0 || !std::is_integral_v<T>) {
-        auto out = current.flat<T>();
-        out.device(d) = out / static_cast<T>(plan->count);
-      }
+  }
+
+ private:
+  bool keep_dims_ = false;  // Constant after construction.
+};
+
+struct CpuReduce {
+  template <typename T, typename Reducer>
+  static absl::Status Fold(OpKernelContext* ctx, const Tensor& in, const ReductionPass& pass,
+                           std::optional<int64_t> divisor, Tensor* out) {
+    const Eigen::ThreadPoolDevice& d = ctx->eigen_cpu_device();
+    FoldMiddle<T, Reducer>(d, in, pass.outer, pass.folded, pass.inner, out);
+    // An integer mean of nothing is 0 (the empty sum); a floating one is
+    // 0/0, NaN.
+    if (divisor.has_value() && (*divisor > 0 || !std::is_integral_v<T>)) {
+      auto result = out->flat<T>();
+      result.device(d) = result / static_cast<T>(*divisor);
     }
+    return absl::OkStatus();
   }
 
  private:
   // `out`[o, i] = fold over r of `in`[o, r, i], for `in` seen as
   // [outer, folded, inner]. Views with outer or inner of 1 use the 2-D
   // forms, which Eigen evaluates faster.
+  template <typename T, typename Reducer>
   static void FoldMiddle(const Eigen::ThreadPoolDevice& d, const Tensor& in, int64_t outer,
                          int64_t folded, int64_t inner, Tensor* out) {
     const Eigen::array<int, 1> axis1{1}, axis0{0};
@@ -111,7 +234,7 @@ std::vector<DataType> IndexTypes() { return {DT_INT32, DT_INT64}; }
                               .TypeConstraint<T>("T")               \
                               .TypeConstraint("Tidx", IndexTypes()) \
                               .HostMemory("reduction_indices"),     \
-                          ReductionOp<T, Reducer>)
+                          ReductionOp<CpuReduce, T, Reducer>)
 #define MINITF_REGISTER_REDUCTION_KERNELS_(name, Reducer)    \
   MINITF_REGISTER_REDUCTION_KERNEL_(name, Reducer, float);   \
   MINITF_REGISTER_REDUCTION_KERNEL_(name, Reducer, double);  \
@@ -126,6 +249,49 @@ MINITF_REGISTER_REDUCTION_KERNELS_("Prod", ProdReducer);
 
 #undef MINITF_REGISTER_REDUCTION_KERNELS_
 #undef MINITF_REGISTER_REDUCTION_KERNEL_
+
+#ifdef MINITF_WITH_CUDA
+// The CUDA kernel's fold for each Reducer it has (Mean is a Sum, divided).
+template <typename Reducer>
+constexpr gpu::ReductionKind CudaReductionKind() {
+  if constexpr (std::is_same_v<Reducer, MaxReducer>) {
+    return gpu::ReductionKind::kMax;
+  } else {
+    static_assert(std::is_same_v<Reducer, SumReducer> || std::is_same_v<Reducer, MeanReducer>,
+                  "the CUDA reduction kernel folds by sum or max only");
+    return gpu::ReductionKind::kSum;
+  }
+}
+
+struct CudaReduce {
+  template <typename T, typename Reducer>
+  static absl::Status Fold(OpKernelContext* ctx, const Tensor& in, const ReductionPass& pass,
+                           std::optional<int64_t> divisor, Tensor* out) {
+    static_assert(std::is_same_v<T, float>, "the CUDA reduction kernel folds float only");
+    return LaunchOnComputeStream(ctx, ctx->op_kernel().type_string(), [&](cudaStream_t stream) {
+      return gpu::LaunchReduceMiddle(stream, CudaReductionKind<Reducer>(), in.data<float>(),
+                                     pass.outer, pass.folded, pass.inner,
+                                     divisor.has_value() ? static_cast<float>(*divisor) : 1.0f,
+                                     out->data<float>());
+    });
+  }
+};
+
+#define MINITF_REGISTER_CUDA_REDUCTION_KERNEL_(name, Reducer)       \
+  REGISTER_KERNEL_BUILDER(Name(name)                                \
+                              .Device(DEVICE_GPU)                   \
+                              .Platform("CUDA")                     \
+                              .TypeConstraint<float>("T")           \
+                              .TypeConstraint("Tidx", IndexTypes()) \
+                              .HostMemory("reduction_indices"),     \
+                          ReductionOp<CudaReduce, float, Reducer>)
+
+MINITF_REGISTER_CUDA_REDUCTION_KERNEL_("Sum", SumReducer);
+MINITF_REGISTER_CUDA_REDUCTION_KERNEL_("Mean", MeanReducer);
+MINITF_REGISTER_CUDA_REDUCTION_KERNEL_("Max", MaxReducer);
+
+#undef MINITF_REGISTER_CUDA_REDUCTION_KERNEL_
+#endif  // MINITF_WITH_CUDA
 
 }  // namespace
 }  // namespace minitf

@@ -1,13 +1,16 @@
 // Kernels: VarHandleOp, ReadVariableOp, AssignVariableOp,
 // AssignAddVariableOp, AssignSubVariableOp, VarIsInitializedOp and
-// DestroyResourceOp on CPU (their SimGPU twins run the same code).
+// DestroyResourceOp on the CPU (their SimGPU twins run the same code), and
+// all but the two updates for float variables on CUDA GPUs, so that a
+// resource variable and its optimizer (training_ops.cc) stay on the GPU. On
+// every device the ops do the same checks; a device supplies only how a value
+// is copied within its memory (DeviceCopyFn, var.h).
 //
 // Handles are HostMemory on every device, as in TensorFlow: host code reads
 // them. A variable lives in the ResourceMgr of the device of its VarHandleOp;
 // its value in the memory its dtype has there (Var::alloc_attr). The ops
 // hold the variable's mutex while they read or change it; updates copy on
 // write (var.h), so a ReadVariableOp output is never changed afterwards.
-#include <cstring>
 #include <memory>
 #include <string>
 
@@ -16,6 +19,10 @@
 #include "platform/mutex.h"
 #include "runtime/kernel_registry.h"
 #include "runtime/op_requires.h"
+
+#ifdef MINITF_WITH_CUDA
+#include "ops/kernels/cuda/cuda_kernel_helpers.h"
+#endif
 
 namespace minitf {
 namespace {
@@ -81,7 +88,8 @@ class ReadVariableOp : public OpKernel {
 // variable = value. The variable is created (with this node's dtype) on
 // first use; an existing one must hold `dtype`. Its value is copied into the
 // variable's buffer when that has the value's shape and no readers, else
-// into a new buffer.
+// into a new buffer, by `kCopy`.
+template <DeviceCopyFn kCopy>
 class AssignVariableOp : public OpKernel {
  public:
   explicit AssignVariableOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
@@ -123,9 +131,7 @@ class AssignVariableOp : public OpKernel {
       OP_REQUIRES_OK(ctx, ctx->allocate_temp(dtype_, value.shape(), &fresh, v->alloc_attr));
       v->tensor = std::move(fresh);
     }
-    if (value.NumElements() > 0) {
-      std::memcpy(v->tensor.raw_data(), value.raw_data(), value.TotalBytes());
-    }
+    if (value.NumElements() > 0) OP_REQUIRES_OK(ctx, kCopy(ctx, value, &v->tensor));
   }
 
  private:
@@ -217,7 +223,7 @@ REGISTER_KERNEL_BUILDER(Name("VarHandleOp").Device(DEVICE_CPU).HostMemory("resou
 REGISTER_KERNEL_BUILDER(Name("ReadVariableOp").Device(DEVICE_CPU).HostMemory("resource"),
                         ReadVariableOp);
 REGISTER_KERNEL_BUILDER(Name("AssignVariableOp").Device(DEVICE_CPU).HostMemory("resource"),
-                        AssignVariableOp);
+                        AssignVariableOp<&HostCopy>);
 REGISTER_KERNEL_BUILDER(Name("VarIsInitializedOp")
                             .Device(DEVICE_CPU)
                             .HostMemory("resource")
@@ -242,6 +248,26 @@ MINITF_REGISTER_ASSIGN_UPDATE(double);
 MINITF_REGISTER_ASSIGN_UPDATE(int32_t);
 MINITF_REGISTER_ASSIGN_UPDATE(int64_t);
 #undef MINITF_REGISTER_ASSIGN_UPDATE
+
+#ifdef MINITF_WITH_CUDA
+#define MINITF_REGISTER_CUDA_FLOAT(op, ...)                                               \
+  REGISTER_KERNEL_BUILDER(                                                                \
+      Name(op).Device(DEVICE_GPU).Platform("CUDA").TypeConstraint<float>("dtype") __VA_ARGS__)
+MINITF_REGISTER_CUDA_FLOAT("VarHandleOp", .HostMemory("resource"), VarHandleOp);
+MINITF_REGISTER_CUDA_FLOAT("ReadVariableOp", .HostMemory("resource"), ReadVariableOp);
+MINITF_REGISTER_CUDA_FLOAT("AssignVariableOp", .HostMemory("resource"),
+                           AssignVariableOp<&CopyOnComputeStream>);
+#undef MINITF_REGISTER_CUDA_FLOAT
+REGISTER_KERNEL_BUILDER(Name("VarIsInitializedOp")
+                            .Device(DEVICE_GPU)
+                            .Platform("CUDA")
+                            .HostMemory("resource")
+                            .HostMemory("is_initialized"),
+                        VarIsInitializedOp);
+REGISTER_KERNEL_BUILDER(
+    Name("DestroyResourceOp").Device(DEVICE_GPU).Platform("CUDA").HostMemory("resource"),
+    DestroyResourceOp);
+#endif  // MINITF_WITH_CUDA
 
 }  // namespace
 }  // namespace minitf

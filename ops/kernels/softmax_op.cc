@@ -1,4 +1,5 @@
-// Kernels: Softmax and LogSoftmax on CPU, over the last dimension.
+// Kernels: Softmax and LogSoftmax on CPU (float, double), and Softmax on
+// CUDA GPUs (float, softmax_ops_gpu.cu), over the last dimension.
 //
 // Each row is shifted by its maximum before exponentiating, so large logits
 // do not overflow: softmax(x) = exp(x - max x) / sum(exp(x - max x)) and
@@ -7,10 +8,21 @@
 #include "runtime/kernel_registry.h"
 #include "runtime/op_requires.h"
 
+#ifdef MINITF_WITH_CUDA
+#include "ops/kernels/cuda/cuda_kernel_helpers.h"
+#include "ops/kernels/softmax_ops_gpu.h"
+#endif
+
 namespace minitf {
 namespace {
 
-template <typename T, bool kLog>
+// The skeleton every device shares: logits checked, the output allocated
+// (in logits' buffer when nothing else holds it), an empty one returned;
+// `Device` supplies only
+//   static absl::Status Launch(OpKernelContext*, const Tensor& logits,
+//                              int64_t rows, int64_t classes, Tensor* softmax);
+// with logits and softmax seen as [rows, classes].
+template <typename Device>
 class SoftmaxOp : public OpKernel {
  public:
   explicit SoftmaxOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
@@ -22,7 +34,15 @@ class SoftmaxOp : public OpKernel {
     OP_REQUIRES_OK(ctx, ctx->forward_input_or_allocate_output({0}, 0, logits.shape(), &softmax));
     if (logits.NumElements() == 0) return;
     const int64_t classes = logits.dim_size(logits.dims() - 1);
-    const int64_t rows = logits.NumElements() / classes;
+    OP_REQUIRES_OK(ctx,
+                   Device::Launch(ctx, logits, logits.NumElements() / classes, classes, softmax));
+  }
+};
+
+template <typename T, bool kLog>
+struct CpuSoftmax {
+  static absl::Status Launch(OpKernelContext* ctx, const Tensor& logits, int64_t rows,
+                             int64_t classes, Tensor* softmax) {
     const auto& device = ctx->eigen_cpu_device();
     auto in = logits.shaped<T, 2>({rows, classes});
     auto out = softmax->shaped<T, 2>({rows, classes});
@@ -45,17 +65,33 @@ class SoftmaxOp : public OpKernel {
       row_sum.device(device) = out.sum(along_classes);
       out.device(device) = out / row_sum.reshape(rows_by_one).broadcast(one_by_classes);
     }
+    return absl::OkStatus();
   }
 };
 
-#define MINITF_REGISTER_SOFTMAX(T)                                                                \
-  REGISTER_KERNEL_BUILDER(Name("Softmax").Device(DEVICE_CPU).TypeConstraint<T>("T"),             \
-                          SoftmaxOp<T, false>);                                                   \
+#define MINITF_REGISTER_SOFTMAX(T)                                                      \
+  REGISTER_KERNEL_BUILDER(Name("Softmax").Device(DEVICE_CPU).TypeConstraint<T>("T"),    \
+                          SoftmaxOp<CpuSoftmax<T, false>>);                             \
   REGISTER_KERNEL_BUILDER(Name("LogSoftmax").Device(DEVICE_CPU).TypeConstraint<T>("T"), \
-                          SoftmaxOp<T, true>)
+                          SoftmaxOp<CpuSoftmax<T, true>>)
 MINITF_REGISTER_SOFTMAX(float);
 MINITF_REGISTER_SOFTMAX(double);
 #undef MINITF_REGISTER_SOFTMAX
+
+#ifdef MINITF_WITH_CUDA
+struct CudaSoftmax {
+  static absl::Status Launch(OpKernelContext* ctx, const Tensor& logits, int64_t rows,
+                             int64_t classes, Tensor* softmax) {
+    return LaunchOnComputeStream(ctx, "Softmax", [&](cudaStream_t stream) {
+      return gpu::LaunchSoftmax(stream, logits.data<float>(), rows, classes,
+                                softmax->data<float>());
+    });
+  }
+};
+REGISTER_KERNEL_BUILDER(
+    Name("Softmax").Device(DEVICE_GPU).Platform("CUDA").TypeConstraint<float>("T"),
+    SoftmaxOp<CudaSoftmax>);
+#endif  // MINITF_WITH_CUDA
 
 }  // namespace
 }  // namespace minitf

@@ -1,25 +1,79 @@
-// Kernels: Transpose on CPU, for every dtype, with int32 or int64 perm;
-// InvertPermutation (which Transpose's gradient emits) at the end.
+// Kernels: Transpose on the CPU, for every dtype, and on CUDA GPUs, for
+// float, double, int64 and bool (int32 tensors stay in host memory on GPU
+// devices, so int32 has no CUDA kernel: it used to have one, which wrote
+// to those host buffers from the device); the perm is int32 or int64, in
+// host memory. InvertPermutation (which Transpose's gradient emits) is at
+// the end.
 //
-// The permutation is applied with an Eigen shuffle on the intra-op pool.
-// The shuffle moves elements without looking at them, so it runs on
-// unsigned integers of the element's size: one instantiation per size
-// (1, 4, 8 bytes) and rank (2..8) serves every dtype. A perm that keeps
-// every dimension in place (rank 0 and 1 always do) returns x itself,
-// sharing its buffer.
+// Every device shares TransposeOp: the perm is checked by PlanTranspose,
+// with the same errors; a perm that keeps every dimension in place (rank 0
+// and 1 always do) returns x itself, sharing its buffer; an empty x gets an
+// empty output. Only moving the elements differs. The CPU shuffles with
+// Eigen on the intra-op pool; the shuffle moves elements without looking
+// at them, so it runs on unsigned integers of the element's size: one
+// instantiation per size (1, 4, 8 bytes) and rank (2..8) serves every
+// dtype. The CUDA kernel reduces the transpose to the dimensions that move
+// (transpose_layout.h): when only dimensions of size 1 move, the output is
+// x's buffer under the new shape; otherwise transpose_op_gpu.cu writes it
+// on the compute stream.
 #include <cstdint>
 #include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "ops/util/transpose_perm.h"
+#include "platform/logging.h"
 #include "runtime/kernel_registry.h"
+#include "runtime/node_def_util.h"
 #include "runtime/op_requires.h"
+
+#ifdef MINITF_WITH_CUDA
+#include "ops/kernels/cuda/cuda_kernel_helpers.h"
+#include "ops/kernels/transpose_op_gpu.h"
+#endif
 
 namespace minitf {
 namespace {
 
-constexpr int kMaxTransposeRank = 8;
+// The skeleton every device shares: the perm planned and checked, the
+// identity forwarded, an empty output allocated, the output allocated or
+// x's buffer shared; `Device` supplies only
+//   static constexpr int kMaxRank;  // the highest rank it moves
+//   static bool SharesBuffer(const Tensor& x, const TransposePlan& plan);
+//   static absl::Status Launch(OpKernelContext*, const Tensor& x,
+//                              const TransposePlan& plan, Tensor* y);
+// SharesBuffer says whether the output is to be x's buffer under
+// plan.out_shape (true only where the elements keep their order); Launch
+// moves the elements of x into `y`, allocated with plan.out_shape. Neither
+// is called for the identity or an empty x.
+template <typename Device>
+class TransposeOp : public OpKernel {
+ public:
+  explicit TransposeOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& x = ctx->input(0);
+    absl::StatusOr<TransposePlan> plan = PlanTranspose(x, ctx->input(1), Device::kMaxRank);
+    OP_REQUIRES(ctx, plan.ok(), AttachNodeName(plan.status(), def()));
+    if (plan->identity) {
+      ctx->set_output(0, x);
+      return;
+    }
+    Tensor* y = nullptr;
+    if (x.NumElements() == 0) {
+      OP_REQUIRES_OK(ctx, ctx->allocate_output(0, plan->out_shape, &y));
+      return;
+    }
+    if (Device::SharesBuffer(x, *plan)) {
+      Tensor shared;
+      MINITF_CHECK(shared.CopyFrom(x, plan->out_shape));
+      ctx->set_output(0, shared);
+      return;
+    }
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, plan->out_shape, &y));
+    OP_REQUIRES_OK(ctx, Device::Launch(ctx, x, *plan, y));
+  }
+};
 
 // out = in with dimension i of out being dimension perm[i] of in, for
 // `Word`-sized elements of tensors of rank `kRank`.
@@ -58,38 +112,32 @@ void ShuffleOfRank(const Eigen::ThreadPoolDevice& device, const Tensor& in,
     case 8:
       return Shuffle<Word, 8>(device, in, perm, out);
     default:
-      MINITF_CHECK(false);  // The kernel checks the rank.
+      MINITF_CHECK(false);  // PlanTranspose checks the rank.
   }
 }
 
-class TransposeOp : public OpKernel {
- public:
-  explicit TransposeOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
-
-  void Compute(OpKernelContext* ctx) override {
-    const Tensor& x = ctx->input(0);
-    absl::StatusOr<TransposePlan> plan = PlanTranspose(x, ctx->input(1), kMaxTransposeRank);
-    OP_REQUIRES(ctx, plan.ok(), AttachNodeName(plan.status(), def()));
-    if (plan->identity) {
-      ctx->set_output(0, x);
-      return;
-    }
-    Tensor* y = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, plan->out_shape, &y));
-    if (y->NumElements() == 0) return;
+struct CpuTranspose {
+  static constexpr int kMaxRank = 8;
+  // The shuffle writes a new buffer even when only size-1 dimensions move.
+  static bool SharesBuffer(const Tensor& x, const TransposePlan& plan) { return false; }
+  static absl::Status Launch(OpKernelContext* ctx, const Tensor& x, const TransposePlan& plan,
+                             Tensor* y) {
     const Eigen::ThreadPoolDevice& device = ctx->eigen_cpu_device();
     switch (DataTypeSize(x.dtype())) {
       case 1:
-        return ShuffleOfRank<uint8_t>(device, x, plan->perm, y);
+        ShuffleOfRank<uint8_t>(device, x, plan.perm, y);
+        return absl::OkStatus();
       case 4:
-        return ShuffleOfRank<uint32_t>(device, x, plan->perm, y);
+        ShuffleOfRank<uint32_t>(device, x, plan.perm, y);
+        return absl::OkStatus();
       case 8:
-        return ShuffleOfRank<uint64_t>(device, x, plan->perm, y);
+        ShuffleOfRank<uint64_t>(device, x, plan.perm, y);
+        return absl::OkStatus();
       default:
-        ctx->CtxFailure(AttachNodeName(
+        return AttachNodeName(
             absl::UnimplementedError(absl::StrCat("Transpose of ", DataTypeString(x.dtype()),
                                                   " elements is not implemented")),
-            def()));
+            ctx->op_kernel().def());
     }
   }
 };
@@ -99,13 +147,55 @@ REGISTER_KERNEL_BUILDER(Name("Transpose")
                             .TypeConstraint("T", AllDataTypes())
                             .TypeConstraint<int32_t>("Tperm")
                             .HostMemory("perm"),
-                        TransposeOp);
+                        TransposeOp<CpuTranspose>);
 REGISTER_KERNEL_BUILDER(Name("Transpose")
                             .Device(DEVICE_CPU)
                             .TypeConstraint("T", AllDataTypes())
                             .TypeConstraint<int64_t>("Tperm")
                             .HostMemory("perm"),
-                        TransposeOp);
+                        TransposeOp<CpuTranspose>);
+
+#ifdef MINITF_WITH_CUDA
+gpu::TransposeLayout LayoutOf(const Tensor& x, const TransposePlan& plan) {
+  return gpu::MakeTransposeLayout(x.dims(), x.shape().dim_sizes().data(), plan.perm.data());
+}
+
+struct CudaTranspose {
+  static constexpr int kMaxRank = gpu::kMaxTransposeRank;
+  static bool SharesBuffer(const Tensor& x, const TransposePlan& plan) {
+    return LayoutOf(x, plan).IsCopy();
+  }
+  // Every registered dtype's size is one the kernel moves; another would be
+  // cudaErrorInvalidValue, reported naming the node.
+  static absl::Status Launch(OpKernelContext* ctx, const Tensor& x, const TransposePlan& plan,
+                             Tensor* y) {
+    return LaunchOnComputeStream(ctx, "Transpose", [&](cudaStream_t stream) {
+      return gpu::LaunchTranspose(stream, DataTypeSize(x.dtype()), LayoutOf(x, plan),
+                                  x.raw_data(), y->raw_data());
+    });
+  }
+};
+
+// Not int32: see the file comment.
+const std::vector<DataType>& CudaTransposeTypes() {
+  static const auto* types = new std::vector<DataType>{DT_FLOAT, DT_DOUBLE, DT_INT64, DT_BOOL};
+  return *types;
+}
+REGISTER_KERNEL_BUILDER(Name("Transpose")
+                            .Device(DEVICE_GPU)
+                            .Platform("CUDA")
+                            .TypeConstraint("T", CudaTransposeTypes())
+                            .TypeConstraint<int32_t>("Tperm")
+                            .HostMemory("perm"),
+                        TransposeOp<CudaTranspose>);
+REGISTER_KERNEL_BUILDER(Name("Transpose")
+                            .Device(DEVICE_GPU)
+                            .Platform("CUDA")
+                            .TypeConstraint("T", CudaTransposeTypes())
+                            .TypeConstraint<int64_t>("Tperm")
+                            .HostMemory("perm"),
+                        TransposeOp<CudaTranspose>);
+#endif  // MINITF_WITH_CUDA
 
 // y[x[i]] = i for a permutation x of [0, n), int32 or int64.
 template <typename T>

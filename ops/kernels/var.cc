@@ -47,15 +47,20 @@ absl::StatusOr<std::shared_ptr<Var>> LookupResourceVar(OpKernelContext* ctx, int
   return var;
 }
 
-absl::Status PrepareToUpdateVariable(OpKernelContext* ctx, Var* var) {
+absl::Status HostCopy(OpKernelContext* /*ctx*/, const Tensor& from, Tensor* to) {
+  if (from.TotalBytes() > 0) std::memcpy(to->raw_data(), from.raw_data(), from.TotalBytes());
+  return absl::OkStatus();
+}
+
+absl::Status PrepareToUpdateVariable(OpKernelContext* ctx, Var* var, DeviceCopyFn copy) {
   if (var->tensor.RefCountIsOne() || var->tensor.NumElements() == 0) return absl::OkStatus();
-  Tensor copy;
-  absl::Status s = ctx->allocate_temp(var->tensor.dtype(), var->tensor.shape(), &copy,
+  Tensor fresh;
+  absl::Status s = ctx->allocate_temp(var->tensor.dtype(), var->tensor.shape(), &fresh,
                                       var->alloc_attr);
   if (!s.ok()) return s;
-  // Both buffers are in the variable's memory, which this kernel may touch.
-  std::memcpy(copy.raw_data(), var->tensor.raw_data(), var->tensor.TotalBytes());
-  var->tensor = std::move(copy);
+  s = copy(ctx, var->tensor, &fresh);
+  if (!s.ok()) return s;
+  var->tensor = std::move(fresh);
   return absl::OkStatus();
 }
 

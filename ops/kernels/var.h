@@ -71,11 +71,18 @@ absl::StatusOr<std::shared_ptr<Var>> LookupResourceVar(OpKernelContext* ctx, int
 // The FailedPrecondition for reading variable `handle`, which has no value.
 absl::Status UninitializedVariableError(const ResourceHandle& handle, const NodeDef& def);
 
+// Copies `from` into `to` (the same number of bytes, both in the memory the
+// kernel's device keeps them in); a device's kernels supply their own.
+using DeviceCopyFn = absl::Status (*)(OpKernelContext* ctx, const Tensor& from, Tensor* to);
+
+// DeviceCopyFn for memory the kernel's thread may touch (the CPU, SimGPU).
+absl::Status HostCopy(OpKernelContext* ctx, const Tensor& from, Tensor* to);
+
 // Gives `var` a buffer of its own (a copy of its value, in var->alloc_attr
-// memory) when its tensor's buffer is shared with readers, so that an
-// in-place update does not change what they read.
+// memory, made by `copy`) when its tensor's buffer is shared with readers,
+// so that an in-place update does not change what they read.
 // REQUIRES: var->tensor is initialized.
-absl::Status PrepareToUpdateVariable(OpKernelContext* ctx, Var* var)
+absl::Status PrepareToUpdateVariable(OpKernelContext* ctx, Var* var, DeviceCopyFn copy = &HostCopy)
     ABSL_EXCLUSIVE_LOCKS_REQUIRED(var->mu);
 
 }  // namespace minitf

@@ -1,16 +1,26 @@
-// Kernels: SoftmaxCrossEntropyWithLogits and
-// SparseSoftmaxCrossEntropyWithLogits on CPU.
+// Kernels: SoftmaxCrossEntropyWithLogits on CPU (float, double), and
+// SparseSoftmaxCrossEntropyWithLogits on CPU (float, double) and on CUDA
+// GPUs (float, softmax_ops_gpu.cu), with int32 or int64 labels.
 //
 // Dense labels l (features and labels broadcast to [batch, classes]):
 //                          loss[b] = sum_j l[b,j] * (log(sum_k exp(f[b,k])) - f[b,j])
 //                          backprop[b,:] = softmax(f[b,:]) - l[b,:]
 // Sparse, for row b with label y:  loss[b] = log(sum_j exp(f[b,j])) - f[b,y]
 //                          backprop[b,:] = softmax(f[b,:]) - onehot(y)
-// computed with each row shifted by its maximum so nothing overflows.
+// computed with each row shifted by its maximum so nothing overflows. The
+// sparse labels are read in host memory on every device, so a label out of
+// range fails the node (on CUDA too, instead of producing NaN); a CUDA
+// kernel then copies them to the device on its compute stream.
 #include "ops/kernels/softmax_ops_common.h"
 #include "platform/status_macros.h"
 #include "runtime/kernel_registry.h"
+#include "runtime/node_def_util.h"
 #include "runtime/op_requires.h"
+
+#ifdef MINITF_WITH_CUDA
+#include "ops/kernels/cuda/cuda_kernel_helpers.h"
+#include "ops/kernels/softmax_ops_gpu.h"
+#endif
 
 namespace minitf {
 namespace {
@@ -82,7 +92,12 @@ class SoftmaxXentOp : public OpKernel {
   }
 };
 
-template <typename T, typename Label>
+// The skeleton every device shares for SparseSoftmaxCrossEntropyWithLogits:
+// features and the (host) labels checked, loss and backprop allocated, an
+// empty batch returned; `Device` supplies only
+//   static absl::Status Launch(OpKernelContext*, const Tensor& features,
+//                              const Tensor& labels, Tensor* loss, Tensor* backprop);
+template <typename Device>
 class SparseSoftmaxXentOp : public OpKernel {
  public:
   explicit SparseSoftmaxXentOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
@@ -92,14 +107,22 @@ class SparseSoftmaxXentOp : public OpKernel {
     const Tensor& labels = ctx->input(1);
     OP_REQUIRES_OK(ctx, ValidateSparseXentInputs(features, labels, *this));
     const int64_t batch = features.dim_size(0);
-    const int64_t classes = features.dim_size(1);
-    auto label = labels.vec<Label>();
     Tensor* loss = nullptr;
     Tensor* backprop = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({batch}), &loss));
     OP_REQUIRES_OK(ctx, ctx->allocate_output(1, features.shape(), &backprop));
     if (batch == 0) return;
+    OP_REQUIRES_OK(ctx, Device::Launch(ctx, features, labels, loss, backprop));
+  }
+};
 
+template <typename T, typename Label>
+struct CpuSparseXent {
+  static absl::Status Launch(OpKernelContext* ctx, const Tensor& features, const Tensor& labels,
+                             Tensor* loss, Tensor* backprop) {
+    const int64_t batch = features.dim_size(0);
+    const int64_t classes = features.dim_size(1);
+    auto label = labels.vec<Label>();
     const auto& device = ctx->eigen_cpu_device();
     auto f = features.matrix<T>();
     auto grad = backprop->matrix<T>();
@@ -119,11 +142,12 @@ class SparseSoftmaxXentOp : public OpKernel {
     }
     grad.device(device) = grad.exp() / sum_exp.reshape(batch_by_one).broadcast(one_by_classes);
     for (int64_t b = 0; b < batch; ++b) grad(b, static_cast<int64_t>(label(b))) -= T(1);
+    return absl::OkStatus();
   }
 };
 
-#define MINITF_REGISTER_XENT(T)                                                                  \
-  REGISTER_KERNEL_BUILDER(                                                                      \
+#define MINITF_REGISTER_XENT(T)                                                        \
+  REGISTER_KERNEL_BUILDER(                                                             \
       Name("SoftmaxCrossEntropyWithLogits").Device(DEVICE_CPU).TypeConstraint<T>("T"), \
       SoftmaxXentOp<T>)
 MINITF_REGISTER_XENT(float);
@@ -135,12 +159,51 @@ MINITF_REGISTER_XENT(double);
                               .Device(DEVICE_CPU)                     \
                               .TypeConstraint<T>("T")                 \
                               .TypeConstraint<Label>("Tlabels"),      \
-                          SparseSoftmaxXentOp<T, Label>)
+                          SparseSoftmaxXentOp<CpuSparseXent<T, Label>>)
 MINITF_REGISTER_SPARSE_XENT(float, int32_t);
 MINITF_REGISTER_SPARSE_XENT(float, int64_t);
 MINITF_REGISTER_SPARSE_XENT(double, int32_t);
 MINITF_REGISTER_SPARSE_XENT(double, int64_t);
 #undef MINITF_REGISTER_SPARSE_XENT
+
+#ifdef MINITF_WITH_CUDA
+template <typename Label>
+struct CudaSparseXent {
+  static absl::Status Launch(OpKernelContext* ctx, const Tensor& features, const Tensor& labels,
+                             Tensor* loss, Tensor* backprop) {
+    MINITF_ASSIGN_OR_RETURN(se::Stream* stream, ComputeStream(ctx));
+    // One timed scope over the labels' copy and the kernel.
+    const se::cuda::ScopedKernelTiming timing(stream);
+    const NodeDef& def = ctx->op_kernel().def();
+    Tensor device_labels;
+    MINITF_RETURN_IF_ERROR(ctx->allocate_temp(labels.dtype(), labels.shape(), &device_labels));
+    se::DeviceMemoryBase labels_on_device(device_labels.raw_data(), device_labels.TotalBytes());
+    MINITF_RETURN_IF_ERROR(
+        AttachNodeName(stream->Memcpy(&labels_on_device, labels.raw_data(), labels.TotalBytes()),
+                       def));
+    // The host labels must outlive the copy: the stream lets go of them once
+    // it has passed this point.
+    MINITF_RETURN_IF_ERROR(AttachNodeName(stream->DoHostCallback([labels] {}), def));
+    return LaunchStatus(gpu::LaunchSparseSoftmaxXent(
+                            CudaStreamOf(stream), features.data<float>(),
+                            device_labels.data<Label>(), features.dim_size(0),
+                            features.dim_size(1), loss->data<float>(), backprop->data<float>()),
+                        "SparseSoftmaxXent", ctx->op_kernel());
+  }
+};
+
+#define MINITF_REGISTER_CUDA_SPARSE_XENT_(Label)                      \
+  REGISTER_KERNEL_BUILDER(Name("SparseSoftmaxCrossEntropyWithLogits") \
+                              .Device(DEVICE_GPU)                     \
+                              .Platform("CUDA")                       \
+                              .TypeConstraint<float>("T")             \
+                              .TypeConstraint<Label>("Tlabels")       \
+                              .HostMemory("labels"),                  \
+                          SparseSoftmaxXentOp<CudaSparseXent<Label>>)
+MINITF_REGISTER_CUDA_SPARSE_XENT_(int32_t);
+MINITF_REGISTER_CUDA_SPARSE_XENT_(int64_t);
+#undef MINITF_REGISTER_CUDA_SPARSE_XENT_
+#endif  // MINITF_WITH_CUDA
 
 }  // namespace
 }  // namespace minitf

@@ -85,13 +85,19 @@ TEST(CudaKernelRegistrationTest, ShapeInputsStayInHostMemory) {
   }
 }
 
-TEST(CudaKernelRegistrationTest, TransposeHasACudaKernelForEveryDtypeAndPermType) {
+TEST(CudaKernelRegistrationTest, TransposeHasACudaKernelForEveryDeviceDtypeAndPermType) {
   for (DataType dtype : AllDataTypes()) {
     for (DataType tperm : {DT_INT32, DT_INT64}) {
       NodeDef def = MakeNodeDef("n", "Transpose", {{"T", dtype}, {"Tperm", tperm}});
       def.input = {"x", "perm"};
       absl::StatusOr<const KernelRegistration*> reg =
           KernelRegistry::Global()->FindKernel(DEVICE_GPU, def, "CUDA");
+      // int32 tensors stay in host memory on GPU devices: a CUDA kernel
+      // would write them from the device.
+      if (dtype == DT_INT32) {
+        EXPECT_FALSE(reg.ok()) << DataTypeString(tperm);
+        continue;
+      }
       ASSERT_TRUE(reg.ok()) << DataTypeString(dtype) << " " << DataTypeString(tperm) << ": "
                             << reg.status();
       EXPECT_EQ((*reg)->def.platform, "CUDA");

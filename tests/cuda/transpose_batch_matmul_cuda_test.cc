@@ -1,5 +1,6 @@
-// CPU/CUDA parity of Transpose (ranks 2 to 5, every dtype, int32 and int64
-// perms, identities, moves of size-1 dimensions, empty tensors, bad perms)
+// CPU/CUDA parity of Transpose (ranks 2 to 5, every dtype CUDA keeps in
+// device memory (int32 has none: cuda_kernel_registration_test), int32 and
+// int64 perms, identities, moves of size-1 dimensions, empty tensors, bad perms)
 // and of BatchMatMul (cuBLAS; ranks 2 to 5, every adjoint combination, empty
 // operands, and the shape errors, batch dimensions that would broadcast
 // included, since the CPU kernel does not broadcast them). Those need a GPU
@@ -178,7 +179,7 @@ TEST(TransposeCudaTest, MatchesCpuForRankFiveAndAttentionHeadSplits) {
 
 TEST(TransposeCudaTest, MatchesCpuForEveryDtypeAndBothPermTypes) {
   if (VisibleCudaDevices() == 0) GTEST_SKIP() << "no CUDA device visible";
-  for (DataType dtype : AllDataTypes()) {
+  for (DataType dtype : {DT_FLOAT, DT_DOUBLE, DT_INT64, DT_BOOL}) {
     for (DataType tperm : {DT_INT32, DT_INT64}) {
       ExpectTransposeMatchesCpu({3, 5, 7}, {2, 0, 1}, dtype, tperm);
       ExpectTransposeMatchesCpu({6, 5}, {1, 0}, dtype, tperm);

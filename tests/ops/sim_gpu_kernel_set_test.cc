@@ -2,7 +2,8 @@
 // every listed kernel wraps a CPU kernel for each of its dtypes, and an op
 // CUDA has no kernel for runs on the CPU in a SimGPU session, as it would
 // next to a CUDA GPU. With MINITF_SIMGPU="kernels=all" every CPU kernel has
-// a SimGPU twin.
+// a SimGPU twin. No listed kernel keeps an int32 tensor in device memory.
+#include <algorithm>
 #include <cstdlib>
 #include <map>
 #include <memory>
@@ -14,6 +15,8 @@
 #include "ops/kernels/cuda_kernel_set.h"
 #include "ops/standard_ops.h"
 #include "runtime/kernel_registry.h"
+#include "runtime/op_def.h"
+#include "runtime/op_registry.h"
 #include "session/session.h"
 #include "stream/sim_gpu/sim_gpu_options.h"
 
@@ -43,7 +46,37 @@ bool HasKernel(const std::string& op, const std::string& device, const std::stri
   return KernelRegistry::Global()->FindKernel(device, node, platform).ok();
 }
 
-const TypeAttrs kNormalFloat = {{"dtype", DT_FLOAT}, {"T", DT_INT32}};
+const TypeAttrs kPadFloat = {{"T", DT_FLOAT}, {"Tpaddings", DT_INT32}};
+
+// The args of `op` whose dtype is the type attr `attr`.
+std::vector<std::string> ArgsTypedBy(const OpDef& op, const std::string& attr) {
+  std::vector<std::string> args;
+  for (const auto* list : {&op.input_arg, &op.output_arg}) {
+    for (const OpDef::ArgDef& arg : *list) {
+      if (arg.type_attr == attr) args.push_back(arg.name);
+    }
+  }
+  return args;
+}
+
+TEST(SimGpuKernelSetTest, NoCudaKernelKeepsAnInt32TensorInDeviceMemory) {
+  // On GPU devices int32 tensors live in host memory (TensorFlow's rule,
+  // runtime/memory_types.cc), so a CUDA kernel given an int32 tensor
+  // outside its HostMemory args would touch host memory from the device.
+  for (const KernelDef& def : CudaKernelSet()) {
+    const OpDef* op = OpRegistry::Global()->LookUp(def.op);
+    ASSERT_NE(op, nullptr) << def.op;
+    for (const auto& [attr, types] : def.constraints) {
+      if (std::find(types.begin(), types.end(), DT_INT32) == types.end()) continue;
+      for (const std::string& arg : ArgsTypedBy(*op, attr)) {
+        EXPECT_NE(std::find(def.host_memory_args.begin(), def.host_memory_args.end(), arg),
+                  def.host_memory_args.end())
+            << def.op << "'s " << arg << " may be int32 (" << attr
+            << ") but is not in host memory";
+      }
+    }
+  }
+}
 
 TEST(SimGpuKernelSetTest, EveryListedKernelWrapsACpuKernelOfEachOfItsDtypes) {
   ASSERT_EQ(se::SimGPUKernelSetOfProcess(), se::SimGPUOptions::KernelSet::kCuda);
@@ -66,18 +99,23 @@ TEST(SimGpuKernelSetTest, EveryListedKernelWrapsACpuKernelOfEachOfItsDtypes) {
 }
 
 TEST(SimGpuKernelSetTest, OnlyCudasOpsAndDtypesHaveSimGpuKernels) {
-  // CUDA has float Exp, no double Exp and no random ops.
+  // CUDA has float Exp, no double Exp, no Pad, and no int32 Transpose.
   EXPECT_TRUE(HasKernel("Exp", DEVICE_GPU, "SimGPU", {{"T", DT_FLOAT}}));
   EXPECT_FALSE(HasKernel("Exp", DEVICE_GPU, "SimGPU", {{"T", DT_DOUBLE}}));
   EXPECT_TRUE(HasKernel("Exp", DEVICE_CPU, "", {{"T", DT_DOUBLE}}));
-  EXPECT_TRUE(HasKernel("RandomStandardNormal", DEVICE_CPU, "", kNormalFloat));
-  EXPECT_FALSE(HasKernel("RandomStandardNormal", DEVICE_GPU, "SimGPU", kNormalFloat));
+  EXPECT_TRUE(HasKernel("Pad", DEVICE_CPU, "", kPadFloat));
+  EXPECT_FALSE(HasKernel("Pad", DEVICE_GPU, "SimGPU", kPadFloat));
+  EXPECT_TRUE(HasKernel("Transpose", DEVICE_GPU, "SimGPU", {{"T", DT_INT64}, {"Tperm", DT_INT32}}));
+  EXPECT_FALSE(HasKernel("Transpose", DEVICE_GPU, "SimGPU", {{"T", DT_INT32}, {"Tperm", DT_INT32}}));
+  EXPECT_TRUE(HasKernel("Transpose", DEVICE_CPU, "", {{"T", DT_INT32}, {"Tperm", DT_INT32}}));
 }
 
 TEST(SimGpuKernelSetTest, AnOpCudaLacksRunsOnTheCpuNextToASimGpu) {
   Scope root = Scope::NewRootScope();
-  auto noise = ops::RandomStandardNormal(root.WithOpName("noise"), {4}, DT_FLOAT);
-  ops::Exp(root.WithOpName("exp"), noise);
+  auto x = ops::Const(root.WithOpName("x"), {1.0f, 2.0f, 3.0f});
+  const Tensor paddings = Tensor::FromVector<int32_t>({1, 2}, TensorShape({1, 2}));
+  auto padded = ops::Pad(root.WithOpName("pad"), x, ops::Const(root, paddings));
+  ops::Exp(root.WithOpName("exp"), padded);
   GraphDef graph;
   ASSERT_TRUE(root.ToGraphDef(&graph).ok());
   SessionOptions options;
@@ -85,7 +123,8 @@ TEST(SimGpuKernelSetTest, AnOpCudaLacksRunsOnTheCpuNextToASimGpu) {
   options.config.gpu_options.simgpu_options = "memory=64MiB,mode=functional";
   auto session = NewSession(options);
   ASSERT_TRUE(session.ok()) << session.status();
-  ASSERT_TRUE((*session)->Create(graph).ok());
+  absl::Status created = (*session)->Create(graph);
+  ASSERT_TRUE(created.ok()) << created;
   RunOptions run_options;
   run_options.trace_level = RunOptions::FULL_TRACE;
   RunMetadata metadata;
@@ -96,7 +135,7 @@ TEST(SimGpuKernelSetTest, AnOpCudaLacksRunsOnTheCpuNextToASimGpu) {
   for (const DeviceStepStats& dev : metadata.step_stats.dev_stats) {
     for (const NodeExecStats& n : dev.node_stats) device_of[n.node_name] = dev.device;
   }
-  EXPECT_EQ(device_of["noise"], "/job:localhost/replica:0/task:0/device:CPU:0");
+  EXPECT_EQ(device_of["pad"], "/job:localhost/replica:0/task:0/device:CPU:0");
   EXPECT_EQ(device_of["exp"], "/job:localhost/replica:0/task:0/device:GPU:0");
 }
 
@@ -109,7 +148,7 @@ TEST(SimGpuKernelSetDeathTest, KernelsAllTwinsEveryCpuKernel) {
   EXPECT_EXIT(
       {
         const bool all = se::SimGPUKernelSetOfProcess() == se::SimGPUOptions::KernelSet::kAll &&
-                         HasKernel("RandomStandardNormal", DEVICE_GPU, "SimGPU", kNormalFloat) &&
+                         HasKernel("Pad", DEVICE_GPU, "SimGPU", kPadFloat) &&
                          HasKernel("Exp", DEVICE_GPU, "SimGPU", {{"T", DT_DOUBLE}});
         std::exit(all ? 0 : 1);
       },

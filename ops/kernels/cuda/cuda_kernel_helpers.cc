@@ -23,6 +23,23 @@ absl::StatusOr<se::Stream*> ComputeStream(OpKernelContext* ctx) {
   return stream;
 }
 
+absl::Status CopyOnComputeStream(OpKernelContext* ctx, const Tensor& from, Tensor* to) {
+  if (from.TotalBytes() == 0) return absl::OkStatus();
+  return LaunchOnComputeStream(ctx, "cudaMemcpyAsync", [&](cudaStream_t stream) {
+    return cudaMemcpyAsync(to->raw_data(), from.raw_data(), from.TotalBytes(),
+                           cudaMemcpyDeviceToDevice, stream);
+  });
+}
+
+absl::Status ZeroOnComputeStream(OpKernelContext* ctx, Tensor* t) {
+  if (t->TotalBytes() == 0) return absl::OkStatus();
+  absl::StatusOr<se::Stream*> stream = ComputeStream(ctx);
+  if (!stream.ok()) return stream.status();
+  const se::cuda::ScopedKernelTiming timing(*stream);
+  se::DeviceMemoryBase memory(t->raw_data(), t->TotalBytes());
+  return AttachNodeName((*stream)->MemZero(&memory, t->TotalBytes()), ctx->op_kernel().def());
+}
+
 absl::StatusOr<se::BlasSupport*> BlasOf(se::Stream* stream, const OpKernel& op) {
   se::BlasSupport* blas = stream->parent()->AsBlas();
   if (blas == nullptr) {

@@ -4,10 +4,12 @@
 // memory, and CUDA launch errors as statuses naming the node. Each kernel
 // times its launches for the stream's busy time (ScopedKernelTiming).
 //
-//   absl::StatusOr<se::Stream*> stream = ComputeStream(ctx);
-//   OP_REQUIRES_OK(ctx, stream.status());
-//   const se::cuda::ScopedKernelTiming timing(*stream);
-//   OP_REQUIRES_OK(ctx, LaunchStatus(LaunchUnaryOp(CudaStreamOf(*stream), ...), "Exp", *this));
+// A family's CUDA launch (ops/kernels/X.cc, under MINITF_WITH_CUDA) is
+// usually one call:
+//
+//   return LaunchOnComputeStream(ctx, "Exp", [&](cudaStream_t stream) {
+//     return gpu::LaunchUnaryOp(stream, ...);
+//   });
 #ifndef MINITF_OPS_KERNELS_CUDA_CUDA_KERNEL_HELPERS_H_
 #define MINITF_OPS_KERNELS_CUDA_CUDA_KERNEL_HELPERS_H_
 
@@ -15,6 +17,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "runtime/node_def_util.h"
 #include "runtime/op_kernel.h"
 #include "runtime/tensor.h"
 #include "stream/blas.h"
@@ -38,6 +41,25 @@ inline cudaStream_t CudaStreamOf(se::Stream* stream) {
 // Ok for cudaSuccess; otherwise the error, naming the CUDA kernel and node.
 absl::Status LaunchStatus(cudaError_t error, absl::string_view cuda_kernel, const OpKernel& op);
 
+// Runs `launch(cudaStream_t)` (which enqueues CUDA kernels and returns the
+// launch's cudaError_t) on ctx's compute stream, timed for the stream's busy
+// time. Its error names `cuda_kernel` and the node.
+template <typename Launch>
+absl::Status LaunchOnComputeStream(OpKernelContext* ctx, absl::string_view cuda_kernel,
+                                   Launch&& launch) {
+  absl::StatusOr<se::Stream*> stream = ComputeStream(ctx);
+  if (!stream.ok()) return stream.status();
+  const se::cuda::ScopedKernelTiming timing(*stream);
+  return LaunchStatus(launch(CudaStreamOf(*stream)), cuda_kernel, ctx->op_kernel());
+}
+
+// Copies `from` into `to` (the same number of bytes, both in this GPU's
+// memory) on ctx's compute stream.
+absl::Status CopyOnComputeStream(OpKernelContext* ctx, const Tensor& from, Tensor* to);
+
+// Sets every byte of `t` (in this GPU's memory) to 0 on ctx's compute stream.
+absl::Status ZeroOnComputeStream(OpKernelContext* ctx, Tensor* t);
+
 // The BLAS plugin of `stream`'s executor (cuBLAS). FailedPrecondition,
 // naming `op`'s node, when the executor has none.
 absl::StatusOr<se::BlasSupport*> BlasOf(se::Stream* stream, const OpKernel& op);
@@ -45,6 +67,30 @@ absl::StatusOr<se::BlasSupport*> BlasOf(se::Stream* stream, const OpKernel& op);
 // The DNN plugin of `stream`'s executor (cuDNN). FailedPrecondition, naming
 // `op`'s node, when the executor has none.
 absl::StatusOr<se::DnnSupport*> DnnOf(se::Stream* stream, const OpKernel& op);
+
+// Runs call(stream, dnn) on ctx's compute stream with its executor's DNN
+// plugin (cuDNN), timed for the stream's busy time; the call's error names
+// the node.
+template <typename Call>
+absl::Status DnnOnComputeStream(OpKernelContext* ctx, Call&& call) {
+  absl::StatusOr<se::Stream*> stream = ComputeStream(ctx);
+  if (!stream.ok()) return stream.status();
+  const se::cuda::ScopedKernelTiming timing(*stream);
+  absl::StatusOr<se::DnnSupport*> dnn = DnnOf(*stream, ctx->op_kernel());
+  if (!dnn.ok()) return dnn.status();
+  return AttachNodeName(call(*stream, *dnn), ctx->op_kernel().def());
+}
+
+// The same with the executor's BLAS plugin (cuBLAS): call(stream, blas).
+template <typename Call>
+absl::Status BlasOnComputeStream(OpKernelContext* ctx, Call&& call) {
+  absl::StatusOr<se::Stream*> stream = ComputeStream(ctx);
+  if (!stream.ok()) return stream.status();
+  const se::cuda::ScopedKernelTiming timing(*stream);
+  absl::StatusOr<se::BlasSupport*> blas = BlasOf(*stream, ctx->op_kernel());
+  if (!blas.ok()) return blas.status();
+  return AttachNodeName(call(*stream, *blas), ctx->op_kernel().def());
+}
 
 // A row-major operand read as column-major is its transpose, so a GEMM
 // passes each operand's own transpose flag through unchanged.

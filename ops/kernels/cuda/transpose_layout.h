@@ -1,5 +1,5 @@
 // TransposeLayout: a Transpose reduced to the fewest dimensions that move,
-// as the CUDA kernel (transpose_op.cu) walks it. Input dimensions of size 1
+// as the CUDA kernel (transpose_op_gpu.cu) walks it. Input dimensions of size 1
 // are dropped, and input dimensions that stay next to each other, in the
 // same order, in the output are merged into one: [B, T, H, D] -> [B, H, T, D]
 // (perm {0, 2, 1, 3}) keeps its four dimensions, but [A, B, C] -> [C, A, B]

@@ -1,12 +1,12 @@
-// Launchers of the element-wise CUDA kernels (cwise_ops_binary.cu,
-// cwise_ops_unary.cu) for float tensors. Plain types only, so the .cu files
+// Launchers of the element-wise CUDA kernels (cwise_ops_binary_gpu.cu,
+// cwise_ops_unary_gpu.cu) for float tensors. Plain types only, so the .cu files
 // stay free of minitf's heavier headers. Each enqueues on `stream` and
 // returns the launch's error.
 //
 //   BroadcastLayout layout = ...;   // from BCast, see cwise_ops_binary.cc
 //   cudaError_t e = LaunchBinaryOp(stream, BinaryOpKind::kAdd, layout, x, y, z);
-#ifndef MINITF_OPS_KERNELS_CUDA_CWISE_OPS_GPU_H_
-#define MINITF_OPS_KERNELS_CUDA_CWISE_OPS_GPU_H_
+#ifndef MINITF_OPS_KERNELS_CWISE_OPS_GPU_H_
+#define MINITF_OPS_KERNELS_CWISE_OPS_GPU_H_
 
 #include <cuda_runtime_api.h>
 
@@ -68,4 +68,4 @@ cudaError_t LaunchUnaryGrad(cudaStream_t stream, UnaryGradKind kind, int64_t n, 
 
 }  // namespace minitf::gpu
 
-#endif  // MINITF_OPS_KERNELS_CUDA_CWISE_OPS_GPU_H_
+#endif  // MINITF_OPS_KERNELS_CWISE_OPS_GPU_H_

@@ -1,5 +1,5 @@
-// CUDA kernels of the Momentum and Adam updates (see training_ops_gpu.h).
-#include "ops/kernels/cuda/training_ops_gpu.h"
+// CUDA kernels of the GradientDescent, Momentum and Adam updates (see training_ops_gpu.h).
+#include "ops/kernels/training_ops_gpu.h"
 #include "stream/cuda/gpu_launch_config.h"
 
 namespace minitf::gpu {
@@ -9,6 +9,12 @@ using se::cuda::FirstIndex;
 using se::cuda::IndexStride;
 using se::cuda::LaunchConfig;
 using se::cuda::LaunchConfigFor;
+
+__global__ void GradientDescentKernel(int64_t n, float* var, const float* alpha_in,
+                                      const float* delta) {
+  const float alpha = *alpha_in;
+  for (int64_t i = FirstIndex(); i < n; i += IndexStride()) var[i] -= delta[i] * alpha;
+}
 
 __global__ void MomentumKernel(int64_t n, float* var, float* accum, const float* lr_in,
                                const float* grad, const float* momentum_in, bool use_nesterov) {
@@ -38,6 +44,14 @@ __global__ void AdamKernel(int64_t n, float* var, float* m, float* v, AdamScalar
 }
 
 }  // namespace
+
+cudaError_t LaunchApplyGradientDescent(cudaStream_t stream, int64_t n, float* var,
+                                       const float* alpha, const float* delta) {
+  if (n == 0) return cudaSuccess;
+  const LaunchConfig config = LaunchConfigFor(n);
+  GradientDescentKernel<<<config.blocks, config.threads, 0, stream>>>(n, var, alpha, delta);
+  return cudaGetLastError();
+}
 
 cudaError_t LaunchApplyMomentum(cudaStream_t stream, int64_t n, float* var, float* accum,
                                 const float* lr, const float* grad, const float* momentum,

@@ -4,7 +4,7 @@
 #include <math_constants.h>
 
 #include "ops/kernels/cuda/block_reduce.cuh"
-#include "ops/kernels/cuda/softmax_ops_gpu.h"
+#include "ops/kernels/softmax_ops_gpu.h"
 
 namespace minitf::gpu {
 namespace {

@@ -2,7 +2,7 @@
 // and Pow with broadcasting
 // (see cwise_ops_gpu.h). The comparisons follow std::max / std::min, as the
 // CPU kernels' Eigen cwiseMax / cwiseMin do.
-#include "ops/kernels/cuda/cwise_ops_gpu.h"
+#include "ops/kernels/cwise_ops_gpu.h"
 #include "stream/cuda/gpu_launch_config.h"
 
 namespace minitf::gpu {

@@ -1,5 +1,5 @@
 // The fill CUDA kernel (see fill_ops_gpu.h).
-#include "ops/kernels/cuda/fill_ops_gpu.h"
+#include "ops/kernels/fill_ops_gpu.h"
 #include "stream/cuda/gpu_launch_config.h"
 
 namespace minitf::gpu {

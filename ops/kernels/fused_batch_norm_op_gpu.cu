@@ -2,7 +2,7 @@
 // fused_batch_norm_op_gpu.h): block c handles channel c, its threads
 // striding over the channel's outer * inner elements.
 #include "ops/kernels/cuda/block_reduce.cuh"
-#include "ops/kernels/cuda/fused_batch_norm_op_gpu.h"
+#include "ops/kernels/fused_batch_norm_op_gpu.h"
 
 namespace minitf::gpu {
 namespace {

@@ -1,11 +1,11 @@
-// Launcher of the CUDA reduction kernel (reduction_ops.cu) behind Sum, Mean
+// Launcher of the CUDA reduction kernel (reduction_ops_gpu.cu) behind Sum, Mean
 // and Max: one pass folding the middle dimension of a [outer, reduced,
 // inner] view. Plain types only; enqueues on `stream` and returns the
 // launch's error.
 //
 //   LaunchReduceMiddle(stream, ReductionKind::kSum, in, outer, reduced, inner, 1.0f, out);
-#ifndef MINITF_OPS_KERNELS_CUDA_REDUCTION_OPS_GPU_H_
-#define MINITF_OPS_KERNELS_CUDA_REDUCTION_OPS_GPU_H_
+#ifndef MINITF_OPS_KERNELS_REDUCTION_OPS_GPU_H_
+#define MINITF_OPS_KERNELS_REDUCTION_OPS_GPU_H_
 
 #include <cuda_runtime_api.h>
 
@@ -24,4 +24,4 @@ cudaError_t LaunchReduceMiddle(cudaStream_t stream, ReductionKind kind, const fl
 
 }  // namespace minitf::gpu
 
-#endif  // MINITF_OPS_KERNELS_CUDA_REDUCTION_OPS_GPU_H_
+#endif  // MINITF_OPS_KERNELS_REDUCTION_OPS_GPU_H_

@@ -1,11 +1,11 @@
-// Launchers of the row-wise CUDA kernels (softmax_ops.cu) behind Softmax and
+// Launchers of the row-wise CUDA kernels (softmax_ops_gpu.cu) behind Softmax and
 // SparseSoftmaxCrossEntropyWithLogits. Each row is shifted by its maximum
 // before exponentiating, as on the CPU. Plain types only; each enqueues on
 // `stream` and returns the launch's error.
 //
 //   LaunchSoftmax(stream, logits, rows, classes, softmax);
-#ifndef MINITF_OPS_KERNELS_CUDA_SOFTMAX_OPS_GPU_H_
-#define MINITF_OPS_KERNELS_CUDA_SOFTMAX_OPS_GPU_H_
+#ifndef MINITF_OPS_KERNELS_SOFTMAX_OPS_GPU_H_
+#define MINITF_OPS_KERNELS_SOFTMAX_OPS_GPU_H_
 
 #include <cuda_runtime_api.h>
 
@@ -31,4 +31,4 @@ cudaError_t LaunchSparseSoftmaxXent(cudaStream_t stream, const float* features,
 
 }  // namespace minitf::gpu
 
-#endif  // MINITF_OPS_KERNELS_CUDA_SOFTMAX_OPS_GPU_H_
+#endif  // MINITF_OPS_KERNELS_SOFTMAX_OPS_GPU_H_

@@ -1,9 +1,9 @@
-// Launcher of the fill CUDA kernel (fill_ops.cu), for Fill and OnesLike.
+// Launcher of the fill CUDA kernel (fill_ops_gpu.cu), for Fill and OnesLike.
 // Plain types only, so the .cu file stays free of minitf's heavier headers.
 //
 //   cudaError_t e = LaunchFill<float>(stream, n, 1.0f, y);
-#ifndef MINITF_OPS_KERNELS_CUDA_FILL_OPS_GPU_H_
-#define MINITF_OPS_KERNELS_CUDA_FILL_OPS_GPU_H_
+#ifndef MINITF_OPS_KERNELS_FILL_OPS_GPU_H_
+#define MINITF_OPS_KERNELS_FILL_OPS_GPU_H_
 
 #include <cuda_runtime_api.h>
 
@@ -18,4 +18,4 @@ cudaError_t LaunchFill(cudaStream_t stream, int64_t n, T value, T* out);
 
 }  // namespace minitf::gpu
 
-#endif  // MINITF_OPS_KERNELS_CUDA_FILL_OPS_GPU_H_
+#endif  // MINITF_OPS_KERNELS_FILL_OPS_GPU_H_

@@ -1,6 +1,6 @@
 // The Cast CUDA kernel (see cast_op_gpu.h): one instantiation per ordered
 // pair of types.
-#include "ops/kernels/cuda/cast_op_gpu.h"
+#include "ops/kernels/cast_op_gpu.h"
 #include "stream/cuda/gpu_launch_config.h"
 
 namespace minitf::gpu {

@@ -1,11 +1,11 @@
-// Launchers of the CUDA batch normalization kernels (fused_batch_norm_op.cu)
+// Launchers of the CUDA batch normalization kernels (fused_batch_norm_op_gpu.cu)
 // for float tensors seen as [outer, channels, inner] (BatchNormLayout: NHWC
 // is [N*H*W, C, 1], NCHW is [N, C, H*W]). One block per channel folds its
 // elements in double precision, as the CPU kernels do, so both devices
 // agree to float rounding. Each enqueues on `stream` and returns the
 // launch's error.
-#ifndef MINITF_OPS_KERNELS_CUDA_FUSED_BATCH_NORM_OP_GPU_H_
-#define MINITF_OPS_KERNELS_CUDA_FUSED_BATCH_NORM_OP_GPU_H_
+#ifndef MINITF_OPS_KERNELS_FUSED_BATCH_NORM_OP_GPU_H_
+#define MINITF_OPS_KERNELS_FUSED_BATCH_NORM_OP_GPU_H_
 
 #include <cuda_runtime_api.h>
 
@@ -59,4 +59,4 @@ cudaError_t LaunchBatchNormBackward(cudaStream_t stream, const BatchNormDims& di
 
 }  // namespace minitf::gpu
 
-#endif  // MINITF_OPS_KERNELS_CUDA_FUSED_BATCH_NORM_OP_GPU_H_
+#endif  // MINITF_OPS_KERNELS_FUSED_BATCH_NORM_OP_GPU_H_

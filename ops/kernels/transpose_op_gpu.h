@@ -1,12 +1,12 @@
-// Launcher of the Transpose CUDA kernel (transpose_op.cu). Plain types
+// Launcher of the Transpose CUDA kernel (transpose_op_gpu.cu). Plain types
 // only, so the .cu file stays free of minitf's heavier headers. The kernel
 // moves elements without looking at them, so one launch per element size
 // serves every dtype.
 //
 //   TransposeLayout layout = MakeTransposeLayout(rank, dims, perm);  // not a copy
 //   cudaError_t e = LaunchTranspose(stream, sizeof(float), layout, x, y);
-#ifndef MINITF_OPS_KERNELS_CUDA_TRANSPOSE_OP_GPU_H_
-#define MINITF_OPS_KERNELS_CUDA_TRANSPOSE_OP_GPU_H_
+#ifndef MINITF_OPS_KERNELS_TRANSPOSE_OP_GPU_H_
+#define MINITF_OPS_KERNELS_TRANSPOSE_OP_GPU_H_
 
 #include <cuda_runtime_api.h>
 
@@ -25,4 +25,4 @@ cudaError_t LaunchTranspose(cudaStream_t stream, size_t element_size,
 
 }  // namespace minitf::gpu
 
-#endif  // MINITF_OPS_KERNELS_CUDA_TRANSPOSE_OP_GPU_H_
+#endif  // MINITF_OPS_KERNELS_TRANSPOSE_OP_GPU_H_

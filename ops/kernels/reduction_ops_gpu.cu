@@ -5,7 +5,7 @@
 #include <limits>
 
 #include "ops/kernels/cuda/block_reduce.cuh"
-#include "ops/kernels/cuda/reduction_ops_gpu.h"
+#include "ops/kernels/reduction_ops_gpu.h"
 #include "stream/cuda/gpu_launch_config.h"
 
 namespace minitf::gpu {

@@ -5,7 +5,7 @@
 // 64-bit division is several times slower on the GPU.
 #include <climits>
 
-#include "ops/kernels/cuda/transpose_op_gpu.h"
+#include "ops/kernels/transpose_op_gpu.h"
 #include "stream/cuda/gpu_launch_config.h"
 
 namespace minitf::gpu {

@@ -1,10 +1,10 @@
-// Launcher of the Cast CUDA kernel (cast_op.cu) between the element types
+// Launcher of the Cast CUDA kernel (cast_op_gpu.cu) between the element types
 // CUDA devices keep in device memory. Plain types only, so the .cu file
 // stays free of minitf's heavier headers.
 //
 //   cudaError_t e = LaunchCast(stream, CastType::kFloat, CastType::kInt64, n, x, y);
-#ifndef MINITF_OPS_KERNELS_CUDA_CAST_OP_GPU_H_
-#define MINITF_OPS_KERNELS_CUDA_CAST_OP_GPU_H_
+#ifndef MINITF_OPS_KERNELS_CAST_OP_GPU_H_
+#define MINITF_OPS_KERNELS_CAST_OP_GPU_H_
 
 #include <cuda_runtime_api.h>
 
@@ -24,4 +24,4 @@ cudaError_t LaunchCast(cudaStream_t stream, CastType src, CastType dst, int64_t 
 
 }  // namespace minitf::gpu
 
-#endif  // MINITF_OPS_KERNELS_CUDA_CAST_OP_GPU_H_
+#endif  // MINITF_OPS_KERNELS_CAST_OP_GPU_H_

@@ -1,7 +1,7 @@
 // CUDA kernels of Neg, Square, Sqrt, Rsqrt, Exp, Log, Relu, Sigmoid, Tanh,
 // Erf and Erfc, of ReluGrad and of the unary ops' gradient helpers (see
 // cwise_ops_gpu.h). Relu keeps NaN as std::max(x, 0) does.
-#include "ops/kernels/cuda/cwise_ops_gpu.h"
+#include "ops/kernels/cwise_ops_gpu.h"
 #include "stream/cuda/gpu_launch_config.h"
 
 namespace minitf::gpu {
