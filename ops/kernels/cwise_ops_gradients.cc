@@ -1,5 +1,6 @@
 // Kernels: the gradient helpers of unary ops, RsqrtGrad, SqrtGrad,
-// ReciprocalGrad, SigmoidGrad and TanhGrad, on CPU for float and double.
+// ReciprocalGrad, SigmoidGrad and TanhGrad, on the CPU for float and double
+// and on CUDA GPUs for float (cwise_ops_unary_gpu.cu).
 // Each takes y = f(x) and dy = dL/dy with one element count (TensorFlow does
 // not broadcast them) and gives dL/dx, written into dy's or y's buffer when
 // no one else holds it.
@@ -7,6 +8,11 @@
 #include "runtime/kernel_registry.h"
 #include "runtime/node_def_util.h"
 #include "runtime/op_requires.h"
+
+#ifdef MINITF_WITH_CUDA
+#include "ops/kernels/cuda/cuda_kernel_helpers.h"
+#include "ops/kernels/cwise_ops_gpu.h"
+#endif
 
 namespace minitf {
 namespace {
@@ -34,7 +40,9 @@ struct TanhGradFn {  // tanh' = 1 - y^2
   static auto Apply(const Y& y, const D& dy) { return dy * (y.constant(T(1)) - y * y); }
 };
 
-template <typename T, typename Fn>
+// The skeleton every device shares; `Device` supplies only
+//   static absl::Status Launch(OpKernelContext*, const Tensor& y, const Tensor& dy, Tensor* z);
+template <typename Device>
 class UnaryGradOp : public OpKernel {
  public:
   explicit UnaryGradOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
@@ -45,14 +53,24 @@ class UnaryGradOp : public OpKernel {
     OP_REQUIRES_OK(ctx, ValidateUnaryGradInputs(y, dy, *this));
     Tensor* z = nullptr;
     OP_REQUIRES_OK(ctx, ctx->forward_input_or_allocate_output({1, 0}, 0, y.shape(), &z));
-    const auto yf = y.flat<T>();
-    const auto dyf = dy.flat<T>();
-    z->flat<T>().device(ctx->eigen_cpu_device()) = Fn::template Apply<T>(yf, dyf);
+    if (y.NumElements() == 0) return;
+    OP_REQUIRES_OK(ctx, Device::Launch(ctx, y, dy, z));
   }
 };
 
-#define MINITF_REGISTER_UNARY_GRAD_KERNEL_(name, Fn, T) \
-  REGISTER_KERNEL_BUILDER(Name(name).Device(DEVICE_CPU).TypeConstraint<T>("T"), UnaryGradOp<T, Fn>)
+template <typename T, typename Fn>
+struct CpuUnaryGrad {
+  static absl::Status Launch(OpKernelContext* ctx, const Tensor& y, const Tensor& dy, Tensor* z) {
+    const auto yf = y.flat<T>();
+    const auto dyf = dy.flat<T>();
+    z->flat<T>().device(ctx->eigen_cpu_device()) = Fn::template Apply<T>(yf, dyf);
+    return absl::OkStatus();
+  }
+};
+
+#define MINITF_REGISTER_UNARY_GRAD_KERNEL_(name, Fn, T)                         \
+  REGISTER_KERNEL_BUILDER(Name(name).Device(DEVICE_CPU).TypeConstraint<T>("T"), \
+                          UnaryGradOp<CpuUnaryGrad<T, Fn>>)
 #define MINITF_REGISTER_UNARY_GRAD_KERNELS_(name, Fn) \
   MINITF_REGISTER_UNARY_GRAD_KERNEL_(name, Fn, float); \
   MINITF_REGISTER_UNARY_GRAD_KERNEL_(name, Fn, double)
@@ -65,6 +83,29 @@ MINITF_REGISTER_UNARY_GRAD_KERNELS_("TanhGrad", TanhGradFn);
 
 #undef MINITF_REGISTER_UNARY_GRAD_KERNELS_
 #undef MINITF_REGISTER_UNARY_GRAD_KERNEL_
+
+#ifdef MINITF_WITH_CUDA
+template <gpu::UnaryGradKind kKind>
+struct CudaUnaryGrad {
+  static absl::Status Launch(OpKernelContext* ctx, const Tensor& y, const Tensor& dy, Tensor* z) {
+    return LaunchOnComputeStream(ctx, ctx->op_kernel().type_string(), [&](cudaStream_t stream) {
+      return gpu::LaunchUnaryGrad(stream, kKind, y.NumElements(), y.data<float>(),
+                                  dy.data<float>(), z->data<float>());
+    });
+  }
+};
+
+#define MINITF_REGISTER_CUDA_UNARY_GRAD_KERNEL_(name, kind)                      \
+  REGISTER_KERNEL_BUILDER(                                                       \
+      Name(name).Device(DEVICE_GPU).Platform("CUDA").TypeConstraint<float>("T"), \
+      UnaryGradOp<CudaUnaryGrad<gpu::UnaryGradKind::kind>>)
+MINITF_REGISTER_CUDA_UNARY_GRAD_KERNEL_("RsqrtGrad", kRsqrt);
+MINITF_REGISTER_CUDA_UNARY_GRAD_KERNEL_("SqrtGrad", kSqrt);
+MINITF_REGISTER_CUDA_UNARY_GRAD_KERNEL_("ReciprocalGrad", kReciprocal);
+MINITF_REGISTER_CUDA_UNARY_GRAD_KERNEL_("SigmoidGrad", kSigmoid);
+MINITF_REGISTER_CUDA_UNARY_GRAD_KERNEL_("TanhGrad", kTanh);
+#undef MINITF_REGISTER_CUDA_UNARY_GRAD_KERNEL_
+#endif  // MINITF_WITH_CUDA
 
 }  // namespace
 }  // namespace minitf

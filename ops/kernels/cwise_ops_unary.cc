@@ -1,14 +1,12 @@
-// Kernels: the element-wise unary ops. On CPU: Neg, Square, Abs and Sign
-// (float, double, int32, int64) and Sqrt, Rsqrt, Exp, Log, Reciprocal, Erf
-// and Erfc (float, double). On CUDA GPUs, for float (cwise_ops_unary_gpu.cu):
-// Neg, Square, Sqrt, Rsqrt, Exp, Log, Erf and Erfc; and Relu, Sigmoid, Tanh,
-// ReluGrad and the gradient helpers RsqrtGrad, SqrtGrad, ReciprocalGrad,
-// SigmoidGrad and TanhGrad, whose CPU kernels are in activation_ops.cc and
-// cwise_ops_gradients.cc. The output reuses an input's buffer when no one
-// else holds it.
+// Kernels: the element-wise unary ops. On CPU: Neg, Square, Abs, Sign and
+// Relu (float, double, int32, int64) and Sqrt, Rsqrt, Exp, Log, Reciprocal,
+// Erf, Erfc, Sigmoid and Tanh (float, double). On CUDA GPUs, for float
+// (cwise_ops_unary_gpu.cu, which also holds the kernels of ReluGrad,
+// activation_ops.cc, and of the gradient helpers, cwise_ops_gradients.cc):
+// Neg, Square, Sqrt, Rsqrt, Exp, Log, Erf, Erfc, Relu, Sigmoid and Tanh.
+// The output reuses an input's buffer when no one else holds it.
 #include <cmath>
 
-#include "ops/kernels/activation_ops_common.h"
 #include "runtime/kernel_registry.h"
 #include "runtime/op_requires.h"
 
@@ -85,6 +83,18 @@ struct ExpFn {
   template <typename X>
   static auto Apply(const X& x) { return x.exp(); }
 };
+struct ReluFn {
+  template <typename X>
+  static auto Apply(const X& x) { return x.cwiseMax(static_cast<typename X::Scalar>(0)); }
+};
+struct SigmoidFn {
+  template <typename X>
+  static auto Apply(const X& x) { return x.sigmoid(); }
+};
+struct TanhFn {
+  template <typename X>
+  static auto Apply(const X& x) { return x.tanh(); }
+};
 struct LogFn {
   template <typename X>
   static auto Apply(const X& x) { return x.log(); }
@@ -131,6 +141,7 @@ MINITF_REGISTER_UNARY_NUMBER_KERNELS_("Neg", NegFn);
 MINITF_REGISTER_UNARY_NUMBER_KERNELS_("Square", SquareFn);
 MINITF_REGISTER_UNARY_NUMBER_KERNELS_("Abs", AbsFn);
 MINITF_REGISTER_UNARY_NUMBER_KERNELS_("Sign", SignFn);
+MINITF_REGISTER_UNARY_NUMBER_KERNELS_("Relu", ReluFn);
 MINITF_REGISTER_UNARY_FLOAT_KERNELS_("Sqrt", SqrtFn);
 MINITF_REGISTER_UNARY_FLOAT_KERNELS_("Rsqrt", RsqrtFn);
 MINITF_REGISTER_UNARY_FLOAT_KERNELS_("Exp", ExpFn);
@@ -138,6 +149,8 @@ MINITF_REGISTER_UNARY_FLOAT_KERNELS_("Log", LogFn);
 MINITF_REGISTER_UNARY_FLOAT_KERNELS_("Reciprocal", ReciprocalFn);
 MINITF_REGISTER_UNARY_FLOAT_KERNELS_("Erf", ErfFn);
 MINITF_REGISTER_UNARY_FLOAT_KERNELS_("Erfc", ErfcFn);
+MINITF_REGISTER_UNARY_FLOAT_KERNELS_("Sigmoid", SigmoidFn);
+MINITF_REGISTER_UNARY_FLOAT_KERNELS_("Tanh", TanhFn);
 
 #undef MINITF_REGISTER_UNARY_NUMBER_KERNELS_
 #undef MINITF_REGISTER_UNARY_FLOAT_KERNELS_
@@ -165,69 +178,14 @@ MINITF_REGISTER_CUDA_UNARY_KERNEL_("Sqrt", kSqrt);
 MINITF_REGISTER_CUDA_UNARY_KERNEL_("Rsqrt", kRsqrt);
 MINITF_REGISTER_CUDA_UNARY_KERNEL_("Exp", kExp);
 MINITF_REGISTER_CUDA_UNARY_KERNEL_("Log", kLog);
+MINITF_REGISTER_CUDA_UNARY_KERNEL_("Erf", kErf);
+MINITF_REGISTER_CUDA_UNARY_KERNEL_("Erfc", kErfc);
 MINITF_REGISTER_CUDA_UNARY_KERNEL_("Relu", kRelu);
 MINITF_REGISTER_CUDA_UNARY_KERNEL_("Sigmoid", kSigmoid);
 MINITF_REGISTER_CUDA_UNARY_KERNEL_("Tanh", kTanh);
-MINITF_REGISTER_CUDA_UNARY_KERNEL_("Erf", kErf);
-MINITF_REGISTER_CUDA_UNARY_KERNEL_("Erfc", kErfc);
 
 #undef MINITF_REGISTER_CUDA_UNARY_KERNEL_
 
-// backprops = gradients where features > 0, else 0.
-class CudaReluGradOp : public OpKernel {
- public:
-  explicit CudaReluGradOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
-
-  void Compute(OpKernelContext* ctx) override {
-    const Tensor& gradients = ctx->input(0);
-    const Tensor& features = ctx->input(1);
-    OP_REQUIRES_OK(ctx, ValidateReluGradInputs(gradients, features, *this));
-    Tensor* backprops = nullptr;
-    OP_REQUIRES_OK(ctx,
-                   ctx->forward_input_or_allocate_output({0, 1}, 0, gradients.shape(), &backprops));
-    OP_REQUIRES_OK(ctx, LaunchOnComputeStream(ctx, "ReluGrad", [&](cudaStream_t stream) {
-                     return gpu::LaunchReluGrad(stream, gradients.NumElements(),
-                                                gradients.data<float>(), features.data<float>(),
-                                                backprops->data<float>());
-                   }));
-  }
-};
-
-// z = dL/dx from the op's output y and dy = dL/dy, element by element.
-template <gpu::UnaryGradKind kKind>
-class CudaUnaryGradOp : public OpKernel {
- public:
-  explicit CudaUnaryGradOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
-
-  void Compute(OpKernelContext* ctx) override {
-    const Tensor& y = ctx->input(0);
-    const Tensor& dy = ctx->input(1);
-    OP_REQUIRES_OK(ctx, ValidateUnaryGradInputs(y, dy, *this));
-    Tensor* z = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->forward_input_or_allocate_output({1, 0}, 0, y.shape(), &z));
-    OP_REQUIRES_OK(ctx, LaunchOnComputeStream(ctx, type_string(), [&](cudaStream_t stream) {
-                     return gpu::LaunchUnaryGrad(stream, kKind, y.NumElements(), y.data<float>(),
-                                                 dy.data<float>(), z->data<float>());
-                   }));
-  }
-};
-
-REGISTER_KERNEL_BUILDER(
-    Name("ReluGrad").Device(DEVICE_GPU).Platform("CUDA").TypeConstraint<float>("T"),
-    CudaReluGradOp);
-
-#define MINITF_REGISTER_CUDA_UNARY_GRAD_KERNEL_(name, kind)                      \
-  REGISTER_KERNEL_BUILDER(                                                       \
-      Name(name).Device(DEVICE_GPU).Platform("CUDA").TypeConstraint<float>("T"), \
-      CudaUnaryGradOp<gpu::UnaryGradKind::kind>)
-
-MINITF_REGISTER_CUDA_UNARY_GRAD_KERNEL_("RsqrtGrad", kRsqrt);
-MINITF_REGISTER_CUDA_UNARY_GRAD_KERNEL_("SqrtGrad", kSqrt);
-MINITF_REGISTER_CUDA_UNARY_GRAD_KERNEL_("ReciprocalGrad", kReciprocal);
-MINITF_REGISTER_CUDA_UNARY_GRAD_KERNEL_("SigmoidGrad", kSigmoid);
-MINITF_REGISTER_CUDA_UNARY_GRAD_KERNEL_("TanhGrad", kTanh);
-
-#undef MINITF_REGISTER_CUDA_UNARY_GRAD_KERNEL_
 #endif  // MINITF_WITH_CUDA
 
 }  // namespace
