@@ -1,15 +1,18 @@
 #include "runtime/graph_def_io.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <fstream>
-#include <sstream>
 #include <string>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/io/tokenizer.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "google/protobuf/text_format.h"
+#include "platform/file.h"
 #include "runtime/proto/graph_def_proto.h"
 
 namespace minitf {
@@ -34,13 +37,17 @@ absl::Status WithSource(const absl::Status& s, absl::string_view what) {
   return absl::Status(s.code(), absl::StrCat(what, ": ", s.message()));
 }
 
+// Protocol buffers are at most 2 GiB - 1 bytes (their sizes are int).
+constexpr int64_t kMaxGraphFileBytes = INT32_MAX;
+
+// How deep messages may nest in a GraphDef, text or binary: protobuf's
+// default for binary ones. TensorFlow's graphs nest a few levels (a
+// function attr's attrs); without a bound, a hostile file's nesting
+// overflows the parser's stack.
+constexpr int kMaxNesting = 100;
+
 absl::StatusOr<std::string> ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(absl::StrCat("cannot open '", path, "'"));
-  std::ostringstream contents;
-  contents << in.rdbuf();
-  if (in.bad()) return absl::DataLossError(absl::StrCat("error reading '", path, "'"));
-  return std::move(contents).str();
+  return ReadRegularFile(path, kMaxGraphFileBytes, "a GraphDef");
 }
 
 absl::Status WriteFile(const std::string& path, const std::string& contents) {
@@ -52,6 +59,37 @@ absl::Status WriteFile(const std::string& path, const std::string& contents) {
   return absl::OkStatus();
 }
 
+// Parses `bytes` with messages nested at most `limit` deep.
+bool ParseWithNestingLimit(absl::string_view bytes, int limit, tensorflow::GraphDef* proto) {
+  google::protobuf::io::CodedInputStream input(reinterpret_cast<const uint8_t*>(bytes.data()),
+                                               static_cast<int>(bytes.size()));
+  input.SetRecursionLimit(limit);
+  return proto->ParseFromCodedStream(&input) && input.ConsumedEntireMessage();
+}
+
+// Why `bytes`, which do not parse as a binary GraphDef within kMaxNesting,
+// are not one, as far as can be told.
+std::string WhyNotBinary(absl::string_view bytes) {
+  const size_t start = bytes.find_first_not_of(" \t\r\n");
+  const bool text_like =
+      start != absl::string_view::npos &&
+      std::all_of(bytes.begin(), bytes.end(), [](char c) {
+        return absl::ascii_isprint(static_cast<unsigned char>(c)) ||
+               absl::ascii_isspace(static_cast<unsigned char>(c));
+      });
+  if (text_like) {
+    return "not a binary GraphDef: the file is text; a text GraphDef is read from a .pbtxt "
+           "file";
+  }
+  tensorflow::GraphDef deeper;
+  if (ParseWithNestingLimit(bytes, 10 * kMaxNesting, &deeper)) {
+    return absl::StrCat("the GraphDef nests messages more than ", kMaxNesting,
+                        " levels deep, the most minitf reads");
+  }
+  return "not a binary GraphDef: the protocol buffer does not parse (it is truncated or "
+         "corrupt, or a string in it is not UTF-8)";
+}
+
 bool IsTextPath(absl::string_view path) {
   return absl::EndsWith(path, ".pbtxt") || absl::EndsWith(path, ".pbtext") ||
          absl::EndsWith(path, ".txt");
@@ -60,12 +98,14 @@ bool IsTextPath(absl::string_view path) {
 }  // namespace
 
 absl::StatusOr<GraphDef> ParseBinaryGraphDef(absl::string_view bytes, absl::string_view what) {
+  if (bytes.size() > static_cast<size_t>(kMaxGraphFileBytes)) {
+    return absl::InvalidArgumentError(absl::StrCat(what, ": ", bytes.size(),
+                                                   " bytes, more than a GraphDef may have (",
+                                                   kMaxGraphFileBytes, ")"));
+  }
   tensorflow::GraphDef proto;
-  if (bytes.size() > static_cast<size_t>(INT32_MAX) ||
-      !proto.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        what, ": not a binary GraphDef (the protocol buffer does not parse; is it truncated, "
-              "or a text .pbtxt?)"));
+  if (!ParseWithNestingLimit(bytes, kMaxNesting, &proto)) {
+    return absl::InvalidArgumentError(absl::StrCat(what, ": ", WhyNotBinary(bytes)));
   }
   absl::StatusOr<GraphDef> graph = GraphDefFromProto(proto);
   if (!graph.ok()) return WithSource(graph.status(), what);
@@ -75,6 +115,7 @@ absl::StatusOr<GraphDef> ParseBinaryGraphDef(absl::string_view bytes, absl::stri
 absl::StatusOr<GraphDef> ParseTextGraphDef(absl::string_view text, absl::string_view what) {
   tensorflow::GraphDef proto;
   google::protobuf::TextFormat::Parser parser;
+  parser.SetRecursionLimit(kMaxNesting);
   ParseErrors errors;
   parser.RecordErrorsTo(&errors);
   if (!parser.ParseFromString(std::string(text), &proto)) {
@@ -82,6 +123,7 @@ absl::StatusOr<GraphDef> ParseTextGraphDef(absl::string_view text, absl::string_
     // function bodies do not parse strictly. Read again, skipping what is
     // not declared, to refuse the library by name rather than by a field.
     google::protobuf::TextFormat::Parser lenient;
+    lenient.SetRecursionLimit(kMaxNesting);
     ParseErrors ignored;
     lenient.RecordErrorsTo(&ignored);
     lenient.AllowUnknownField(true);

@@ -163,7 +163,15 @@ absl::Status ValidateNodeDefAttrs(const NodeDef& def, const OpDef& op_def) {
 
 namespace {
 
-absl::Status AddArgTypes(const NodeDef& def, const std::vector<OpDef::ArgDef>& args,
+// The longest list an arg may be (an int attr such as AddN's N, Unpack's
+// num, Split's num_split): far more than any real graph has, and small
+// enough that a hostile count is refused before anything is allocated.
+constexpr int64_t kMaxListLength = int64_t{1} << 20;
+
+// Appends the types of `args` (the op's inputs when `inputs`, else its
+// outputs). A list-length attr above kMaxListLength, or (for inputs of a
+// node that lists them) above the node's data inputs, is InvalidArgument.
+absl::Status AddArgTypes(const NodeDef& def, const std::vector<OpDef::ArgDef>& args, bool inputs,
                          DataTypeVector* types) {
   for (const OpDef::ArgDef& arg : args) {
     if (!arg.type_list_attr.empty()) {
@@ -179,6 +187,19 @@ absl::Status AddArgTypes(const NodeDef& def, const std::vector<OpDef::ArgDef>& a
     int64_t count = 1;
     if (!arg.number_attr.empty()) {
       if (absl::Status s = GetNodeAttr(def, arg.number_attr, &count); !s.ok()) return s;
+      if (count > kMaxListLength) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("attr '", arg.number_attr, "' = ", count, " (the length of ",
+                         inputs ? "input" : "output", " list '", arg.name,
+                         "') is more than the ", kMaxListLength, " minitf allows"));
+      }
+      const int64_t listed = NumDataInputs(def);
+      if (inputs && !def.input.empty() &&
+          static_cast<int64_t>(types->size()) + count > listed) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "attr '", arg.number_attr, "' = ", count, " asks input list '", arg.name,
+            "' for more inputs than the node's ", listed));
+      }
     }
     if (arg.is_ref) dt = MakeRefType(dt);
     for (int64_t i = 0; i < count; ++i) types->push_back(dt);
@@ -192,8 +213,10 @@ absl::Status InOutTypesForNode(const NodeDef& def, const OpDef& op_def,
                                DataTypeVector* inputs, DataTypeVector* outputs) {
   inputs->clear();
   outputs->clear();
-  if (absl::Status s = AddArgTypes(def, op_def.input_arg, inputs); !s.ok()) return s;
-  return AddArgTypes(def, op_def.output_arg, outputs);
+  if (absl::Status s = AddArgTypes(def, op_def.input_arg, /*inputs=*/true, inputs); !s.ok()) {
+    return s;
+  }
+  return AddArgTypes(def, op_def.output_arg, /*inputs=*/false, outputs);
 }
 
 int NumDataInputs(const NodeDef& def) {

@@ -2,7 +2,6 @@
 
 #include <cstring>
 #include <fstream>
-#include <sstream>
 #include <vector>
 
 #include "absl/strings/ascii.h"
@@ -12,6 +11,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "allocator/allocator.h"
+#include "platform/file.h"
 
 namespace minitf {
 namespace {
@@ -180,11 +180,12 @@ std::string SerializeNpy(const Tensor& t) {
 }
 
 absl::StatusOr<Tensor> ReadNpyFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(absl::StrCat("cannot open '", path, "'"));
-  std::ostringstream contents;
-  contents << in.rdbuf();
-  return ParseNpy(contents.str(), path);
+  // A tensor larger than the machine's memory could not be held anyway.
+  const int64_t physical = PhysicalMemoryBytes();
+  absl::StatusOr<std::string> contents = ReadRegularFile(
+      path, physical > 0 ? physical : INT64_MAX, "a .npy tensor (the machine's memory)");
+  if (!contents.ok()) return contents.status();
+  return ParseNpy(*contents, path);
 }
 
 absl::Status WriteNpyFile(const std::string& path, const Tensor& t) {

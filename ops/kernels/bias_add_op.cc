@@ -10,6 +10,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "ops/kernels/sum_accumulator.h"
 #include "platform/status_macros.h"
 #include "runtime/kernel_registry.h"
 #include "runtime/node_def_util.h"
@@ -182,9 +183,11 @@ struct CpuBiasAdd {
 
   static absl::Status SumGrad(OpKernelContext* ctx, const Tensor& out_backprop,
                               const BiasGradView& view, Tensor* output) {
+    // Each channel's values add up in SumAccumulator<T> (double for float).
     const auto in = out_backprop.shaped<T, 3>({view.outer, view.channels, view.inner});
     const Eigen::array<Eigen::DenseIndex, 2> outer_and_inner = {0, 2};
-    output->vec<T>().device(ctx->eigen_cpu_device()) = in.sum(outer_and_inner);
+    output->vec<T>().device(ctx->eigen_cpu_device()) =
+        in.template cast<SumAccumulator<T>>().sum(outer_and_inner).template cast<T>();
     return absl::OkStatus();
   }
 };

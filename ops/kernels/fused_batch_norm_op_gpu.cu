@@ -12,18 +12,9 @@ __device__ int64_t At(const BatchNormDims& d, int64_t c, int64_t j) {
   return ((j / d.inner) * d.channels + c) * d.inner + j % d.inner;
 }
 
-// The sum of every thread's `value`, to every thread. REQUIRES: all threads
-// of the block call it; blockDim.x == kRowBlockThreads.
+// The sum of every thread's `value`, to every thread (block_reduce.cuh).
 __device__ double BlockSum(double value, double* scratch) {
-  scratch[threadIdx.x] = value;
-  __syncthreads();
-  for (unsigned half = kRowBlockThreads / 2; half > 0; half /= 2) {
-    if (threadIdx.x < half) scratch[threadIdx.x] += scratch[threadIdx.x + half];
-    __syncthreads();
-  }
-  const double result = scratch[0];
-  __syncthreads();
-  return result;
+  return BlockReduce(value, SumOf(), scratch);
 }
 
 __global__ void ForwardKernel(BatchNormDims d, float epsilon, float factor, bool is_training,

@@ -22,6 +22,7 @@
 #include "absl/status/statusor.h"
 #include "ops/util/reduction_axes.h"
 #include "platform/logging.h"
+#include "ops/kernels/sum_accumulator.h"
 #include "runtime/kernel_registry.h"
 #include "runtime/node_def_util.h"
 #include "runtime/op_requires.h"
@@ -103,26 +104,31 @@ absl::StatusOr<ReductionPlan> PlanReduction(const Tensor& input, const Tensor& a
 // over `dims`; `x` must outlive its evaluation.
 struct SumReducer {
   static constexpr bool kDividesByCount = false;
+  static constexpr bool kAdds = true;  // Accumulates in SumAccumulator<T>.
   template <typename X, typename Dims>
   static auto Reduce(const X& x, const Dims& dims) { return x.sum(dims); }
 };
 struct MeanReducer {
   static constexpr bool kDividesByCount = true;
+  static constexpr bool kAdds = true;
   template <typename X, typename Dims>
   static auto Reduce(const X& x, const Dims& dims) { return x.sum(dims); }
 };
 struct MaxReducer {
   static constexpr bool kDividesByCount = false;
+  static constexpr bool kAdds = false;
   template <typename X, typename Dims>
   static auto Reduce(const X& x, const Dims& dims) { return x.maximum(dims); }
 };
 struct MinReducer {
   static constexpr bool kDividesByCount = false;
+  static constexpr bool kAdds = false;
   template <typename X, typename Dims>
   static auto Reduce(const X& x, const Dims& dims) { return x.minimum(dims); }
 };
 struct ProdReducer {
   static constexpr bool kDividesByCount = false;
+  static constexpr bool kAdds = false;
   template <typename X, typename Dims>
   static auto Reduce(const X& x, const Dims& dims) { return x.prod(dims); }
 };
@@ -206,21 +212,24 @@ struct CpuReduce {
   // `out`[o, i] = fold over r of `in`[o, r, i], for `in` seen as
   // [outer, folded, inner]. Views with outer or inner of 1 use the 2-D
   // forms, which Eigen evaluates faster.
+  // Sums add in SumAccumulator<T> (double for float), so their error does
+  // not grow with the number of values.
   template <typename T, typename Reducer>
   static void FoldMiddle(const Eigen::ThreadPoolDevice& d, const Tensor& in, int64_t outer,
                          int64_t folded, int64_t inner, Tensor* out) {
+    using Acc = std::conditional_t<Reducer::kAdds, SumAccumulator<T>, T>;
     const Eigen::array<int, 1> axis1{1}, axis0{0};
     auto result = out->shaped<T, 1>({outer * inner});
     if (inner == 1) {
-      const auto x = in.shaped<T, 2>({outer, folded});
-      result.device(d) = Reducer::Reduce(x, axis1);
+      const auto x = in.shaped<T, 2>({outer, folded}).template cast<Acc>();
+      result.device(d) = Reducer::Reduce(x, axis1).template cast<T>();
     } else if (outer == 1) {
-      const auto x = in.shaped<T, 2>({folded, inner});
-      result.device(d) = Reducer::Reduce(x, axis0);
+      const auto x = in.shaped<T, 2>({folded, inner}).template cast<Acc>();
+      result.device(d) = Reducer::Reduce(x, axis0).template cast<T>();
     } else {
-      const auto x = in.shaped<T, 3>({outer, folded, inner});
+      const auto x = in.shaped<T, 3>({outer, folded, inner}).template cast<Acc>();
       auto result2 = out->shaped<T, 2>({outer, inner});
-      result2.device(d) = Reducer::Reduce(x, axis1);
+      result2.device(d) = Reducer::Reduce(x, axis1).template cast<T>();
     }
   }
 };

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "ops/kernels/sum_accumulator.h"
 #include "ops/util/index_values.h"
 #include "runtime/kernel_registry.h"
 #include "runtime/op_requires.h"
@@ -48,20 +49,26 @@ class UnsortedSegmentSumOp : public OpKernel {
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, out_shape, &out));
     T* o = out->flat<T>().data();
     const int64_t total = out->NumElements();
-    for (int64_t k = 0; k < total; ++k) o[k] = T(0);
-    if (ids->empty() || data.NumElements() == 0) return;
-    const int64_t inner = data.NumElements() / static_cast<int64_t>(ids->size());
-    const T* x = data.flat<T>().data();
-    for (int64_t j = 0; j < static_cast<int64_t>(ids->size()); ++j) {
-      const int64_t id = (*ids)[j];
-      if (id < 0) continue;  // Negative ids are dropped, as in TensorFlow.
-      T* row = o + id * inner;
-      const T* in = x + j * inner;
-      for (int64_t k = 0; k < inner; ++k) row[k] += in[k];
+    // The rows add up in SumAccumulator<T> (double for float), so a segment
+    // of millions of rows keeps TensorFlow's accuracy.
+    std::vector<Acc> sums(static_cast<size_t>(total), Acc(0));
+    if (!ids->empty() && data.NumElements() > 0) {
+      const int64_t inner = data.NumElements() / static_cast<int64_t>(ids->size());
+      const T* x = data.flat<T>().data();
+      for (int64_t j = 0; j < static_cast<int64_t>(ids->size()); ++j) {
+        const int64_t id = (*ids)[j];
+        if (id < 0) continue;  // Negative ids are dropped, as in TensorFlow.
+        Acc* row = sums.data() + id * inner;
+        const T* in = x + j * inner;
+        for (int64_t k = 0; k < inner; ++k) row[k] += static_cast<Acc>(in[k]);
+      }
     }
+    for (int64_t k = 0; k < total; ++k) o[k] = static_cast<T>(sums[k]);
   }
 
  private:
+  using Acc = SumAccumulator<T>;
+
   absl::Status Error(absl::string_view message) const {
     return AttachNodeName(absl::InvalidArgumentError(message), def());
   }

@@ -5,7 +5,11 @@
 // kernel, a gradient, an optimizer or an initializer that moves a model's
 // training shows here. (When the gradients became derived ones, the same
 // comparison against the former hand-written gradients' losses found them
-// identical.)
+// identical.) With MINITF_PRINT_LOSS_CURVES set, each test prints its
+// model's line for loss_curves.txt, for re-recording after a deliberate
+// change (say which in the file's header).
+#include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -62,8 +66,13 @@ std::vector<double> LossCurve(const absl::StatusOr<TrainingModel>& model,
   return losses;
 }
 
-void ExpectCurvesMatch(const std::vector<double>& actual, const std::vector<double>& recorded,
-                       double tolerance) {
+void ExpectCurvesMatch(const std::string& name, const std::vector<double>& actual,
+                       const std::vector<double>& recorded, double tolerance) {
+  if (std::getenv("MINITF_PRINT_LOSS_CURVES") != nullptr) {
+    std::printf("%s", name.c_str());
+    for (double loss : actual) std::printf(" %.9g", loss);
+    std::printf("\n");
+  }
   ASSERT_EQ(actual.size(), static_cast<size_t>(kSteps));
   ASSERT_EQ(recorded.size(), static_cast<size_t>(kSteps));
   for (int i = 0; i < kSteps; ++i) {
@@ -73,20 +82,20 @@ void ExpectCurvesMatch(const std::vector<double>& actual, const std::vector<doub
 
 TEST(ModelLossCurvesTest, MlpTrainsAsRecorded) {
   MlpConfig config;
-  ExpectCurvesMatch(LossCurve(BuildMlpModel(config), MakeRingsBatch(config, 256, 1234)),
+  ExpectCurvesMatch("mlp", LossCurve(BuildMlpModel(config), MakeRingsBatch(config, 256, 1234)),
                     ReadCurves()["mlp"], 1e-6);
 }
 
 TEST(ModelLossCurvesTest, CnnTrainsAsRecorded) {
   CnnConfig config;
-  ExpectCurvesMatch(LossCurve(BuildCnnModel(config), MakeBarsBatch(config, 32, 1234)),
+  ExpectCurvesMatch("cnn", LossCurve(BuildCnnModel(config), MakeBarsBatch(config, 32, 1234)),
                     ReadCurves()["cnn"], 1e-6);
 }
 
 TEST(ModelLossCurvesTest, TransformerTrainsAsRecorded) {
   TransformerConfig config;
   ExpectCurvesMatch(
-      LossCurve(BuildTransformerModel(config), MakeSequenceBatch(config, 16, 1234)),
+      "transformer", LossCurve(BuildTransformerModel(config), MakeSequenceBatch(config, 16, 1234)),
       ReadCurves()["transformer"], 1e-6);
 }
 

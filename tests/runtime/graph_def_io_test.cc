@@ -3,6 +3,9 @@
 // TensorProto's value forms, and the errors for what minitf refuses.
 #include "runtime/graph_def_io.h"
 
+#include <sys/stat.h>
+
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -274,6 +277,98 @@ TEST(GraphDefIoTest, MalformedFilesAreErrorsNamingTheFile) {
   absl::Status cut = ReadBinaryProto(dir + "/cut.pb", &g);
   EXPECT_EQ(cut.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(cut.message(), HasSubstr("cut.pb"));
+}
+
+// Text whose messages nest `depth` levels below a node's attr value.
+std::string NestedAttrText(int depth) {
+  std::string open, close;
+  for (int i = 0; i < depth; ++i) {
+    open += "func { name: \"f\" attr { key: \"a\" value { ";
+    close += "} } } ";
+  }
+  return "node { name: \"n\" op: \"NoOp\" attr { key: \"x\" value { " + open + close +
+         "} } }";
+}
+
+// A protocol buffer field on the wire: its tag, length and bytes.
+std::string Field(int number, const std::string& bytes) {
+  std::string out(1, static_cast<char>((number << 3) | 2));
+  for (uint64_t n = bytes.size(); ; n >>= 7) {
+    out += static_cast<char>((n & 0x7f) | (n >= 0x80 ? 0x80 : 0));
+    if (n < 0x80) break;
+  }
+  return out + bytes;
+}
+
+// NestedAttrText(depth) as a binary GraphDef (TensorFlow's field numbers:
+// AttrValue.func 10, NameAttrList name 1 and attr 2, a map entry's key 1
+// and value 2, NodeDef name 1, op 2 and attr 5, GraphDef node 1).
+std::string NestedAttrBytes(int depth) {
+  std::string value;  // An empty AttrValue.
+  for (int i = 0; i < depth; ++i) {
+    const std::string entry = Field(1, "a") + Field(2, value);
+    value = Field(10, Field(1, "f") + Field(2, entry));
+  }
+  const std::string node =
+      Field(1, "n") + Field(2, "NoOp") + Field(5, Field(1, "x") + Field(2, value));
+  return Field(1, node);
+}
+
+TEST(GraphDefIoTest, DeepNestingIsRefusedNamingTheLimitNotAStackOverflow) {
+  // TensorFlow's graphs nest a few levels; these nest thousands, which
+  // overflowed the parser's stack.
+  absl::StatusOr<GraphDef> deep = ParseTextGraphDef(NestedAttrText(2500), "deep.pbtxt");
+  ASSERT_FALSE(deep.ok());
+  EXPECT_EQ(deep.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(deep.status().message(), HasSubstr("deep.pbtxt"));
+  EXPECT_THAT(deep.status().message(), HasSubstr("recursion limit of 100"));
+
+  std::string bogus;
+  for (int i = 0; i < 100000; ++i) bogus += "bogus { ";
+  absl::StatusOr<GraphDef> unknown = ParseTextGraphDef(bogus, "bogus.pbtxt");
+  EXPECT_EQ(unknown.status().code(), absl::StatusCode::kInvalidArgument);
+
+  // Three levels parse, and are refused for what they hold.
+  EXPECT_THAT(ParseTextGraphDef(NestedAttrText(3), "ok.pbtxt").status().message(),
+              HasSubstr("a function attr (f) is not supported"));
+
+  // The same in binary, 200 levels deep, written by hand on the wire.
+  absl::StatusOr<GraphDef> binary = ParseBinaryGraphDef(NestedAttrBytes(200), "deep.pb");
+  ASSERT_FALSE(binary.ok());
+  EXPECT_EQ(binary.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(binary.status().message(), HasSubstr("deep.pb"));
+  EXPECT_THAT(binary.status().message(), HasSubstr("more than 100 levels deep"));
+  // Three levels parse, and are refused for what they hold.
+  EXPECT_THAT(ParseBinaryGraphDef(NestedAttrBytes(3), "ok.pb").status().message(),
+              HasSubstr("a function attr (f) is not supported"));
+}
+
+TEST(GraphDefIoTest, OnlyRegularFilesAreReadAndNeverBlock) {
+  const std::string dir = test::MakeTempDir("graph_def_io_kinds");
+  GraphDef g;
+  absl::Status directory = ReadBinaryProto(dir, &g);
+  EXPECT_EQ(directory.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(directory.message(), HasSubstr("is a directory"));
+
+  absl::Status device = ReadBinaryProto("/dev/zero", &g);
+  EXPECT_EQ(device.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(device.message(), HasSubstr("'/dev/zero' is a character device"));
+
+  // A FIFO with no writer: opening it would block for ever.
+  const std::string fifo = dir + "/graph.pb";
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  absl::Status pipe = ReadBinaryProto(fifo, &g);
+  EXPECT_EQ(pipe.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(pipe.message(), HasSubstr("is a FIFO"));
+}
+
+TEST(GraphDefIoTest, BinaryErrorsSayWhatTheBytesAre) {
+  absl::StatusOr<GraphDef> text = ParseBinaryGraphDef("node { name: \"a\" op: \"NoOp\" }", "t.pb");
+  EXPECT_THAT(text.status().message(), HasSubstr("the file is text"));
+  const std::string bytes = SerializeBinaryGraphDef(EveryKindGraph());
+  absl::StatusOr<GraphDef> cut = ParseBinaryGraphDef(bytes.substr(0, bytes.size() / 2), "c.pb");
+  EXPECT_THAT(cut.status().message(), HasSubstr("truncated or corrupt"));
+  EXPECT_THAT(cut.status().message(), ::testing::Not(HasSubstr(".pbtxt")));
 }
 
 TEST(GraphDefIoTest, EveryMissingOpIsListedInOneError) {

@@ -84,5 +84,14 @@ TEST(NpyIoTest, UnreadableFilesAreErrorsSayingWhy) {
   EXPECT_EQ(ReadNpyFile("/nonexistent/x.npy").status().code(), absl::StatusCode::kNotFound);
 }
 
+TEST(NpyIoTest, OnlyRegularFilesAreRead) {
+  // /dev/zero never ends: reading it filled the memory before.
+  absl::StatusOr<Tensor> zero = ReadNpyFile("/dev/zero");
+  EXPECT_EQ(zero.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(zero.status().message(), HasSubstr("'/dev/zero' is a character device"));
+  absl::StatusOr<Tensor> dir = ReadNpyFile(test::MakeTempDir("npy_dir"));
+  EXPECT_THAT(dir.status().message(), HasSubstr("is a directory"));
+}
+
 }  // namespace
 }  // namespace minitf

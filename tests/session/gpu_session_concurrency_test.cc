@@ -28,10 +28,15 @@ GraphDef SquareSumGraph() {
   return def;
 }
 
+// As the kernels compute it: each square in float, their sum in double
+// (a float Sum's accumulator), rounded to float.
 float Expected(float v) {
-  float total = 0;
-  for (float x : {v, v + 1, v + 2, v + 3}) total += (2 * x + 1) * (2 * x + 1);
-  return total;
+  double total = 0;
+  for (float x : {v, v + 1, v + 2, v + 3}) {
+    const float z = 2 * x + 1;
+    total += static_cast<double>(z * z);
+  }
+  return static_cast<float>(total);
 }
 
 // Runs `runs` steps with distinct inputs; the number of wrong or failed ones.

@@ -24,6 +24,7 @@ common.graph_mode()
 import cases_gradients  # noqa: E402
 import cases_inference  # noqa: E402
 import cases_random  # noqa: E402
+import cases_reductions  # noqa: E402
 import cases_timing  # noqa: E402
 import cases_train  # noqa: E402
 
@@ -34,7 +35,7 @@ OPS_BEGIN = "<!-- op table: written by make_fixtures.py -->"
 OPS_END = "<!-- end of op table -->"
 
 ALL_CASES = (cases_inference.CASES + cases_train.CASES + cases_timing.CASES +
-             cases_gradients.CASES + cases_random.CASES)
+             cases_gradients.CASES + cases_random.CASES + cases_reductions.CASES)
 
 
 def case_ops(name):

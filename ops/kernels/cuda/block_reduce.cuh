@@ -1,5 +1,7 @@
-// BlockReduce: folds one float per thread of a CUDA block into one value,
-// for the row-wise kernels (reductions, softmax). Device code only.
+// BlockReduce: folds one value per thread of a CUDA block into one, for the
+// row-wise kernels (reductions, softmax). Sums of many floats accumulate in
+// double, so their error does not grow with the row's length. Device code
+// only.
 //
 //   __shared__ float scratch[kRowBlockThreads];
 //   const float row_max = BlockReduce(my_max, MaxOf(), scratch);
@@ -12,18 +14,20 @@ namespace minitf::gpu {
 inline constexpr int kRowBlockThreads = 256;
 
 struct SumOf {
-  __device__ float operator()(float a, float b) const { return a + b; }
+  template <typename T>
+  __device__ T operator()(T a, T b) const { return a + b; }
 };
 // As std::max, which Eigen's max reduction uses.
 struct MaxOf {
-  __device__ float operator()(float a, float b) const { return a < b ? b : a; }
+  template <typename T>
+  __device__ T operator()(T a, T b) const { return a < b ? b : a; }
 };
 
 // Returns the fold of every thread's `value` to every thread. REQUIRES: all
 // threads of the block call it; blockDim.x == kRowBlockThreads; `scratch`
-// holds kRowBlockThreads floats of shared memory, free again on return.
-template <typename Combine>
-__device__ float BlockReduce(float value, Combine combine, float* scratch) {
+// holds kRowBlockThreads values of shared memory, free again on return.
+template <typename T, typename Combine>
+__device__ T BlockReduce(T value, Combine combine, T* scratch) {
   scratch[threadIdx.x] = value;
   __syncthreads();
   for (unsigned half = kRowBlockThreads / 2; half > 0; half /= 2) {
@@ -32,7 +36,7 @@ __device__ float BlockReduce(float value, Combine combine, float* scratch) {
     }
     __syncthreads();
   }
-  const float result = scratch[0];
+  const T result = scratch[0];
   __syncthreads();
   return result;
 }
