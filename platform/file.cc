@@ -77,11 +77,4 @@ absl::StatusOr<std::string> ReadRegularFile(const std::string& path, int64_t max
   return contents;
 }
 
-int64_t PhysicalMemoryBytes() {
-  const long pages = sysconf(_SC_PHYS_PAGES);
-  const long page_size = sysconf(_SC_PAGESIZE);
-  if (pages <= 0 || page_size <= 0) return 0;
-  return static_cast<int64_t>(pages) * page_size;
-}
-
 }  // namespace minitf

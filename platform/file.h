@@ -23,9 +23,6 @@ namespace minitf {
 absl::StatusOr<std::string> ReadRegularFile(const std::string& path, int64_t max_bytes,
                                             absl::string_view what);
 
-// The machine's physical memory in bytes (0 when it cannot be told).
-int64_t PhysicalMemoryBytes();
-
 }  // namespace minitf
 
 #endif  // MINITF_PLATFORM_FILE_H_

@@ -29,12 +29,17 @@ absl::Status FunctionCallFrame::SetRetval(int index, const Tensor& value) {
   return absl::OkStatus();
 }
 
-absl::Status FunctionCallFrame::ConsumeRetvals(std::vector<Tensor>* retvals) {
+absl::Status FunctionCallFrame::ConsumeRetvals(std::vector<Tensor>* retvals,
+                                               const std::vector<std::string>& names) {
   MutexLock lock(&mu_);
   retvals->clear();
   for (size_t i = 0; i < retvals_.size(); ++i) {
     if (!retvals_[i].has_value()) {
-      return absl::InternalError(absl::StrCat("retval ", i, " was not set"));
+      const std::string which =
+          i < names.size() ? absl::StrCat(" (fetch '", names[i], "')") : std::string();
+      return absl::InvalidArgumentError(absl::StrCat(
+          "Retval[", i, "] does not have value", which,
+          ": the tensor is dead, as the untaken branch of a Switch is, so it has no value"));
     }
     retvals->push_back(*std::move(retvals_[i]));
     retvals_[i].reset();

@@ -5,6 +5,7 @@
 #define MINITF_RUNTIME_CALL_FRAME_H_
 
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
@@ -33,8 +34,11 @@ class FunctionCallFrame final : public CallFrameInterface {
   absl::Status GetArg(int index, Tensor* value) const override;
   // An error when the index is out of range or the retval is set twice.
   absl::Status SetRetval(int index, const Tensor& value) override;
-  // Moves the retvals out; an error names the first one never set.
-  absl::Status ConsumeRetvals(std::vector<Tensor>* retvals);
+  // Moves the retvals out. One never set (its _Retval's input was dead: an
+  // untaken branch of a Switch) is InvalidArgument, in TensorFlow's words
+  // "Retval[i] does not have value", naming `names[i]` too when given.
+  absl::Status ConsumeRetvals(std::vector<Tensor>* retvals,
+                              const std::vector<std::string>& names = {});
 
  private:
   const std::vector<Tensor> args_;

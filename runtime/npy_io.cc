@@ -12,6 +12,7 @@
 #include "absl/strings/strip.h"
 #include "allocator/allocator.h"
 #include "platform/file.h"
+#include "platform/host_memory.h"
 
 namespace minitf {
 namespace {
@@ -180,10 +181,11 @@ std::string SerializeNpy(const Tensor& t) {
 }
 
 absl::StatusOr<Tensor> ReadNpyFile(const std::string& path) {
-  // A tensor larger than the machine's memory could not be held anyway.
-  const int64_t physical = PhysicalMemoryBytes();
+  // A tensor larger than the memory this process may have could not be
+  // held anyway.
+  const int64_t limit = HostMemoryLimitBytes();
   absl::StatusOr<std::string> contents = ReadRegularFile(
-      path, physical > 0 ? physical : INT64_MAX, "a .npy tensor (the machine's memory)");
+      path, limit > 0 ? limit : INT64_MAX, "a .npy tensor (the host memory limit)");
   if (!contents.ok()) return contents.status();
   return ParseNpy(*contents, path);
 }

@@ -347,7 +347,11 @@ absl::Status DirectSession::RunExecutors(const ExecutorsAndKeys& eks, std::vecto
   MINITF_RETURN_IF_ERROR(
       action_registry_->RunGrouping(SessionRunActionRegistry::POST_SESSION_RUN, action_options));
   if (trace) stats.Finalize(&run_metadata->step_stats);
-  if (retvals != nullptr) MINITF_RETURN_IF_ERROR(frame.ConsumeRetvals(retvals));
+  if (retvals != nullptr) {
+    std::vector<std::string> fetch_names(eks.num_outputs);
+    for (const auto& [name, index] : eks.output_index) fetch_names[index] = name;
+    MINITF_RETURN_IF_ERROR(frame.ConsumeRetvals(retvals, fetch_names));
+  }
   return absl::OkStatus();
 }
 

@@ -27,13 +27,17 @@ options:
   --feed NAME=FILE.npy  feed tensor NAME (e.g. x:0) from a NumPy file
                         (repeatable)
   --target OP           an op to run each step, e.g. a train op (repeatable)
-  --steps N             how many steps (default 1)
+  --steps N             how many steps (default 1; at most 2147483647)
   --fetch NAME          a tensor to fetch at the end (repeatable)
   --device CPU|GPU      CPU: no GPU in the session (default). GPU: nodes
                         with a GPU kernel run on the GPU (SimGPU unless
                         MINITF_GPU_PLATFORM or a CUDA device says otherwise)
   --out DIR             write each fetched tensor to DIR/<name>.npy, with
-                        '/' and ':' replaced by '_' (probs:0 -> probs_0.npy)
+                        '/' and ':' replaced by '_' (probs:0 -> probs_0.npy);
+                        DIR is made if missing
+  --timeout SECONDS     fail a Run (init, a step, the fetch) that takes
+                        longer: DEADLINE_EXCEEDED, naming it (RunOptions'
+                        timeout; default none)
   -h, --help            this text
 
 exit status: 0 on success, 1 when the graph could not run, 2 for bad
@@ -69,8 +73,15 @@ absl::StatusOr<std::optional<RunGraphOptions>> ParseRun(const std::vector<std::s
     } else if (a == "--steps") {
       MINITF_ASSIGN_OR_RETURN(std::string v, value());
       if (!absl::SimpleAtoi(v, &out.steps) || out.steps < 0) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("--steps wants a whole number >= 0, got '", v, "'"));
+        return absl::InvalidArgumentError(absl::StrCat(
+            "--steps wants a whole number from 0 to 2147483647, got '", v, "'"));
+      }
+    } else if (a == "--timeout") {
+      MINITF_ASSIGN_OR_RETURN(std::string v, value());
+      if (!absl::SimpleAtod(v, &out.timeout_seconds) || !(out.timeout_seconds > 0) ||
+          out.timeout_seconds > 1e7) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "--timeout wants a number of seconds above 0 and at most 1e7, got '", v, "'"));
       }
     } else if (a == "--fetch") {
       MINITF_ASSIGN_OR_RETURN(std::string v, value());

@@ -1,15 +1,19 @@
 #include "bench/harness/run_graph.h"
 
 #include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <string>
+#include <system_error>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
 #include "absl/time/time.h"
+#include "device/device.h"
 #include "device/gpu/gpu_device.h"
 #include "platform/status_macros.h"
 #include "runtime/graph_def_io.h"
 #include "runtime/npy_io.h"
-#include "device/device.h"
 #include "session/session.h"
 
 namespace minitf::harness {
@@ -22,6 +26,23 @@ double SecondsSince(std::chrono::steady_clock::time_point start) {
 absl::Status InContext(const absl::Status& s, absl::string_view context) {
   if (s.ok()) return s;
   return absl::Status(s.code(), absl::StrCat(context, ": ", s.message()));
+}
+
+// Makes --out's directory (and its parents) unless it is one already; an
+// error names it and says why, before anything runs.
+absl::Status PrepareOutDir(const std::string& dir) {
+  std::error_code error;
+  if (std::filesystem::exists(dir, error)) {
+    if (std::filesystem::is_directory(dir, error)) return absl::OkStatus();
+    return absl::InvalidArgumentError(
+        absl::StrCat("--out '", dir, "' is a file, not a directory"));
+  }
+  std::filesystem::create_directories(dir, error);
+  if (error) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--out '", dir, "': cannot make the directory: ", error.message()));
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -43,6 +64,10 @@ absl::StatusOr<RunGraphResult> RunGraph(const RunGraphOptions& options) {
   if (options.steps < 0) {
     return absl::InvalidArgumentError(absl::StrCat("--steps must be >= 0, got ", options.steps));
   }
+  if (!options.out_dir.empty()) MINITF_RETURN_IF_ERROR(PrepareOutDir(options.out_dir));
+  RunOptions run_options;
+  run_options.timeout_in_ms =
+      static_cast<int64_t>(std::ceil(options.timeout_seconds * 1000.0));
   MINITF_ASSIGN_OR_RETURN(GraphDef graph, ReadGraphDefFile(options.graph));
   std::vector<std::pair<std::string, Tensor>> feeds;
   for (const auto& [name, file] : options.feeds) {
@@ -73,7 +98,7 @@ absl::StatusOr<RunGraphResult> RunGraph(const RunGraphOptions& options) {
   std::vector<Tensor> outputs;
   if (!options.init.empty()) {
     start = std::chrono::steady_clock::now();
-    MINITF_RETURN_IF_ERROR(InContext(session->Run({}, {}, options.init, &outputs), "init"));
+    MINITF_RETURN_IF_ERROR(InContext(session->Run(run_options, {}, {}, options.init, &outputs, nullptr), "init"));
     result.init_seconds = SecondsSince(start);
   }
   std::vector<const GPUDevice*> gpus;
@@ -92,8 +117,9 @@ absl::StatusOr<RunGraphResult> RunGraph(const RunGraphOptions& options) {
     for (int step = 0; step < options.steps; ++step) {
       start = std::chrono::steady_clock::now();
       const absl::Duration busy_before = gpu_busy();
-      MINITF_RETURN_IF_ERROR(InContext(session->Run(feeds, {}, options.targets, &outputs),
-                                       absl::StrCat("step ", step)));
+      MINITF_RETURN_IF_ERROR(
+          InContext(session->Run(run_options, feeds, {}, options.targets, &outputs, nullptr),
+                    absl::StrCat("step ", step)));
       result.step_seconds.push_back(SecondsSince(start));
       if (!gpus.empty()) {
         result.step_gpu_busy_seconds.push_back(
@@ -103,7 +129,8 @@ absl::StatusOr<RunGraphResult> RunGraph(const RunGraphOptions& options) {
   }
   if (!options.fetches.empty()) {
     MINITF_RETURN_IF_ERROR(
-        InContext(session->Run(feeds, options.fetches, {}, &outputs), "fetch"));
+        InContext(session->Run(run_options, feeds, options.fetches, {}, &outputs, nullptr),
+                  "fetch"));
     for (size_t i = 0; i < options.fetches.size(); ++i) {
       result.fetched.emplace_back(options.fetches[i], outputs[i]);
     }

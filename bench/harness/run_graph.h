@@ -34,8 +34,10 @@ struct RunGraphOptions {
   // kernel, else to the CPU.
   std::string device = "CPU";
   // Where the fetched tensors are written, one .npy each (FetchFileName); ""
-  // writes nothing.
+  // writes nothing. Made (with its parents) if missing, before anything runs.
   std::string out_dir = {};
+  // Each Run's deadline (RunOptions::timeout_in_ms); 0: none.
+  double timeout_seconds = 0;
 };
 
 struct RunGraphResult {

@@ -5,7 +5,8 @@
 // as they do in TensorFlow and AntMan:
 //   TF_FORCE_GPU_ALLOW_GROWTH=true|false   allow_growth
 //   TF_GPU_VMEM=true|false                 vmem (default on)
-//   TF_CUDA_HOST_MEM_LIMIT_IN_MB=<n>       host_memory_limit_mb (default 64 GiB)
+//   TF_CUDA_HOST_MEM_LIMIT_IN_MB=<n>       host_memory_limit_mb (default 64 GiB, lowered to
+//                                          the host memory the process may have)
 //   TF_GPU_THREAD_MODE=global|gpu_private|gpu_shared
 //   MINITF_SIMGPU=<options>                the SimGPU platform's options
 //   MINITF_GPU_PLATFORM=SimGPU|CUDA        platform, when the session names none

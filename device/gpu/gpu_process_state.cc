@@ -5,6 +5,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "device/gpu/gpu_sub_allocators.h"
+#include "platform/host_memory.h"
+#include "platform/logging.h"
 #include "stream/platform.h"
 
 namespace minitf {
@@ -25,7 +27,28 @@ Allocator* GPUAllocatorStack::allocator() const {
 }
 
 namespace {
+
 std::atomic<GPUProcessState*> g_default{nullptr};
+
+// The pinned host pool's limit: host_memory_limit_mb, lowered to the host
+// memory this process may have (physical memory, its cgroup's limit), so
+// that tensors spilled to the host end in RESOURCE_EXHAUSTED rather than
+// with the OOM killer. A limit set above the machine's is said once.
+int64_t HostLimit(int64_t limit_mb) {
+  const int64_t wanted = limit_mb << 20;
+  const int64_t machine = HostMemoryLimitBytes();
+  if (machine <= 0 || wanted <= machine) return wanted;
+  if (limit_mb != GPUOptions().host_memory_limit_mb) {
+    static std::atomic<bool> said{false};
+    if (!said.exchange(true)) {
+      LOG(WARNING, "host memory limit {} MiB (TF_CUDA_HOST_MEM_LIMIT_IN_MB) is more than this "
+                   "process may have; using {} MiB",
+          limit_mb, machine >> 20);
+    }
+  }
+  return machine;
+}
+
 }  // namespace
 
 GPUProcessState* GPUProcessState::Default() {
@@ -78,7 +101,7 @@ absl::StatusOr<std::unique_ptr<GPUAllocatorStack>> GPUProcessState::CreateStack(
   host_options.name = absl::StrCat(prefix, "_pinned_host_bfc");
   auto host_bfc = std::make_unique<BFCAllocator>(
       std::make_unique<PinnedHostSubAllocator>(executor),
-      static_cast<size_t>(options.host_memory_limit_mb) << 20, host_options);
+      static_cast<size_t>(HostLimit(options.host_memory_limit_mb)), host_options);
   return std::make_unique<GPUAllocatorStack>(std::move(device_bfc), std::move(host_bfc),
                                              options.vmem);
 }

@@ -11,7 +11,10 @@
 #   train       100 training steps of a linear model: the steps' times and
 #               the fetched variables; on the GPU, the steps' busy time
 #   missing_op  a graph using ops minitf lacks: exit 1, every one named
-#   bad_args    a bad --steps or --feed: exit 2 with the usage
+#   bad_args    a bad --steps, --timeout or --feed: exit 2 with the usage
+#   bounds      hostile inputs end at once, saying why: a never-ending while
+#               loop under --timeout, a graph or feed that is not a regular
+#               file, --out over a file
 #
 # The GPU parts run on whatever GPU the machine has (SimGPU where there is
 # no CUDA device). Where the session has none (MINITF_GPU_PLATFORM=CUDA on a
@@ -100,6 +103,47 @@ bad_args)
   status=$?
   [ $status -eq 1 ] || fail "missing graph: exit status $status, expected 1"
   grep -q "none.pb" "$dir/log" || fail "the missing graph file is not named"
+  "$minitf" run "$fixtures/linear_gd/graph.pb" --target train --steps 2147483648 > "$dir/log" 2>&1
+  status=$?
+  [ $status -eq 2 ] || fail "--steps 2^31: exit status $status, expected 2"
+  grep -q "from 0 to 2147483647" "$dir/log" || fail "--steps 2^31: the bound is not said"
+  "$minitf" run "$fixtures/linear_gd/graph.pb" --target train --timeout 0 > "$dir/log" 2>&1
+  status=$?
+  [ $status -eq 2 ] || fail "--timeout 0: exit status $status, expected 2"
+  grep -q "timeout wants a number of seconds" "$dir/log" || fail "--timeout 0: no reason given"
+  ;;
+bounds)
+  # while (true) {}: a loop whose condition is always true.
+  cat > "$dir/loop.pbtxt" <<'GRAPH'
+node { name: "i" op: "Const" attr { key: "dtype" value { type: DT_INT32 } } attr { key: "value" value { tensor { dtype: DT_INT32 tensor_shape { } int_val: 0 } } } }
+node { name: "enter" op: "Enter" input: "i" attr { key: "T" value { type: DT_INT32 } } attr { key: "frame_name" value { s: "loop" } } }
+node { name: "merge" op: "Merge" input: "enter" input: "next" attr { key: "T" value { type: DT_INT32 } } attr { key: "N" value { i: 2 } } }
+node { name: "t" op: "Const" input: "^merge" attr { key: "dtype" value { type: DT_BOOL } } attr { key: "value" value { tensor { dtype: DT_BOOL tensor_shape { } bool_val: true } } } }
+node { name: "cond" op: "LoopCond" input: "t" }
+node { name: "switch" op: "Switch" input: "merge" input: "cond" attr { key: "T" value { type: DT_INT32 } } }
+node { name: "body" op: "Identity" input: "switch:1" attr { key: "T" value { type: DT_INT32 } } }
+node { name: "next" op: "NextIteration" input: "body" attr { key: "T" value { type: DT_INT32 } } }
+node { name: "exit" op: "Exit" input: "switch" attr { key: "T" value { type: DT_INT32 } } }
+GRAPH
+  "$minitf" run "$dir/loop.pbtxt" --fetch exit:0 --timeout 0.5 > "$dir/log" 2>&1
+  status=$?
+  [ $status -eq 1 ] || fail "never-ending loop: exit status $status, expected 1"
+  grep -q "DEADLINE_EXCEEDED: fetch" "$dir/log" || fail "never-ending loop: no deadline said"
+  "$minitf" run /dev/zero --target train > "$dir/log" 2>&1
+  status=$?
+  [ $status -eq 1 ] || fail "/dev/zero: exit status $status, expected 1"
+  grep -q "'/dev/zero' is a character device" "$dir/log" || fail "/dev/zero: not said"
+  mkfifo "$dir/fifo.npy"
+  "$minitf" run "$fixtures/linear_gd/graph.pb" --target train \
+    --feed "x:0=$dir/fifo.npy" > "$dir/log" 2>&1
+  status=$?
+  [ $status -eq 1 ] || fail "a FIFO feed: exit status $status, expected 1"
+  grep -q "is a FIFO" "$dir/log" || fail "a FIFO feed: not said"
+  echo "a file" > "$dir/file"
+  "$minitf" run "$fixtures/linear_gd/graph.pb" --init init --out "$dir/file" > "$dir/log" 2>&1
+  status=$?
+  [ $status -eq 1 ] || fail "--out over a file: exit status $status, expected 1"
+  grep -q "is a file, not a directory" "$dir/log" || fail "--out over a file: not said"
   ;;
 *)
   echo "unknown case $case_name"

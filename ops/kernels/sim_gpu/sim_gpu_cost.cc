@@ -13,12 +13,21 @@ int64_t Elements(const PartialTensorShape& shape) {
   return std::max<int64_t>(shape.num_elements(), 0);
 }
 
-// Product of the window sizes of a pooling node's `ksize` attr.
-double WindowSize(const NodeDef& def) {
+// The elements one window of a pooling node reads: the product of its
+// `ksize` attr, each size clipped to `input`'s dimension (ksize and the
+// input share the data format; padding adds no work), so a hostile ksize
+// models no more than the elements there are.
+double WindowSize(const NodeDef& def, const Tensor* input) {
   std::vector<int64_t> ksize;
   if (!GetNodeAttr(def, "ksize", &ksize).ok()) return 1;
   double size = 1;
-  for (int64_t k : ksize) size *= static_cast<double>(std::max<int64_t>(k, 1));
+  for (size_t i = 0; i < ksize.size(); ++i) {
+    int64_t k = std::max<int64_t>(ksize[i], 1);
+    if (input != nullptr && static_cast<int>(i) < input->dims()) {
+      k = std::min(k, std::max<int64_t>(input->dim_size(static_cast<int>(i)), 1));
+    }
+    size *= static_cast<double>(k);
+  }
   return size;
 }
 
@@ -65,7 +74,7 @@ double Flops(const NodeDef& def, const std::vector<const Tensor*>& in,
     const double windows =
         op == "MaxPool" ? static_cast<double>(Elements(out[0]))
                         : (input(2) != nullptr ? static_cast<double>(input(2)->NumElements()) : 0);
-    return windows * WindowSize(def);
+    return windows * WindowSize(def, input(0));
   }
   double largest = 0;
   for (const Tensor* t : in) {

@@ -6,7 +6,8 @@
 //   flops: MatMul 2mnk; BatchMatMul 2bmnk (b the product of the batch
 //          dimensions); Conv2D and both backprops 2 * (output or
 //          out_backprop elements) * filter_rows * filter_cols * in_depth;
-//          MaxPool / MaxPoolGrad one per window element; Softmax and the
+//          MaxPool / MaxPoolGrad one per window element (the window clipped
+//          to the input: ksize is an attr a graph may make huge); Softmax and the
 //          cross-entropy 5 per logit; everything else (Transpose among
 //          them: its time is its bytes) one per element of its largest input
 //          or output.

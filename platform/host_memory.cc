@@ -1,0 +1,76 @@
+#include "platform/host_memory.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/strip.h"
+
+namespace minitf {
+namespace {
+
+// The number in the file at `path` (its first line); 0 when it holds none.
+int64_t ReadLimitFile(const std::string& path) {
+  std::ifstream in(path);
+  std::string line;
+  if (!in || !std::getline(in, line)) return 0;
+  int64_t value = 0;
+  if (!absl::SimpleAtoi(absl::StripAsciiWhitespace(line), &value) || value <= 0) return 0;
+  // cgroup v1 says "no limit" with a huge page-rounded value.
+  if (value >= (int64_t{1} << 62)) return 0;
+  return value;
+}
+
+// This process's cgroup directories under /sys/fs/cgroup: the v2 one and the
+// v1 memory controller's, from /proc/self/cgroup.
+std::vector<std::string> OwnCgroupDirs() {
+  std::vector<std::string> dirs;
+  std::ifstream in("/proc/self/cgroup");
+  std::string line;
+  while (std::getline(in, line)) {
+    // "hierarchy-ID:controller-list:path"
+    const size_t first = line.find(':');
+    const size_t second = first == std::string::npos ? first : line.find(':', first + 1);
+    if (second == std::string::npos) continue;
+    const std::string controllers = line.substr(first + 1, second - first - 1);
+    const std::string path = line.substr(second + 1);
+    if (controllers.empty()) dirs.push_back("/sys/fs/cgroup" + path);
+    if (controllers.find("memory") != std::string::npos) {
+      dirs.push_back("/sys/fs/cgroup/memory" + path);
+    }
+  }
+  // The namespace root, where a container sees its own cgroup.
+  dirs.push_back("/sys/fs/cgroup");
+  dirs.push_back("/sys/fs/cgroup/memory");
+  return dirs;
+}
+
+}  // namespace
+
+int64_t PhysicalMemoryBytes() {
+  const long pages = sysconf(_SC_PHYS_PAGES);
+  const long page_size = sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || page_size <= 0) return 0;
+  return static_cast<int64_t>(pages) * page_size;
+}
+
+int64_t CgroupMemoryLimitBytes(const std::string& cgroup_dir) {
+  const int64_t v2 = ReadLimitFile(cgroup_dir + "/memory.max");
+  if (v2 > 0) return v2;
+  return ReadLimitFile(cgroup_dir + "/memory.limit_in_bytes");
+}
+
+int64_t HostMemoryLimitBytes() {
+  int64_t limit = PhysicalMemoryBytes();
+  for (const std::string& dir : OwnCgroupDirs()) {
+    const int64_t cgroup = CgroupMemoryLimitBytes(dir);
+    if (cgroup > 0) limit = limit > 0 ? std::min(limit, cgroup) : cgroup;
+  }
+  return limit;
+}
+
+}  // namespace minitf

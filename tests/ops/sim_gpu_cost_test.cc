@@ -1,0 +1,53 @@
+// SimGPU's cost model (ops/kernels/sim_gpu/sim_gpu_cost.h) counts the work a
+// kernel does, whatever its attrs say: a pooling window larger than its
+// input models the input's elements, not the window's, so a hostile ksize
+// cannot hold the simulated engine for days.
+#include "ops/kernels/sim_gpu/sim_gpu_cost.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "stream/sim_gpu/sim_gpu_platform.h"
+
+namespace minitf {
+namespace {
+
+NodeDef MaxPoolNode(const std::string& op, int64_t window) {
+  NodeDef def;
+  def.name = "pool";
+  def.op = op;
+  def.attr["T"] = DT_FLOAT;
+  def.attr["ksize"] = std::vector<int64_t>{1, window, window, 1};
+  def.attr["strides"] = std::vector<int64_t>{1, 1, 1, 1};
+  def.attr["padding"] = std::string("SAME");
+  def.attr["data_format"] = std::string("NHWC");
+  return def;
+}
+
+TEST(SimGpuCostTest, APoolingWindowCountsNoMoreThanItsInput) {
+  absl::StatusOr<se::SimGPUPlatform*> platform = se::GetSimGPUPlatform("");
+  ASSERT_TRUE(platform.ok()) << platform.status();
+  absl::StatusOr<se::StreamExecutor*> executor = (*platform)->ExecutorForDevice(0);
+  ASSERT_TRUE(executor.ok()) << executor.status();
+  const Tensor input(DT_FLOAT, TensorShape({1, 4, 4, 1}));
+  const std::vector<PartialTensorShape> out = {PartialTensorShape({1, 4, 4, 1})};
+  // Every window of a 4x4 input reads at most its 16 elements, 16 windows.
+  for (int64_t window : {int64_t{5}, int64_t{10000000}, int64_t{2147483647}}) {
+    const se::KernelCost cost =
+        EstimateKernelCost(MaxPoolNode("MaxPool", window), {&input}, out, {DT_FLOAT}, **executor);
+    EXPECT_EQ(cost.flops, 16.0 * 16.0) << window;
+    const se::KernelCost grad = EstimateKernelCost(MaxPoolNode("MaxPoolGrad", window),
+                                                   {&input, &input, &input}, out, {DT_FLOAT},
+                                                   **executor);
+    EXPECT_EQ(grad.flops, 16.0 * 16.0) << window;
+  }
+  // A window inside the input counts its own size.
+  const se::KernelCost small =
+      EstimateKernelCost(MaxPoolNode("MaxPool", 2), {&input}, out, {DT_FLOAT}, **executor);
+  EXPECT_EQ(small.flops, 16.0 * 4.0);
+}
+
+}  // namespace
+}  // namespace minitf
