@@ -14,9 +14,12 @@
 
 namespace minitf::harness {
 
-// Handles SIGINT and SIGTERM from now on. The first one prints a line to
-// stderr saying what happens next.
-void InstallInterruptHandlers();
+// Handles SIGINT and SIGTERM from now on. The first one prints `next` (a
+// line saying what happens next; it must outlive the process's handling)
+// to stderr.
+void InstallInterruptHandlers(
+    const char* next = "\nminitf: interrupted: stopping the jobs at their next step and "
+                       "writing the results (interrupt again to quit at once)\n");
 
 // 0, or the first signal received since InstallInterruptHandlers.
 int InterruptSignal();

@@ -4,11 +4,13 @@
 #include <iostream>
 #include <numeric>
 #include <optional>
+#include <string>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "bench/harness/interrupt.h"
 #include "bench/harness/run_graph.h"
 #include "platform/status_macros.h"
 
@@ -40,11 +42,29 @@ options:
                         timeout; default none)
   -h, --help            this text
 
+Ctrl-C (or SIGTERM) cancels the step in flight and prints what was measured
+before it; a second one quits at once.
+
 exit status: 0 on success, 1 when the graph could not run, 2 for bad
-arguments.
+arguments, 128 + the signal when interrupted (130 for Ctrl-C).
 )";
 
 namespace {
+
+// `text` with its control characters (a node name may hold any byte) as
+// \xNN escapes, so printing it cannot drive the terminal; line breaks stay.
+std::string ForTerminal(absl::string_view text) {
+  std::string out;
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if ((byte < 0x20 && c != '\n' && c != '\t') || byte == 0x7f) {
+      absl::StrAppendFormat(&out, "\\x%02x", byte);
+    } else {
+      out.push_back(c);
+    }
+  }
+  return out;
+}
 
 // Parses run's arguments; std::nullopt after --help.
 absl::StatusOr<std::optional<RunGraphOptions>> ParseRun(const std::vector<std::string>& args) {
@@ -133,8 +153,10 @@ void PrintResult(const RunGraphOptions& options, const RunGraphResult& result) {
         "median %.3f ms, min %.3f ms, max %.3f ms\n",
         1e3 * busy[busy.size() / 2], 1e3 * busy.front(), 1e3 * busy.back());
   }
-  for (const auto& [name, t] : result.fetched) std::cout << DescribeFetch(name, t) << "\n";
-  for (const std::string& path : result.written) std::cout << "wrote " << path << "\n";
+  for (const auto& [name, t] : result.fetched) {
+    std::cout << ForTerminal(DescribeFetch(name, t)) << "\n";
+  }
+  for (const std::string& path : result.written) std::cout << "wrote " << ForTerminal(path) << "\n";
 }
 
 }  // namespace
@@ -142,20 +164,32 @@ void PrintResult(const RunGraphOptions& options, const RunGraphResult& result) {
 int RunCommand(const std::vector<std::string>& args) {
   absl::StatusOr<std::optional<RunGraphOptions>> parsed = ParseRun(args);
   if (!parsed.ok()) {
-    std::cerr << "minitf run: " << parsed.status().message() << "\n\n" << kRunUsage;
+    std::cerr << "minitf run: " << ForTerminal(parsed.status().message()) << "\n\n" << kRunUsage;
     return 2;
   }
   if (!parsed->has_value()) {
     std::cout << kRunUsage;
     return 0;
   }
-  const RunGraphOptions& options = **parsed;
+  RunGraphOptions& options = **parsed;
+  // Ctrl-C or SIGTERM cancels the Run in flight and prints what was
+  // measured; a second one ends the process at once.
+  InstallInterruptHandlers(
+      "\nminitf run: interrupted: cancelling the step in flight (interrupt again to quit at "
+      "once)\n");
+  options.interrupted = [] { return InterruptSignal() != 0; };
   absl::StatusOr<RunGraphResult> result = RunGraph(options);
   if (!result.ok()) {
-    std::cerr << "minitf run: " << result.status() << "\n";
-    return 1;
+    std::cerr << "minitf run: " << ForTerminal(result.status().ToString()) << "\n";
+    return InterruptSignal() != 0 ? 128 + InterruptSignal() : 1;
   }
   PrintResult(options, *result);
+  if (!result->stopped.ok()) {
+    std::cerr << "minitf run: stopped by " << InterruptSignalName() << " after "
+              << result->step_seconds.size() << " of " << options.steps
+              << " steps: " << ForTerminal(result->stopped.ToString()) << "\n";
+    return 128 + InterruptSignal();
+  }
   return 0;
 }
 

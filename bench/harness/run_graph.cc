@@ -1,11 +1,15 @@
 #include "bench/harness/run_graph.h"
 
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <string>
 #include <system_error>
+#include <thread>
+#include <utility>
 
+#include "absl/cleanup/cleanup.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
 #include "absl/time/time.h"
@@ -95,10 +99,40 @@ absl::StatusOr<RunGraphResult> RunGraph(const RunGraphOptions& options) {
   MINITF_RETURN_IF_ERROR(InContext(session->Create(graph), options.graph));
   result.create_seconds = SecondsSince(start);
 
+  // Ctrl-C: a watcher closes the session, which cancels the Run in flight.
+  std::atomic<bool> finished{false};
+  std::thread watcher;
+  if (options.interrupted) {
+    watcher = std::thread([&] {
+      while (!finished.load()) {
+        if (options.interrupted()) {
+          (void)session->Close();
+          return;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      }
+    });
+  }
+  absl::Cleanup stop_watcher = [&] {
+    finished.store(true);
+    if (watcher.joinable()) watcher.join();
+  };
+  // A failed Run: the run's error, or, once interrupted, what was measured
+  // with the cancelled Run's error in `stopped`.
+  auto failed = [&](const absl::Status& s) -> absl::StatusOr<RunGraphResult> {
+    if (options.interrupted && options.interrupted()) {
+      result.stopped = s;
+      return std::move(result);
+    }
+    return s;
+  };
+
   std::vector<Tensor> outputs;
   if (!options.init.empty()) {
     start = std::chrono::steady_clock::now();
-    MINITF_RETURN_IF_ERROR(InContext(session->Run(run_options, {}, {}, options.init, &outputs, nullptr), "init"));
+    absl::Status s = InContext(session->Run(run_options, {}, {}, options.init, &outputs, nullptr),
+                               "init");
+    if (!s.ok()) return failed(s);
     result.init_seconds = SecondsSince(start);
   }
   std::vector<const GPUDevice*> gpus;
@@ -117,9 +151,10 @@ absl::StatusOr<RunGraphResult> RunGraph(const RunGraphOptions& options) {
     for (int step = 0; step < options.steps; ++step) {
       start = std::chrono::steady_clock::now();
       const absl::Duration busy_before = gpu_busy();
-      MINITF_RETURN_IF_ERROR(
+      absl::Status s =
           InContext(session->Run(run_options, feeds, {}, options.targets, &outputs, nullptr),
-                    absl::StrCat("step ", step)));
+                    absl::StrCat("step ", step));
+      if (!s.ok()) return failed(s);
       result.step_seconds.push_back(SecondsSince(start));
       if (!gpus.empty()) {
         result.step_gpu_busy_seconds.push_back(
@@ -128,9 +163,10 @@ absl::StatusOr<RunGraphResult> RunGraph(const RunGraphOptions& options) {
     }
   }
   if (!options.fetches.empty()) {
-    MINITF_RETURN_IF_ERROR(
+    absl::Status s =
         InContext(session->Run(run_options, feeds, options.fetches, {}, &outputs, nullptr),
-                  "fetch"));
+                  "fetch");
+    if (!s.ok()) return failed(s);
     for (size_t i = 0; i < options.fetches.size(); ++i) {
       result.fetched.emplace_back(options.fetches[i], outputs[i]);
     }

@@ -8,6 +8,7 @@
 #ifndef MINITF_BENCH_HARNESS_RUN_GRAPH_H_
 #define MINITF_BENCH_HARNESS_RUN_GRAPH_H_
 
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -38,6 +39,10 @@ struct RunGraphOptions {
   std::string out_dir = {};
   // Each Run's deadline (RunOptions::timeout_in_ms); 0: none.
   double timeout_seconds = 0;
+  // Polled while the graph runs; when it says true (Ctrl-C), the session
+  // is closed, which cancels the Run in flight, and RunGraph returns what
+  // it measured so far with `stopped` set.
+  std::function<bool()> interrupted = {};
 };
 
 struct RunGraphResult {
@@ -53,6 +58,9 @@ struct RunGraphResult {
   std::vector<std::pair<std::string, Tensor>> fetched;
   // The files written under out_dir.
   std::vector<std::string> written;
+  // Set when `interrupted` stopped the run: the cancelled Run's error,
+  // naming it ("step 3: ..."); the fields above hold what came before.
+  absl::Status stopped = absl::OkStatus();
 };
 
 // Errors name the graph file, feed file or tensor at fault; Create's error

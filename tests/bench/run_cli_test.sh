@@ -13,8 +13,9 @@
 #   missing_op  a graph using ops minitf lacks: exit 1, every one named
 #   bad_args    a bad --steps, --timeout or --feed: exit 2 with the usage
 #   bounds      hostile inputs end at once, saying why: a never-ending while
-#               loop under --timeout, a graph or feed that is not a regular
-#               file, --out over a file
+#               loop under --timeout, and under Ctrl-C (the step in flight is
+#               cancelled, exit 130), a graph or feed that is not a regular
+#               file, --out over a file, a node name with control characters
 #
 # The GPU parts run on whatever GPU the machine has (SimGPU where there is
 # no CUDA device). Where the session has none (MINITF_GPU_PLATFORM=CUDA on a
@@ -129,6 +130,15 @@ GRAPH
   status=$?
   [ $status -eq 1 ] || fail "never-ending loop: exit status $status, expected 1"
   grep -q "DEADLINE_EXCEEDED: fetch" "$dir/log" || fail "never-ending loop: no deadline said"
+  "$minitf" run "$dir/loop.pbtxt" --fetch exit:0 > "$dir/log" 2>&1 &
+  pid=$!
+  sleep 1
+  kill -INT $pid
+  wait $pid
+  status=$?
+  [ $status -eq 130 ] || fail "Ctrl-C in a never-ending loop: exit status $status, expected 130"
+  grep -q "stopped by SIGINT after 0 of 1 steps: CANCELLED: fetch" "$dir/log" ||
+    fail "Ctrl-C in a never-ending loop: the cancelled step is not said"
   "$minitf" run /dev/zero --target train > "$dir/log" 2>&1
   status=$?
   [ $status -eq 1 ] || fail "/dev/zero: exit status $status, expected 1"
@@ -144,6 +154,11 @@ GRAPH
   status=$?
   [ $status -eq 1 ] || fail "--out over a file: exit status $status, expected 1"
   grep -q "is a file, not a directory" "$dir/log" || fail "--out over a file: not said"
+  # A node name holding an escape sequence is printed escaped.
+  printf 'node { name: "a\\033[31mred" op: "NotAnOp" }\n' > "$dir/escape.pbtxt"
+  "$minitf" run "$dir/escape.pbtxt" --target a > "$dir/log" 2>&1
+  grep -q 'node a\\x1b\[31mred' "$dir/log" || fail "the escape character is not escaped"
+  ! grep -q "$(printf '\033')" "$dir/log" || fail "a raw escape character reached the terminal"
   ;;
 *)
   echo "unknown case $case_name"
