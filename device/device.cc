@@ -2,6 +2,7 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
+#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 
@@ -24,7 +25,7 @@ absl::StatusOr<ParsedDeviceName> ParseDeviceName(absl::string_view name) {
   ParsedDeviceName parsed;
   auto bad = [&](absl::string_view why) {
     return absl::InvalidArgumentError(
-        absl::StrCat("malformed device name '", name, "': ", why));
+        absl::StrCat("malformed device name '", absl::CHexEscape(name), "': ", why));
   };
   if (name.empty()) return parsed;
   // Keep the part after "device:" when present; drop job/replica/task.

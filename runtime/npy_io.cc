@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/escaping.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -57,13 +58,13 @@ absl::StatusOr<std::string> HeaderValue(absl::string_view header, absl::string_v
 absl::StatusOr<TensorShape> ParseShape(absl::string_view text) {
   absl::string_view s = text;
   if (!absl::ConsumePrefix(&s, "(") || !absl::ConsumeSuffix(&s, ")")) {
-    return absl::InvalidArgumentError(absl::StrCat("bad shape ", text));
+    return absl::InvalidArgumentError(absl::StrCat("bad shape ", absl::CHexEscape(text)));
   }
   std::vector<int64_t> dims;
   for (absl::string_view piece : absl::StrSplit(s, ',', absl::SkipWhitespace())) {
     int64_t d;
     if (!absl::SimpleAtoi(absl::StripAsciiWhitespace(piece), &d)) {
-      return absl::InvalidArgumentError(absl::StrCat("bad shape ", text));
+      return absl::InvalidArgumentError(absl::StrCat("bad shape ", absl::CHexEscape(text)));
     }
     dims.push_back(d);
   }
@@ -106,7 +107,7 @@ absl::StatusOr<Tensor> Parse(absl::string_view bytes) {
   }
   absl::string_view d = *descr;
   if (!absl::ConsumePrefix(&d, "'") || !absl::ConsumeSuffix(&d, "'")) {
-    return absl::InvalidArgumentError(absl::StrCat("bad descr ", *descr));
+    return absl::InvalidArgumentError(absl::StrCat("bad descr ", absl::CHexEscape(*descr)));
   }
   // A one-byte type may be written with '|', '<' or '='.
   std::string normalized(d);
