@@ -101,7 +101,7 @@ absl::StatusOr<double> RunSolo(const Scenario& scenario, JobSpec spec, const std
   MINITF_ASSIGN_OR_RETURN(std::unique_ptr<JobRunner> job, JobRunner::Create(options));
   job->Start(absl::Now());
   while (!job->finished()) {
-    if (!Interruption(experiment).empty()) job->RequestStop();
+    if (!Interruption(experiment).empty()) job->Interrupt();
     absl::SleepFor(absl::Milliseconds(20));
   }
   job->Join();
@@ -331,7 +331,14 @@ absl::StatusOr<ExperimentResult> RunExperiment(const Scenario& input,
     }
     result.actions.push_back({release.at_s, release});
   }
-  for (auto& runner : runners) runner->RequestStop();
+  // Interrupted: the steps in flight are cancelled rather than waited for.
+  for (auto& runner : runners) {
+    if (result.interrupted()) {
+      runner->Interrupt();
+    } else {
+      runner->RequestStop();
+    }
+  }
   for (auto& runner : runners) runner->Join();
   result.wall_s = absl::ToDoubleSeconds(absl::Now() - start);
   MINITF_RETURN_IF_ERROR(failure);

@@ -96,6 +96,13 @@ void JobRunner::RequestStop() {
   stop_cv_.SignalAll();
 }
 
+void JobRunner::Interrupt() {
+  RequestStop();
+  // Close cancels the Run in flight and waits for it to return.
+  absl::Status closed = session_->Close();
+  if (!closed.ok()) LOG(WARNING, "job '{}': closing its session: {}", options_.spec.name, closed);
+}
+
 void JobRunner::Join() {
   if (thread_.joinable()) thread_.join();
 }
@@ -137,6 +144,8 @@ void JobRunner::Run() {
     // The job's time ran out in the middle of the step: the step was
     // cancelled, and the job ends as it would have at the step's end.
     if (s.code() == absl::StatusCode::kDeadlineExceeded && now >= end) break;
+    // Interrupted: the step in flight was cancelled; the job ends here.
+    if (s.code() == absl::StatusCode::kCancelled && stop_requested_.load()) break;
     if (!s.ok()) {
       LOG(WARNING, "job '{}' failed at step {}: {}", options_.spec.name, steps + 1, s);
       MutexLock lock(&mu_);

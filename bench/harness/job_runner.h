@@ -88,6 +88,10 @@ class JobRunner {
   // Asks the job to stop after its current step. A job suspended by
   // perfControl 0 stays suspended until its config file raises the value.
   void RequestStop();
+  // RequestStop, and cancels the step in flight (closing the session): an
+  // interrupted experiment ends now, not at the job's next step boundary.
+  // The cancelled step is not counted.
+  void Interrupt();
   void Join();
 
   // Waits until the job's GPU config holds perfControl `value` (its config

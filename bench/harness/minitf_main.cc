@@ -151,6 +151,11 @@ int Conclude(const ExperimentResult& result) {
   for (const JobResult& job : result.jobs) {
     if (!job.status.ok()) failures.push_back(std::string(job.status.message()));
   }
+  for (const JobResult& job : result.jobs) {
+    if (job.status.ok() && job.steps.empty()) {
+      std::cerr << "minitf colocate: job '" << job.spec.name << "' completed no step\n";
+    }
+  }
   if (!failures.empty()) {
     std::cerr << "minitf colocate: " << failures.size() << " of " << result.jobs.size()
               << " jobs failed:\n";

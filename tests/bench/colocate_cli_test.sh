@@ -10,6 +10,9 @@
 #                 with the steps run, an earlier run's outputs gone
 #   interrupt_twice  a second SIGTERM while the jobs finish their step:
 #                 exit 143 at once, summary.json still says "running"
+#   interrupt_step  SIGINT during a job's first, long step: the step is
+#                 cancelled, not waited for; the job is said to have
+#                 completed no step; exit 130
 #   no_plots      --no-plots: the closing line names no *.png
 #   warnings      what the scenario asks for but will not get is said
 #                 before the run
@@ -114,6 +117,24 @@ interrupt_twice)
   [ $rc -eq 143 ] || [ $rc -eq 130 ] || fail "exit status $rc, want 143 or 130"
   grep -q '"status": "running"' "$out/summary.json" ||
     fail "summary.json of a run killed at once must not look finished"
+  ;;
+interrupt_step)
+  "$minitf" colocate "$dir/slow.json" --out "$out" --no-plots --no-trace > "$dir/log" 2>&1 &
+  pid=$!
+  wait_running
+  i=0
+  while [ ! -e "$out/jobs/a.status.json" ]; do
+    i=$((i + 1))
+    [ $i -le 600 ] || fail "the job never started"
+    sleep 0.1
+  done
+  kill -INT $pid
+  wait $pid
+  rc=$?
+  [ $rc -eq 130 ] || fail "exit status $rc, want 130"
+  grep -q "job 'a' completed no step" "$dir/log" ||
+    fail "the first step was waited for instead of cancelled, or the job's 0 steps not said"
+  grep -q '"status": "interrupted"' "$out/summary.json" || fail "summary.json not marked"
   ;;
 no_plots)
   "$minitf" colocate "$dir/mlp.json" --seconds 0.5 --out "$out" --no-plots > "$dir/log" 2>&1
