@@ -27,7 +27,9 @@ class ScopedFd {
   int fd_;
 };
 
-const char* KindOf(mode_t mode) {
+}  // namespace
+
+const char* FileTypeName(mode_t mode) {
   if (S_ISDIR(mode)) return "a directory";
   if (S_ISFIFO(mode)) return "a FIFO";
   if (S_ISCHR(mode)) return "a character device";
@@ -35,8 +37,6 @@ const char* KindOf(mode_t mode) {
   if (S_ISSOCK(mode)) return "a socket";
   return "not a regular file";
 }
-
-}  // namespace
 
 absl::StatusOr<std::string> ReadRegularFile(const std::string& path, int64_t max_bytes,
                                             absl::string_view what) {
@@ -54,7 +54,7 @@ absl::StatusOr<std::string> ReadRegularFile(const std::string& path, int64_t max
     return absl::DataLossError(absl::StrCat("cannot stat '", path, "': ", std::strerror(errno)));
   }
   if (!S_ISREG(info.st_mode)) {
-    return absl::InvalidArgumentError(absl::StrCat("'", path, "' is ", KindOf(info.st_mode),
+    return absl::InvalidArgumentError(absl::StrCat("'", path, "' is ", FileTypeName(info.st_mode),
                                                    ", not a regular file holding ", what));
   }
   if (info.st_size > max_bytes) {

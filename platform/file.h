@@ -8,6 +8,8 @@
 #ifndef MINITF_PLATFORM_FILE_H_
 #define MINITF_PLATFORM_FILE_H_
 
+#include <sys/types.h>
+
 #include <cstdint>
 #include <string>
 
@@ -22,6 +24,11 @@ namespace minitf {
 // "a GraphDef"); DataLoss on a read error.
 absl::StatusOr<std::string> ReadRegularFile(const std::string& path, int64_t max_bytes,
                                             absl::string_view what);
+
+// What a stat(2) `mode` names, for errors about a path that is no regular
+// file: "a directory", "a FIFO", "a character device", "a block device", "a
+// socket", or "not a regular file".
+const char* FileTypeName(mode_t mode);
 
 }  // namespace minitf
 

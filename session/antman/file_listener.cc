@@ -17,6 +17,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "platform/file.h"
 #include "platform/logging.h"
 
 namespace minitf {
@@ -44,16 +45,6 @@ FileStamp StatFile(const std::string& path) {
   if (stat(path.c_str(), &st) != 0) return FileStamp{};
   return FileStamp{true, st.st_dev, st.st_ino, st.st_size,
                    int64_t{st.st_mtim.tv_sec} * 1000000000 + st.st_mtim.tv_nsec};
-}
-
-// What `mode` names, for errors about a path that is no regular file.
-const char* FileTypeName(mode_t mode) {
-  if (S_ISDIR(mode)) return "a directory";
-  if (S_ISFIFO(mode)) return "a FIFO";
-  if (S_ISCHR(mode)) return "a character device";
-  if (S_ISBLK(mode)) return "a block device";
-  if (S_ISSOCK(mode)) return "a socket";
-  return "not a regular file";
 }
 
 absl::Status NotRegularFile(const std::string& path, mode_t mode) {
