@@ -68,7 +68,8 @@ absl::StatusOr<std::string> ReadRegularFile(const std::string& path, int64_t max
     const ssize_t n = read(fd.get(), contents.data() + done, contents.size() - done);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
-      return absl::DataLossError(absl::StrCat("error reading '", path, "': ", std::strerror(errno)));
+      return absl::DataLossError(
+          absl::StrCat("error reading '", path, "': ", std::strerror(errno)));
     }
     if (n == 0) break;  // The file shrank while it was read.
     done += static_cast<size_t>(n);

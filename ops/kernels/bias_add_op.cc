@@ -222,9 +222,7 @@ struct CudaBiasAdd {
   }
 
   static absl::Status SetZero(OpKernelContext* ctx, Tensor* output) {
-    return LaunchOnComputeStream(ctx, "cudaMemsetAsync", [&](cudaStream_t stream) {
-      return cudaMemsetAsync(output->data<float>(), 0, output->TotalBytes(), stream);
-    });
+    return ZeroOnComputeStream(ctx, output);
   }
 
   static absl::Status SumGrad(OpKernelContext* ctx, const Tensor& out_backprop,

@@ -133,9 +133,7 @@ struct CudaFill {
   }
   template <typename T>
   static absl::Status Zero(OpKernelContext* ctx, Tensor* y) {
-    return LaunchOnComputeStream(ctx, "cudaMemsetAsync", [&](cudaStream_t stream) {
-      return cudaMemsetAsync(y->raw_data(), 0, y->TotalBytes(), stream);
-    });
+    return ZeroOnComputeStream(ctx, y);
   }
 };
 

@@ -475,11 +475,7 @@ gpu::BatchNormDims DimsOf(const BatchNormLayout& l) {
 struct CudaBatchNorm {
   // Zeros by cudaMemsetAsync, other values by the fill kernel.
   static absl::Status Fill(OpKernelContext* ctx, float value, Tensor* t) {
-    if (value == 0.0f) {
-      return LaunchOnComputeStream(ctx, "cudaMemsetAsync", [&](cudaStream_t stream) {
-        return cudaMemsetAsync(t->data<float>(), 0, t->TotalBytes(), stream);
-      });
-    }
+    if (value == 0.0f) return ZeroOnComputeStream(ctx, t);
     return LaunchOnComputeStream(ctx, "Fill", [&](cudaStream_t stream) {
       return gpu::LaunchFill<float>(stream, t->NumElements(), value, t->data<float>());
     });

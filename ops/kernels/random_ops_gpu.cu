@@ -19,8 +19,11 @@ __global__ void RandomKernel(Dist dist, PhiloxRandom start, int64_t n, int64_t g
   }
 }
 
+}  // namespace
+
 template <typename Dist, typename T>
-cudaError_t Launch(cudaStream_t stream, const Dist& dist, PhiloxRandom start, int64_t n, T* out) {
+cudaError_t LaunchRandom(cudaStream_t stream, const Dist& dist, PhiloxRandom start, int64_t n,
+                         T* out) {
   if (n == 0) return cudaSuccess;
   const int64_t groups = (n + Dist::kGroupSize - 1) / Dist::kGroupSize;
   const LaunchConfig config = LaunchConfigFor(groups);
@@ -28,35 +31,16 @@ cudaError_t Launch(cudaStream_t stream, const Dist& dist, PhiloxRandom start, in
   return cudaGetLastError();
 }
 
-}  // namespace
-
-cudaError_t LaunchRandom(cudaStream_t stream, const random::Uniform<float>& dist,
-                         PhiloxRandom start, int64_t n, float* out) {
-  return Launch(stream, dist, start, n, out);
-}
-cudaError_t LaunchRandom(cudaStream_t stream, const random::Uniform<double>& dist,
-                         PhiloxRandom start, int64_t n, double* out) {
-  return Launch(stream, dist, start, n, out);
-}
-cudaError_t LaunchRandom(cudaStream_t stream, const random::Normal<float>& dist,
-                         PhiloxRandom start, int64_t n, float* out) {
-  return Launch(stream, dist, start, n, out);
-}
-cudaError_t LaunchRandom(cudaStream_t stream, const random::Normal<double>& dist,
-                         PhiloxRandom start, int64_t n, double* out) {
-  return Launch(stream, dist, start, n, out);
-}
-cudaError_t LaunchRandom(cudaStream_t stream, const random::TruncatedNormal<float>& dist,
-                         PhiloxRandom start, int64_t n, float* out) {
-  return Launch(stream, dist, start, n, out);
-}
-cudaError_t LaunchRandom(cudaStream_t stream, const random::TruncatedNormal<double>& dist,
-                         PhiloxRandom start, int64_t n, double* out) {
-  return Launch(stream, dist, start, n, out);
-}
-cudaError_t LaunchRandom(cudaStream_t stream, const random::UniformInt<int64_t>& dist,
-                         PhiloxRandom start, int64_t n, int64_t* out) {
-  return Launch(stream, dist, start, n, out);
-}
+#define MINITF_INSTANTIATE_LAUNCH_RANDOM(Dist, T)                                  \
+  template cudaError_t LaunchRandom(cudaStream_t, const random::Dist<T>&, PhiloxRandom, \
+                                    int64_t, T*)
+MINITF_INSTANTIATE_LAUNCH_RANDOM(Uniform, float);
+MINITF_INSTANTIATE_LAUNCH_RANDOM(Uniform, double);
+MINITF_INSTANTIATE_LAUNCH_RANDOM(Normal, float);
+MINITF_INSTANTIATE_LAUNCH_RANDOM(Normal, double);
+MINITF_INSTANTIATE_LAUNCH_RANDOM(TruncatedNormal, float);
+MINITF_INSTANTIATE_LAUNCH_RANDOM(TruncatedNormal, double);
+MINITF_INSTANTIATE_LAUNCH_RANDOM(UniformInt, int64_t);
+#undef MINITF_INSTANTIATE_LAUNCH_RANDOM
 
 }  // namespace minitf::gpu

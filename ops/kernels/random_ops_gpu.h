@@ -17,20 +17,11 @@
 
 namespace minitf::gpu {
 
-cudaError_t LaunchRandom(cudaStream_t stream, const random::Uniform<float>& dist,
-                         PhiloxRandom start, int64_t n, float* out);
-cudaError_t LaunchRandom(cudaStream_t stream, const random::Uniform<double>& dist,
-                         PhiloxRandom start, int64_t n, double* out);
-cudaError_t LaunchRandom(cudaStream_t stream, const random::Normal<float>& dist,
-                         PhiloxRandom start, int64_t n, float* out);
-cudaError_t LaunchRandom(cudaStream_t stream, const random::Normal<double>& dist,
-                         PhiloxRandom start, int64_t n, double* out);
-cudaError_t LaunchRandom(cudaStream_t stream, const random::TruncatedNormal<float>& dist,
-                         PhiloxRandom start, int64_t n, float* out);
-cudaError_t LaunchRandom(cudaStream_t stream, const random::TruncatedNormal<double>& dist,
-                         PhiloxRandom start, int64_t n, double* out);
-cudaError_t LaunchRandom(cudaStream_t stream, const random::UniformInt<int64_t>& dist,
-                         PhiloxRandom start, int64_t n, int64_t* out);
+// Instantiated (random_ops_gpu.cu) for Uniform, Normal and TruncatedNormal of
+// float and double, and UniformInt<int64_t>.
+template <typename Dist, typename T>
+cudaError_t LaunchRandom(cudaStream_t stream, const Dist& dist, PhiloxRandom start, int64_t n,
+                         T* out);
 
 }  // namespace minitf::gpu
 

@@ -109,9 +109,9 @@ absl::Status CheckUpdate(OpKernelContext* ctx, Tensor* const* vars) {
   }
   for (const auto& [index, name] : Optimizer::kScalars) {
     if (ctx->input(index).dims() != 0) {
-      return AttachNodeName(absl::InvalidArgumentError(absl::StrCat(
-                                name, " is not a scalar: ", ctx->input(index).shape().DebugString())),
-                            def);
+      const std::string shape = ctx->input(index).shape().DebugString();
+      return AttachNodeName(
+          absl::InvalidArgumentError(absl::StrCat(name, " is not a scalar: ", shape)), def);
     }
   }
   const auto& [grad_index, grad_name] = Optimizer::kGrad;

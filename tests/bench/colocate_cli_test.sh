@@ -40,6 +40,18 @@ wait_running() {
   done
 }
 
+# Waits (at most 60 s) until job a has written its status file: it does so
+# after initialising its variables, so its first step, seconds long on
+# slow.json, is under way.
+wait_job_a_stepping() {
+  i=0
+  while [ ! -e "$out/jobs/a.status.json" ]; do
+    i=$((i + 1))
+    [ $i -le 600 ] || fail "the job never started"
+    sleep 0.1
+  done
+}
+
 # Small MLP jobs, quick to set up.
 cat > "$dir/mlp.json" <<'JSON'
 {"name": "mlp", "device": {"platform": "SimGPU", "simgpu": "memory=1GiB,mode=timing"}, "duration_s": 60,
@@ -99,14 +111,7 @@ interrupt_twice)
   "$minitf" colocate "$dir/slow.json" --out "$out" --no-plots --no-trace > "$dir/log" 2>&1 &
   pid=$!
   wait_running
-  # The job writes its status file after initialising its variables: its
-  # first step, seconds long, is under way.
-  i=0
-  while [ ! -e "$out/jobs/a.status.json" ]; do
-    i=$((i + 1))
-    [ $i -le 600 ] || fail "the job never started"
-    sleep 0.1
-  done
+  wait_job_a_stepping
   # Two different signals back to back: both are delivered (two of one kind
   # may merge into one), and the run cannot end gracefully between them.
   # Whichever is handled second sets the exit status.
@@ -122,12 +127,7 @@ interrupt_step)
   "$minitf" colocate "$dir/slow.json" --out "$out" --no-plots --no-trace > "$dir/log" 2>&1 &
   pid=$!
   wait_running
-  i=0
-  while [ ! -e "$out/jobs/a.status.json" ]; do
-    i=$((i + 1))
-    [ $i -le 600 ] || fail "the job never started"
-    sleep 0.1
-  done
+  wait_job_a_stepping
   kill -INT $pid
   wait $pid
   rc=$?

@@ -38,7 +38,8 @@ const std::string kLinear = kSource + "/tests/fixtures/tf/linear_gd/";
 // A scenario of one graphdef job training linear_gd from its files.
 std::string LinearScenario(const std::string& graph_extra = "",
                            const std::string& job_extra = R"("batch_size": 16, )") {
-  return absl::StrCat(R"({"name": "linear", "device": {"platform": "SimGPU", "simgpu": "mode=functional"},
+  return absl::StrCat(R"({"name": "linear",
+    "device": {"platform": "SimGPU", "simgpu": "mode=functional"},
     "duration_s": 1, "jobs": [{"name": "linear", "model": "graphdef", )",
                       job_extra, R"("graph": {"file": ")", kLinear, R"(graph.pb",
       "init": "init", "train": "train", )",

@@ -105,9 +105,11 @@ TEST(SimGpuKernelSetTest, OnlyCudasOpsAndDtypesHaveSimGpuKernels) {
   EXPECT_TRUE(HasKernel("Exp", DEVICE_CPU, "", {{"T", DT_DOUBLE}}));
   EXPECT_TRUE(HasKernel("Pad", DEVICE_CPU, "", kPadFloat));
   EXPECT_FALSE(HasKernel("Pad", DEVICE_GPU, "SimGPU", kPadFloat));
-  EXPECT_TRUE(HasKernel("Transpose", DEVICE_GPU, "SimGPU", {{"T", DT_INT64}, {"Tperm", DT_INT32}}));
-  EXPECT_FALSE(HasKernel("Transpose", DEVICE_GPU, "SimGPU", {{"T", DT_INT32}, {"Tperm", DT_INT32}}));
-  EXPECT_TRUE(HasKernel("Transpose", DEVICE_CPU, "", {{"T", DT_INT32}, {"Tperm", DT_INT32}}));
+  const TypeAttrs int64_transpose = {{"T", DT_INT64}, {"Tperm", DT_INT32}};
+  const TypeAttrs int32_transpose = {{"T", DT_INT32}, {"Tperm", DT_INT32}};
+  EXPECT_TRUE(HasKernel("Transpose", DEVICE_GPU, "SimGPU", int64_transpose));
+  EXPECT_FALSE(HasKernel("Transpose", DEVICE_GPU, "SimGPU", int32_transpose));
+  EXPECT_TRUE(HasKernel("Transpose", DEVICE_CPU, "", int32_transpose));
 }
 
 TEST(SimGpuKernelSetTest, AnOpCudaLacksRunsOnTheCpuNextToASimGpu) {

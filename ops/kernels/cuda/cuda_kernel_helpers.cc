@@ -33,11 +33,9 @@ absl::Status CopyOnComputeStream(OpKernelContext* ctx, const Tensor& from, Tenso
 
 absl::Status ZeroOnComputeStream(OpKernelContext* ctx, Tensor* t) {
   if (t->TotalBytes() == 0) return absl::OkStatus();
-  absl::StatusOr<se::Stream*> stream = ComputeStream(ctx);
-  if (!stream.ok()) return stream.status();
-  const se::cuda::ScopedKernelTiming timing(*stream);
-  se::DeviceMemoryBase memory(t->raw_data(), t->TotalBytes());
-  return AttachNodeName((*stream)->MemZero(&memory, t->TotalBytes()), ctx->op_kernel().def());
+  return LaunchOnComputeStream(ctx, "cudaMemsetAsync", [&](cudaStream_t stream) {
+    return cudaMemsetAsync(t->raw_data(), 0, t->TotalBytes(), stream);
+  });
 }
 
 absl::StatusOr<se::BlasSupport*> BlasOf(se::Stream* stream, const OpKernel& op) {

@@ -57,7 +57,8 @@ absl::Status LaunchOnComputeStream(OpKernelContext* ctx, absl::string_view cuda_
 // memory) on ctx's compute stream.
 absl::Status CopyOnComputeStream(OpKernelContext* ctx, const Tensor& from, Tensor* to);
 
-// Sets every byte of `t` (in this GPU's memory) to 0 on ctx's compute stream.
+// Sets every byte of `t` (in this GPU's memory) to 0 on ctx's compute stream
+// (cudaMemsetAsync): 0 in every dtype CUDA kernels keep in device memory.
 absl::Status ZeroOnComputeStream(OpKernelContext* ctx, Tensor* t);
 
 // The BLAS plugin of `stream`'s executor (cuBLAS). FailedPrecondition,
