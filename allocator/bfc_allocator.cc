@@ -96,6 +96,11 @@ void* BFCAllocator::AllocateRaw(size_t alignment, size_t num_bytes,
                  num_bytes);
     return nullptr;
   }
+  if (NothingToFree()) {
+    LOG(WARNING, "{}: cannot allocate {} bytes, and none of its memory is in use to be freed",
+                 options_.name, num_bytes);
+    return nullptr;
+  }
   return retry_.AllocateRaw(
       [this](size_t a, size_t n, bool verbose) { return TryAllocate(a, n, verbose); },
       options_.retry_timeout, alignment, num_bytes);
@@ -104,6 +109,11 @@ void* BFCAllocator::AllocateRaw(size_t alignment, size_t num_bytes,
 bool BFCAllocator::CanEverFit(size_t alignment, size_t num_bytes) const {
   MutexLock lock(&mu_);
   return NeededBytes(alignment, num_bytes) <= RoundDown(memory_limit_);
+}
+
+bool BFCAllocator::NothingToFree() const {
+  MutexLock lock(&mu_);
+  return stats_.bytes_in_use == 0;
 }
 
 void* BFCAllocator::TryAllocate(size_t alignment, size_t num_bytes, bool log_failure) {

@@ -21,7 +21,8 @@
 // (one free chunk covering the region) are returned to the sub-allocator and
 // the extension tried once more. Unless the request says no_retry_on_failure,
 // a failed allocation then waits (AllocatorRetry) for frees, up to
-// Options::retry_timeout, and logs a MemoryDump if it still fails.
+// Options::retry_timeout, and logs a MemoryDump if it still fails; it fails
+// at once when none of the pool is in use (nothing could be freed).
 // Deallocation coalesces the chunk with free neighbours in its region.
 //
 //   BFCAllocator bfc(std::make_unique<HostSubAllocator>(), 1 << 30,
@@ -165,6 +166,8 @@ class BFCAllocator final : public Allocator {
 
   static int BinFor(size_t chunk_size);
   bool CanEverFit(size_t alignment, size_t num_bytes) const;
+  // No chunk is in use, so waiting for a deallocation cannot help.
+  bool NothingToFree() const;
   void* TryAllocate(size_t alignment, size_t num_bytes, bool log_failure);
 
   void* AllocateFromBins(size_t alignment, size_t num_bytes) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);

@@ -1,4 +1,5 @@
-// The minimal host allocator: aligned malloc with counters, registered as
+// The minimal host allocator: aligned malloc with counters, limited to what
+// this process may have (HostMemoryLimitBytes), registered as
 // "DefaultCPUAllocator" (below the BFC one, see host_bfc_allocator.cc).
 #include <algorithm>
 #include <cstdlib>
@@ -8,6 +9,7 @@
 #include "allocator/allocator.h"
 #include "allocator/allocator_registry.h"
 #include "fmt/format.h"
+#include "platform/host_memory.h"
 #include "platform/mutex.h"
 
 namespace minitf {
@@ -26,6 +28,11 @@ namespace {
 // Aligned malloc. Sizes are remembered so bytes_in_use stays exact.
 class CpuAllocator final : public Allocator {
  public:
+  CpuAllocator() {
+    const int64_t limit = HostMemoryLimitBytes();
+    if (limit > 0) stats_.bytes_limit = limit;
+  }
+
   std::string Name() const override { return "cpu"; }
 
   void* AllocateRaw(size_t alignment, size_t num_bytes,
@@ -33,6 +40,13 @@ class CpuAllocator final : public Allocator {
     // No host has this much memory; refuse before asking the C library.
     constexpr size_t kMaxBytes = size_t{1} << 48;
     if (num_bytes > kMaxBytes) return nullptr;
+    {
+      MutexLock lock(&mu_);
+      if (stats_.bytes_limit &&
+          stats_.bytes_in_use + static_cast<int64_t>(num_bytes) > *stats_.bytes_limit) {
+        return nullptr;
+      }
+    }
     alignment = std::max(alignment, kAllocatorAlignment);
     // aligned_alloc needs a size that is a multiple of the alignment, and a
     // zero-byte request still gets a unique pointer.

@@ -1,21 +1,22 @@
 // "BFCCPUAllocator": the process's host tensors come from a BFCAllocator over
-// host memory, limited to the machine's physical memory and grown on demand.
-#include <unistd.h>
-
+// host memory, limited to what this process may have (HostMemoryLimitBytes:
+// physical memory, cgroup, ulimit) and grown on demand. As TensorFlow's CPU
+// allocator, a request that does not fit fails at once: no other step frees
+// host memory often enough to be worth waiting for.
 #include <memory>
 
 #include "allocator/allocator_registry.h"
 #include "allocator/bfc_allocator.h"
 #include "allocator/sub_allocator.h"
+#include "platform/host_memory.h"
 
 namespace minitf {
 namespace {
 
-size_t PhysicalMemoryBytes() {
-  const long pages = sysconf(_SC_PHYS_PAGES);
-  const long page_size = sysconf(_SC_PAGESIZE);
-  if (pages <= 0 || page_size <= 0) return size_t{16} << 30;  // a guess when unknown
-  return static_cast<size_t>(pages) * static_cast<size_t>(page_size);
+size_t HostLimitBytes() {
+  const int64_t limit = HostMemoryLimitBytes();
+  if (limit <= 0) return size_t{16} << 30;  // a guess when unknown
+  return static_cast<size_t>(limit);
 }
 
 class HostBFCAllocatorFactory final : public AllocatorFactory {
@@ -25,8 +26,9 @@ class HostBFCAllocatorFactory final : public AllocatorFactory {
     options.allow_growth = true;
     options.garbage_collection = true;
     options.name = "cpu_bfc";
+    options.retry_timeout = absl::ZeroDuration();
     return std::make_unique<BFCAllocator>(std::make_unique<HostSubAllocator>(),
-                                          PhysicalMemoryBytes(), options);
+                                          HostLimitBytes(), options);
   }
 };
 

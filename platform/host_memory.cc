@@ -1,5 +1,6 @@
 #include "platform/host_memory.h"
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -64,12 +65,25 @@ int64_t CgroupMemoryLimitBytes(const std::string& cgroup_dir) {
   return ReadLimitFile(cgroup_dir + "/memory.limit_in_bytes");
 }
 
+int64_t ResourceLimitBytes() {
+  int64_t least = 0;
+  for (const int resource : {RLIMIT_DATA, RLIMIT_AS}) {
+    rlimit limit{};
+    if (getrlimit(resource, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) continue;
+    const int64_t bytes = static_cast<int64_t>(
+        std::min<rlim_t>(limit.rlim_cur, static_cast<rlim_t>(INT64_MAX)));
+    least = least > 0 ? std::min(least, bytes) : bytes;
+  }
+  return least;
+}
+
 int64_t HostMemoryLimitBytes() {
   int64_t limit = PhysicalMemoryBytes();
-  for (const std::string& dir : OwnCgroupDirs()) {
-    const int64_t cgroup = CgroupMemoryLimitBytes(dir);
-    if (cgroup > 0) limit = limit > 0 ? std::min(limit, cgroup) : cgroup;
-  }
+  const auto lower = [&limit](int64_t bound) {
+    if (bound > 0) limit = limit > 0 ? std::min(limit, bound) : bound;
+  };
+  for (const std::string& dir : OwnCgroupDirs()) lower(CgroupMemoryLimitBytes(dir));
+  lower(ResourceLimitBytes());
   return limit;
 }
 

@@ -1,6 +1,7 @@
 // How much host memory this process can have: the machine's physical memory,
 // lowered by the memory cgroup it runs in (a container's limit: cgroup v2
-// `memory.max`, v1 `memory.limit_in_bytes`). Allocator limits above it are
+// `memory.max`, v1 `memory.limit_in_bytes`) and by its resource limits
+// (`ulimit -d`, `ulimit -v`). Allocator limits above it are
 // lowered to it, so a runaway graph ends with RESOURCE_EXHAUSTED rather than
 // with the kernel's OOM killer.
 //
@@ -22,8 +23,13 @@ int64_t PhysicalMemoryBytes();
 // or has no such file.
 int64_t CgroupMemoryLimitBytes(const std::string& cgroup_dir);
 
-// The least of the physical memory and this process's cgroup limit (read
-// from /proc/self/cgroup under /sys/fs/cgroup); 0 when neither is known.
+// The least of this process's soft RLIMIT_DATA and RLIMIT_AS; 0 when both
+// are unlimited.
+int64_t ResourceLimitBytes();
+
+// The least of the physical memory, this process's cgroup limit (read from
+// /proc/self/cgroup under /sys/fs/cgroup) and its resource limits; 0 when
+// none is known.
 int64_t HostMemoryLimitBytes();
 
 }  // namespace minitf

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "gtest/gtest.h"
+#include "platform/host_memory.h"
 
 namespace minitf {
 namespace {
@@ -90,6 +91,20 @@ TEST(AllocatorRegistryTest, ProcessCpuAllocatorIsTheBFCOne) {
   ASSERT_NE(p, nullptr);
   EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % Allocator::kAllocatorAlignment, 0u);
   cpu_allocator()->DeallocateRaw(p);
+}
+
+// The process's host allocator (either one MINITF_CPU_ALLOCATOR picks) is
+// limited to what the process may have, and refuses more at once.
+TEST(AllocatorRegistryTest, ProcessCpuAllocatorIsLimitedByTheMachine) {
+  const int64_t machine = HostMemoryLimitBytes();
+  ASSERT_GT(machine, 0);
+  const std::optional<AllocatorStats> stats = cpu_allocator()->GetStats();
+  ASSERT_TRUE(stats.has_value());
+  ASSERT_TRUE(stats->bytes_limit.has_value());
+  EXPECT_LE(*stats->bytes_limit, machine);
+  EXPECT_EQ(cpu_allocator()->AllocateRaw(Allocator::kAllocatorAlignment,
+                                         static_cast<size_t>(machine) + 1),
+            nullptr);
 }
 
 }  // namespace

@@ -231,6 +231,23 @@ TEST(BFCAllocatorTest, FailingAllocationWaitsThenGivesUp) {
   f.bfc->DeallocateRaw(all);
 }
 
+// The sub-allocator (the host, a device) refuses memory and none of the pool
+// is in use: no deallocation can come, so the request fails without
+// waiting. With a retry timeout of an hour, a wait would hang the test.
+TEST(BFCAllocatorTest, FailingAllocationDoesNotWaitWhenNothingIsInUse) {
+  auto owned = std::make_unique<test::CappedSubAllocator>(kMiB);
+  BFCAllocator::Options options;
+  options.allow_growth = true;
+  options.name = "test_bfc";
+  options.retry_timeout = absl::Hours(1);
+  BFCAllocator bfc(std::move(owned), 64 * kMiB, options);
+  EXPECT_EQ(bfc.AllocateRaw(64, 4 * kMiB), nullptr);
+  EXPECT_EQ(bfc.GetStats()->bytes_in_use, 0);
+  void* p = bfc.AllocateRaw(64, 512 * kKiB);  // what the sub-allocator can give
+  EXPECT_NE(p, nullptr);
+  bfc.DeallocateRaw(p);
+}
+
 TEST(BFCAllocatorTest, RegionsGrowByDoubling) {
   Fixture f(64 * kMiB, 64 * kMiB, true);
   void* a = f.bfc->AllocateRaw(64, kMiB);        // 2 MiB region

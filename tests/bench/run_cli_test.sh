@@ -16,6 +16,11 @@
 #               loop under --timeout, and under Ctrl-C (the step in flight is
 #               cancelled, exit 130), a graph or feed that is not a regular
 #               file, --out over a file, a node name with control characters
+#   runaway     a while loop that doubles a tensor, under `ulimit -d` 1 GiB:
+#               RESOURCE_EXHAUSTED naming the node, on the CPU and on SimGPU
+#               (its device memory spilling to the host), never the OOM
+#               killer. Skipped under AddressSanitizer, whose shadow memory
+#               does not fit the ulimit.
 #
 # The GPU parts run on whatever GPU the machine has (SimGPU where there is
 # no CUDA device). Where the session has none (MINITF_GPU_PLATFORM=CUDA on a
@@ -159,6 +164,35 @@ GRAPH
   "$minitf" run "$dir/escape.pbtxt" --target a > "$dir/log" 2>&1
   grep -q 'node a\\x1b\[31mred' "$dir/log" || fail "the escape character is not escaped"
   ! grep -q "$(printf '\033')" "$dir/log" || fail "a raw escape character reached the terminal"
+  ;;
+runaway)
+  if [ -n "${ASAN_OPTIONS:-}" ]; then
+    echo "skipped: AddressSanitizer's shadow memory does not fit a 1 GiB ulimit"
+    exit 77
+  fi
+  # x = ones([1024]); while (true) x = concat([x, x], 0)
+  cat > "$dir/double.pbtxt" <<'GRAPH'
+node { name: "x" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } } attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape { dim { size: 1024 } } float_val: 1 } } } }
+node { name: "enter" op: "Enter" input: "x" attr { key: "T" value { type: DT_FLOAT } } attr { key: "frame_name" value { s: "loop" } } }
+node { name: "merge" op: "Merge" input: "enter" input: "next" attr { key: "T" value { type: DT_FLOAT } } attr { key: "N" value { i: 2 } } }
+node { name: "t" op: "Const" input: "^merge" attr { key: "dtype" value { type: DT_BOOL } } attr { key: "value" value { tensor { dtype: DT_BOOL tensor_shape { } bool_val: true } } } }
+node { name: "cond" op: "LoopCond" input: "t" }
+node { name: "switch" op: "Switch" input: "merge" input: "cond" attr { key: "T" value { type: DT_FLOAT } } }
+node { name: "pivot" op: "Identity" input: "switch:1" attr { key: "T" value { type: DT_FLOAT } } }
+node { name: "axis" op: "Const" input: "^pivot" attr { key: "dtype" value { type: DT_INT32 } } attr { key: "value" value { tensor { dtype: DT_INT32 tensor_shape { } int_val: 0 } } } }
+node { name: "doubled" op: "ConcatV2" input: "pivot" input: "pivot" input: "axis" attr { key: "T" value { type: DT_FLOAT } } attr { key: "N" value { i: 2 } } attr { key: "Tidx" value { type: DT_INT32 } } }
+node { name: "next" op: "NextIteration" input: "doubled" attr { key: "T" value { type: DT_FLOAT } } }
+node { name: "exit" op: "Exit" input: "switch" attr { key: "T" value { type: DT_FLOAT } } }
+GRAPH
+  for device in CPU GPU; do
+    (ulimit -d 1048576 &&
+      MINITF_GPU_PLATFORM=SimGPU MINITF_SIMGPU=memory=256MiB \
+        "$minitf" run "$dir/double.pbtxt" --fetch exit:0 --device $device) > "$dir/log" 2>&1
+    status=$?
+    [ $status -eq 1 ] || fail "on $device: exit status $status, expected 1"
+    grep -q "RESOURCE_EXHAUSTED: fetch: Node '.*' (op '.*').*OOM when allocating" "$dir/log" ||
+      fail "on $device: the exhausted memory is not said, with the node"
+  done
   ;;
 *)
   echo "unknown case $case_name"

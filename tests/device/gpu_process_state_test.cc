@@ -5,6 +5,8 @@
 // instances, so no test sees another's memory.
 #include "device/gpu/gpu_process_state.h"
 
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <memory>
@@ -138,6 +140,28 @@ TEST(HostMemoryTest, CgroupLimitsAreReadFromEitherVersion) {
   test::WriteFileAtomically(dir + "/memory.max", "1073741824\n");
   EXPECT_EQ(CgroupMemoryLimitBytes(dir), int64_t{1} << 30);
   EXPECT_LE(HostMemoryLimitBytes(), PhysicalMemoryBytes());
+}
+
+// `ulimit -d` (RLIMIT_DATA) lowers the limit; the soft limit is set high
+// enough for this process's mappings (sanitizers' shadow included) and put
+// back afterwards.
+TEST(HostMemoryTest, ResourceLimitsLowerTheLimit) {
+  rlimit saved{};
+  ASSERT_EQ(getrlimit(RLIMIT_DATA, &saved), 0);
+  constexpr int64_t kPetabyte = int64_t{1} << 50;
+  if (saved.rlim_max != RLIM_INFINITY && saved.rlim_max < static_cast<rlim_t>(kPetabyte)) {
+    GTEST_SKIP() << "the hard RLIMIT_DATA is below 1 PiB";
+  }
+  rlimit lowered = saved;
+  lowered.rlim_cur = static_cast<rlim_t>(kPetabyte);
+  ASSERT_EQ(setrlimit(RLIMIT_DATA, &lowered), 0);
+  const int64_t resource = ResourceLimitBytes();
+  const int64_t host = HostMemoryLimitBytes();
+  ASSERT_EQ(setrlimit(RLIMIT_DATA, &saved), 0);
+  EXPECT_GT(resource, 0);
+  EXPECT_LE(resource, kPetabyte);
+  EXPECT_LE(host, resource);
+  EXPECT_LE(host, PhysicalMemoryBytes());
 }
 
 TEST(GPUProcessStateTest, SharedStackIsOneObjectPerDeviceWhateverLaterCallersPass) {
