@@ -15,6 +15,9 @@
 // BM_SessionRunNoOp:      one NoOp target, no feeds or fetches.
 // BM_SessionRunAdd:       feed two float scalars, fetch their sum.
 // BM_RunCallableAdd:      the same step through a callable.
+// BM_SessionRunSum/A:     feed a [2000, 2000] float matrix, fetch its Sum
+//                         over every axis (A = 0), its columns (1) or its
+//                         rows (2).
 // The executor alone, on one ThreadPoolDevice (no session, no cancellation
 // manager), as bench_executor.cc does:
 // BM_ExecutorNoOpChain/N, BM_ExecutorFanOutIn/N.
@@ -142,6 +145,34 @@ void BM_SessionRunAdd(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_SessionRunAdd)->UseRealTime();
+
+// Sums of a [2000, 2000] placeholder "x": "sum_all", "sum_columns",
+// "sum_rows".
+GraphDef SumGraph() {
+  Scope root = Scope::NewRootScope();
+  auto x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  ops::Sum(root.WithOpName("sum_all"), x, {0, 1});
+  ops::Sum(root.WithOpName("sum_columns"), x, {0});
+  ops::Sum(root.WithOpName("sum_rows"), x, {1});
+  GraphDef def;
+  if (!root.ToGraphDef(&def).ok()) std::abort();
+  return def;
+}
+
+void BM_SessionRunSum(benchmark::State& state) {
+  auto session = MakeSession(SumGraph());
+  Tensor x(DT_FLOAT, TensorShape({2000, 2000}));
+  for (int64_t i = 0; i < x.NumElements(); ++i) x.data<float>()[i] = 0.001f * (i % 1000);
+  const std::vector<std::pair<std::string, Tensor>> feeds = {{"x", x}};
+  const std::string fetch = std::vector<std::string>{"sum_all", "sum_columns",
+                                                     "sum_rows"}[state.range(0)];
+  std::vector<Tensor> out;
+  if (!session->Run(feeds, {fetch}, {}, &out).ok()) std::abort();
+  for (auto _ : state) {
+    if (!session->Run(feeds, {fetch}, {}, &out).ok()) state.SkipWithError("Run failed");
+  }
+}
+BENCHMARK(BM_SessionRunSum)->Arg(0)->Arg(1)->Arg(2)->UseRealTime();
 
 // TensorFlow's Session::MakeCallable / RunCallable / ReleaseCallable.
 void BM_RunCallableAdd(benchmark::State& state) {

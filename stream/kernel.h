@@ -41,6 +41,11 @@ struct HostKernel {
   // a Variable handing out its buffer, an output whose shape is only known
   // by running.
   bool run_in_timing_mode = false;
+  // Asked after `body` succeeded: false when the kernel refused its inputs
+  // and did no arithmetic (its own error fails its node, not the stream).
+  // The engine then holds for none of the modeled time, as a CUDA kernel
+  // whose checks fail on the host is never launched. Unset: it did the work.
+  std::function<bool()> did_work;
 };
 
 }  // namespace minitf::se

@@ -35,6 +35,12 @@ ROWS = [
      "BM_SessionRunAdd", "BM_SessionRunAdd", ""),
     ("feed 2 scalars, Add, fetch: RunCallable", "us/Run",
      "BM_RunCallableAdd", "BM_RunCallableAdd", "<= 0.5x TF's RunCallable"),
+    ("Sum of 4e6 floats, every axis", "us/Run",
+     "BM_SessionRunSum/0", "BM_SessionRunSum/0", ""),
+    ("Sum of 4e6 floats, columns", "us/Run",
+     "BM_SessionRunSum/1", "BM_SessionRunSum/1", ""),
+    ("Sum of 4e6 floats, rows", "us/Run",
+     "BM_SessionRunSum/2", "BM_SessionRunSum/2", ""),
 ]
 
 

@@ -76,6 +76,7 @@ GROUPS_=(
   "noop|^BM_SessionRunNoOp|^BM_SessionRunNoOp"
   "add|^BM_SessionRunAdd|^BM_SessionRunAdd"
   "callable|^BM_RunCallableAdd|^BM_RunCallableAdd"
+  "sum|^BM_SessionRunSum/|^BM_SessionRunSum/"
 )
 rm -rf "$RESULTS"
 mkdir -p "$RESULTS"

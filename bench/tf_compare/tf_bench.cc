@@ -14,6 +14,9 @@
 // BM_SessionRunNoOp:      one NoOp target, no feeds or fetches.
 // BM_SessionRunAdd:       feed two float scalars, fetch their sum.
 // BM_RunCallableAdd:      the same step through MakeCallable/RunCallable.
+// BM_SessionRunSum/A:     feed a [2000, 2000] float matrix, fetch its Sum
+//                         over every axis (A = 0), its columns (1) or its
+//                         rows (2).
 #include <cstdlib>
 #include <iostream>
 #include <memory>
@@ -151,6 +154,35 @@ void BM_SessionRunAdd(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_SessionRunAdd)->UseRealTime();
+
+// Sums of a [2000, 2000] placeholder "x": "sum_all", "sum_columns",
+// "sum_rows".
+tensorflow::GraphDef SumGraph() {
+  tensorflow::Scope root = tensorflow::Scope::NewRootScope();
+  auto x = tensorflow::ops::Placeholder(root.WithOpName("x"), tensorflow::DT_FLOAT);
+  tensorflow::ops::Sum(root.WithOpName("sum_all"), x, {0, 1});
+  tensorflow::ops::Sum(root.WithOpName("sum_columns"), x, {0});
+  tensorflow::ops::Sum(root.WithOpName("sum_rows"), x, {1});
+  tensorflow::GraphDef def;
+  CheckOk(root.ToGraphDef(&def), "ToGraphDef");
+  return def;
+}
+
+void BM_SessionRunSum(benchmark::State& state) {
+  auto session = MakeSession(SumGraph());
+  tensorflow::Tensor x(tensorflow::DT_FLOAT, tensorflow::TensorShape({2000, 2000}));
+  auto flat = x.flat<float>();
+  for (int64_t i = 0; i < flat.size(); ++i) flat(i) = 0.001f * (i % 1000);
+  const std::vector<std::pair<std::string, tensorflow::Tensor>> feeds = {{"x", x}};
+  const std::string fetch = std::vector<std::string>{"sum_all", "sum_columns",
+                                                     "sum_rows"}[state.range(0)];
+  std::vector<tensorflow::Tensor> out;
+  CheckOk(session->Run(feeds, {fetch}, {}, &out), "first Run");
+  for (auto _ : state) {
+    if (!session->Run(feeds, {fetch}, {}, &out).ok()) state.SkipWithError("Run failed");
+  }
+}
+BENCHMARK(BM_SessionRunSum)->Arg(0)->Arg(1)->Arg(2)->UseRealTime();
 
 void BM_RunCallableAdd(benchmark::State& state) {
   auto session = MakeSession(AddGraph());

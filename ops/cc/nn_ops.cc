@@ -25,6 +25,10 @@ Output BiasAddGrad(const Scope& scope, Input out_backprop, const BiasAddGradAttr
       .Finalize1();
 }
 
+Output L2Loss(const Scope& scope, Input t) {
+  return OpBuilder(scope, "L2Loss").Input(t).Finalize1();
+}
+
 Output Relu(const Scope& scope, Input features) {
   return OpBuilder(scope, "Relu").Input(features).Finalize1();
 }

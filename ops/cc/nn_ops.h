@@ -1,5 +1,5 @@
 // Graph-builder functions for the neural-network ops: MatMul, BiasAdd,
-// BiasAddGrad, the activations and their gradients, Softmax, LogSoftmax,
+// BiasAddGrad, L2Loss, the activations and their gradients, Softmax, LogSoftmax,
 // SoftmaxCrossEntropyWithLogits, SparseSoftmaxCrossEntropyWithLogits, the
 // NHWC image ops Conv2D, MaxPool, AvgPool and their gradients, and fused
 // batch normalization (FusedBatchNorm, FusedBatchNormV3 and their gradients).
@@ -40,6 +40,9 @@ struct BiasAddGradAttrs {
 // The gradient of BiasAdd's bias: out_backprop summed over every dimension
 // but the channel one.
 Output BiasAddGrad(const Scope& scope, Input out_backprop, const BiasAddGradAttrs& attrs = {});
+
+// sum(t ** 2) / 2, a scalar; float or double.
+Output L2Loss(const Scope& scope, Input t);
 
 Output Relu(const Scope& scope, Input features);
 // gradients where features > 0, else 0: the gradient of Relu.

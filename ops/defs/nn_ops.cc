@@ -1,4 +1,4 @@
-// Op definitions for neural networks: MatMul, BiasAdd, BiasAddGrad, the
+// Op definitions for neural networks: MatMul, BiasAdd, BiasAddGrad, L2Loss, the
 // activations (Relu, Relu6, LeakyRelu, Elu, Sigmoid, Tanh) and the gradients
 // ReluGrad, Relu6Grad, LeakyReluGrad, EluGrad, Softmax, LogSoftmax,
 // SoftmaxCrossEntropyWithLogits, SparseSoftmaxCrossEntropyWithLogits, and
@@ -258,6 +258,13 @@ REGISTER_OP("BiasAddGrad")
     .Attr("T: {float, double, int32, int64}")
     .Attr("data_format: string = 'NHWC'")
     .SetShapeFn(BiasAddGradShape);
+
+// sum(t ** 2) / 2: the weight-decay term of tf.nn.l2_loss.
+REGISTER_OP("L2Loss")
+    .Input("t: T")
+    .Output("output: T")
+    .Attr("T: {float, double}")
+    .SetShapeFn(shape_fns::ScalarShape);
 
 REGISTER_OP("Relu")
     .Input("features: T")

@@ -35,6 +35,13 @@ absl::Status BiasAddGradGrad(const Scope& s, const Operation& op, const Grads& g
 }
 REGISTER_GRADIENT_OP("BiasAddGrad", BiasAddGradGrad);
 
+// d(sum(t ** 2) / 2)/dt = t.
+absl::Status L2LossGrad(const Scope& s, const Operation& op, const Grads& g, Grads* out) {
+  *out = {ops::Mul(s, op.input(0), g[0])};
+  return s.status();
+}
+REGISTER_GRADIENT_OP("L2Loss", L2LossGrad);
+
 absl::Status ReluGradFn(const Scope& s, const Operation& op, const Grads& g, Grads* out) {
   out->push_back(ops::ReluGrad(s, g[0], op.output(0)));
   return s.status();

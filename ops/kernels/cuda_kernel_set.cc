@@ -36,7 +36,7 @@ std::vector<KernelDef> BuildCudaKernelSet() {
   // Linear algebra, NN ops and their gradients, float.
   for (const char* op : {"AddN", "MatMul", "BatchMatMul", "BatchMatMulV2", "BiasAdd",
                          "BiasAddGrad", "Conv2D", "MaxPool", "MaxPoolGrad", "Softmax",
-                         "FusedBatchNorm", "FusedBatchNormGrad"}) {
+                         "FusedBatchNorm", "FusedBatchNormGrad", "L2Loss"}) {
     add(Gpu(op).TypeConstraint<float>("T"));
   }
   add(Gpu("Conv2DBackpropInput").TypeConstraint<float>("T").HostMemory("input_sizes"));

@@ -3,8 +3,10 @@
 //
 // Each row is shifted by its maximum before exponentiating, so large logits
 // do not overflow: softmax(x) = exp(x - max x) / sum(exp(x - max x)) and
-// log_softmax(x) = (x - max x) - log(sum(exp(x - max x))).
+// log_softmax(x) = (x - max x) - log(sum(exp(x - max x))). The row sums
+// add in SumAccumulator<T> (double for float), on CUDA too.
 #include "ops/kernels/softmax_ops_common.h"
+#include "ops/kernels/sum_accumulator.h"
 #include "runtime/kernel_registry.h"
 #include "runtime/op_requires.h"
 
@@ -55,14 +57,16 @@ struct CpuSoftmax {
     Eigen::Tensor<T, 1, Eigen::RowMajor> row_max(rows);
     row_max.device(device) = in.maximum(along_classes);
     // `out` may share `in`'s buffer: each element is read before it is written.
+    using Acc = SumAccumulator<T>;
     Eigen::Tensor<T, 1, Eigen::RowMajor> row_sum(rows);
     if constexpr (kLog) {
       out.device(device) = in - row_max.reshape(rows_by_one).broadcast(one_by_classes);
-      row_sum.device(device) = out.exp().sum(along_classes);
-      out.device(device) = out - row_sum.log().reshape(rows_by_one).broadcast(one_by_classes);
+      row_sum.device(device) =
+          out.exp().template cast<Acc>().sum(along_classes).log().template cast<T>();
+      out.device(device) = out - row_sum.reshape(rows_by_one).broadcast(one_by_classes);
     } else {
       out.device(device) = (in - row_max.reshape(rows_by_one).broadcast(one_by_classes)).exp();
-      row_sum.device(device) = out.sum(along_classes);
+      row_sum.device(device) = out.template cast<Acc>().sum(along_classes).template cast<T>();
       out.device(device) = out / row_sum.reshape(rows_by_one).broadcast(one_by_classes);
     }
     return absl::OkStatus();

@@ -21,10 +21,12 @@ __device__ RowStats StatsOfRow(const float* x, int64_t classes, float* scratch) 
   float m = -CUDART_INF_F;
   for (int64_t j = threadIdx.x; j < classes; j += blockDim.x) m = MaxOf()(m, x[j]);
   m = BlockReduce(m, MaxOf(), scratch);
-  float s = 0.0f;
+  // The sum in double, as the CPU kernels add it.
+  __shared__ double sum_scratch[kRowBlockThreads];
+  double s = 0.0;
   for (int64_t j = threadIdx.x; j < classes; j += blockDim.x) s += expf(x[j] - m);
-  s = BlockReduce(s, SumOf(), scratch);
-  return {m, s};
+  s = BlockReduce(s, SumOf(), sum_scratch);
+  return {m, static_cast<float>(s)};
 }
 
 __global__ void SoftmaxKernel(const float* logits, int64_t rows, int64_t classes,

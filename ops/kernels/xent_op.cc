@@ -7,11 +7,13 @@
 //                          backprop[b,:] = softmax(f[b,:]) - l[b,:]
 // Sparse, for row b with label y:  loss[b] = log(sum_j exp(f[b,j])) - f[b,y]
 //                          backprop[b,:] = softmax(f[b,:]) - onehot(y)
-// computed with each row shifted by its maximum so nothing overflows. The
+// computed with each row shifted by its maximum so nothing overflows, the
+// row sums added in SumAccumulator<T> (double for float; on CUDA too). The
 // sparse labels are read in host memory on every device, so a label out of
 // range fails the node (on CUDA too, instead of producing NaN); a CUDA
 // kernel then copies them to the device on its compute stream.
 #include "ops/kernels/softmax_ops_common.h"
+#include "ops/kernels/sum_accumulator.h"
 #include "platform/status_macros.h"
 #include "runtime/kernel_registry.h"
 #include "runtime/node_def_util.h"
@@ -82,11 +84,14 @@ class SoftmaxXentOp : public OpKernel {
     Eigen::Tensor<T, 1, Eigen::RowMajor> row_max(batch);
     row_max.device(device) = f.maximum(along_classes);
     grad.device(device) = f - row_max.reshape(batch_by_one).broadcast(one_by_classes);
+    using Acc = SumAccumulator<T>;
     Eigen::Tensor<T, 1, Eigen::RowMajor> sum_exp(batch);
-    sum_exp.device(device) = grad.exp().sum(along_classes);
+    sum_exp.device(device) = grad.exp().template cast<Acc>().sum(along_classes).template cast<T>();
     loss->vec<T>().device(device) =
         (l * (sum_exp.log().reshape(batch_by_one).broadcast(one_by_classes) - grad))
-            .sum(along_classes);
+            .template cast<Acc>()
+            .sum(along_classes)
+            .template cast<T>();
     grad.device(device) =
         grad.exp() / sum_exp.reshape(batch_by_one).broadcast(one_by_classes) - l;
   }
@@ -134,7 +139,8 @@ struct CpuSparseXent {
     row_max.device(device) = f.maximum(along_classes);
     grad.device(device) = f - row_max.reshape(batch_by_one).broadcast(one_by_classes);
     Eigen::Tensor<T, 1, Eigen::RowMajor> sum_exp(batch);
-    sum_exp.device(device) = grad.exp().sum(along_classes);
+    sum_exp.device(device) =
+        grad.exp().template cast<SumAccumulator<T>>().sum(along_classes).template cast<T>();
     // loss = log(sum exp(shifted)) - shifted[label], read before grad changes.
     auto l = loss->vec<T>();
     for (int64_t b = 0; b < batch; ++b) {

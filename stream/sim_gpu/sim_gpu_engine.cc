@@ -3,6 +3,13 @@
 #include <algorithm>
 
 namespace minitf::se {
+namespace {
+
+// Whether the kernel whose body returned OK did its arithmetic (see
+// HostKernel::did_work).
+bool DidWork(const HostKernel& kernel) { return !kernel.did_work || kernel.did_work(); }
+
+}  // namespace
 
 absl::Status SimGPUEngine::Execute(const HostKernel& kernel, absl::Duration modeled,
                                    StreamPriority priority, absl::Duration* charged) {
@@ -14,7 +21,7 @@ absl::Status SimGPUEngine::Execute(const HostKernel& kernel, absl::Duration mode
   switch (mode_) {
     case SimGPUOptions::Mode::kCompute:
       status = RunBody(kernel);
-      if (status.ok()) {
+      if (status.ok() && DidWork(kernel)) {
         const absl::Duration body = absl::Now() - start;
         *charged = std::max(modeled, body);
         Hold(key, modeled - body);
@@ -27,8 +34,12 @@ absl::Status SimGPUEngine::Execute(const HostKernel& kernel, absl::Duration mode
       if (kernel.run_in_timing_mode) {
         status = RunBody(kernel);
         const absl::Duration body = absl::Now() - start;
-        *charged = std::max(modeled, body);
-        Hold(key, modeled - body);
+        if (status.ok() && DidWork(kernel)) {
+          *charged = std::max(modeled, body);
+          Hold(key, modeled - body);
+        } else {
+          *charged = body;
+        }
       } else {
         Hold(key, modeled);
       }

@@ -1,7 +1,7 @@
 // CPU/GPU parity of the neural-network ops (the harness, the tolerance and
 // the coverage rule are in gpu_parity.h): MatMul in every transpose
 // combination, BatchMatMul in every adjoint combination, BiasAdd and
-// BiasAddGrad, the activations and their gradients, Softmax and LogSoftmax,
+// BiasAddGrad, L2Loss, the activations and their gradients, Softmax and LogSoftmax,
 // the dense and sparse cross entropies, Conv2D and its two gradients,
 // MaxPool, AvgPool and their gradients (SAME and VALID, strides 1 and 2),
 // BatchMatMulV2 with broadcast batch dimensions, and fused batch
@@ -190,6 +190,14 @@ std::vector<ParityCase> ActivationCases() {
                        {Random(t, shape, -10, 10)},
                        [](const Scope& s, const std::vector<Output>& in) {
                          return std::vector<Output>{ops::Softmax(s.WithOpName("op"), in[0])};
+                       }});
+    }
+    for (const auto& [name, shape] : std::vector<std::pair<std::string, TensorShape>>{
+             {"Scalar", {}}, {"Rank4", {2, 3, 3, 5}}, {"Empty", {3, 0}}, {"Long", {70000}}}) {
+      cases.push_back({absl::StrCat("L2Loss_", TypeName(t), "_", name),
+                       {Random(t, shape, -3, 3)},
+                       [](const Scope& s, const std::vector<Output>& in) {
+                         return std::vector<Output>{ops::L2Loss(s.WithOpName("op"), in[0])};
                        }});
     }
     for (DataType labels : {DT_INT32, DT_INT64}) {

@@ -41,6 +41,12 @@ TEST(NnGradTest, BiasAddBothFormats) {
             kTolerance);
 }
 
+TEST(NnGradTest, L2Loss) {
+  EXPECT_LT(GradientError({{2, 3, 4}}, {},
+                          [](const Scope& s, const Xs& x) { return ops::L2Loss(s, x[0]); }),
+            kTolerance);
+}
+
 TEST(NnGradTest, Activations) {
   const Tensor x = AwayFromZero({2, 3});
   using Fn = Output (*)(const Scope&, Input);

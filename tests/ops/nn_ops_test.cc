@@ -1,4 +1,4 @@
-// Tests of the nn ops: MatMul, BiasAdd, Relu, ReluGrad, Sigmoid, Tanh,
+// Tests of the nn ops: MatMul, BiasAdd, L2Loss, Relu, ReluGrad, Sigmoid, Tanh,
 // Softmax and SparseSoftmaxCrossEntropyWithLogits: kernels against
 // hand-computed values, shape functions, errors, and the graph builders.
 #include <cmath>
@@ -138,6 +138,35 @@ TEST(BiasAddTest, RejectsBiasOfTheWrongLength) {
 }
 
 // ---- Activations ----
+
+// ---- L2Loss (TensorFlow's nn_test.py L2LossTest) ----
+
+TEST(L2LossTest, HalfTheSumOfSquaresInEitherFloatType) {
+  // (1 + 0 + 9 + 4) / 2 = 7.
+  ExpectTensorNear(RunOne(MakeNodeDef("l2", "L2Loss", {{"T", DT_FLOAT}}),
+                          {Matrix({1, 0, 3, 2}, 2, 2)}),
+                   Tensor::FromVector<float>({7.0f}, TensorShape({})));
+  ExpectTensorNear(RunOne(MakeNodeDef("l2", "L2Loss", {{"T", DT_DOUBLE}}),
+                          {Tensor::FromVector<double>({1, 0, 3, 2}, TensorShape({2, 2}))}),
+                   Tensor::FromVector<double>({7.0}, TensorShape({})));
+  // An empty tensor's loss is 0; the output is a scalar whatever the input.
+  ExpectTensorEqual(RunOne(MakeNodeDef("l2", "L2Loss", {{"T", DT_FLOAT}}),
+                           {Tensor(DT_FLOAT, TensorShape({0, 3}))}),
+                    Tensor::FromVector<float>({0.0f}, TensorShape({})));
+  auto shapes = InferShapes(MakeNodeDef("l2", "L2Loss", {{"T", DT_FLOAT}}), {{4, 5, 6}});
+  ASSERT_TRUE(shapes.ok()) << shapes.status();
+  EXPECT_EQ((*shapes)[0].DebugString(), "[]");
+}
+
+// 20,000,000 values of 0.5 square to 0.25 each: a float added one at a time
+// stops near 2^22 = 4194304 (0.25 is under half its spacing); the loss is
+// exactly 2.5e6.
+TEST(L2LossTest, ASumOfManySquaresKeepsItsPrecision) {
+  Tensor t(DT_FLOAT, TensorShape({20000000}));
+  t.flat<float>().setConstant(0.5f);
+  const Tensor loss = RunOne(MakeNodeDef("l2", "L2Loss", {{"T", DT_FLOAT}}), {t});
+  EXPECT_EQ(loss.scalar<float>()(), 2.5e6f);
+}
 
 TEST(ActivationTest, ReluClampsNegatives) {
   ExpectTensorNear(RunOne(MakeNodeDef("r", "Relu", {{"T", DT_FLOAT}}),

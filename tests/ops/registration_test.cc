@@ -33,7 +33,7 @@ const std::set<std::string>& ShippedOps() {
       "SqrtGrad", "ReciprocalGrad", "SigmoidGrad", "TanhGrad", "Rsqrt", "Abs", "Sign",
       "Reciprocal", "Erf", "Erfc", "AddN", "ShapeN", "Relu6", "LeakyRelu", "Elu", "Relu6Grad", "LeakyReluGrad", "EluGrad",
       "Select", "SelectV2", "Min", "Prod", "ArgMax", "LogSoftmax",
-      "SoftmaxCrossEntropyWithLogits", "BiasAddGrad",
+      "SoftmaxCrossEntropyWithLogits", "BiasAddGrad", "L2Loss",
       // Variables, optimizers and random ops of TensorFlow 2.x training graphs.
       "VariableV2", "AssignSub", "ScatterAdd", "ApplyMomentum", "ApplyAdam", "VarHandleOp", "ReadVariableOp",
       "AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp", "VarIsInitializedOp",

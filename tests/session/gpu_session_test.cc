@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "device/gpu/gpu_device.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -340,6 +341,32 @@ TEST(GPUSessionTest, GpuPrivateThreadModeGivesTheSameAnswer) {
   auto cpu_session = MakeSession(cpu_only, root);
   ASSERT_TRUE(RunStep(cpu_session.get(), {{"a", ta}}, {"y"}, &expected).ok());
   ExpectTensorNear(out[0], expected[0], 1e-5, 1e-5);
+}
+
+// Shapes a graph may make huge (Fill's dims, a random op's shape,
+// Conv2DBackpropInput's input_sizes): the kernel refuses them, and the
+// engine models no time for work it did not do. Before, each held the
+// simulated engine for its 4e18 bytes at HBM speed (weeks).
+TEST(GPUSessionTest, AKernelThatRefusesHugeShapesHoldsTheEngineForNoTime) {
+  Scope root = Scope::NewRootScope().WithDevice(kGPU);
+  const Tensor huge = Tensor::FromVector<int64_t>({1000000000, 1000000000});
+  const Tensor huge_image = Tensor::FromVector<int32_t>({1, 1000000000, 1000000000, 1});
+  ops::Fill(root.WithOpName("fill"), ops::Const(root, huge), 1.0f);
+  ops::RandomUniform(root.WithOpName("random"), ops::Const(root, huge), DT_FLOAT);
+  ops::Conv2DBackpropInput(root.WithOpName("backprop_input"), ops::Const(root, huge_image),
+                           ops::Const(root, Tensor(DT_FLOAT, TensorShape({1, 1, 1, 1}))),
+                           ops::Const(root, Tensor(DT_FLOAT, TensorShape({1, 1, 1, 1}))),
+                           {.strides = {1, 1, 1, 1}, .padding = "VALID"});
+  for (const std::string mode : {"compute", "timing"}) {
+    auto session = MakeSession(Options("mode=" + mode), root);
+    for (const char* node : {"fill", "random", "backprop_input"}) {
+      std::vector<Tensor> out;
+      const absl::Status s = RunStep(session.get(), {}, {node}, &out);
+      EXPECT_FALSE(s.ok()) << mode << " " << node;
+      EXPECT_THAT(std::string(s.message()), HasSubstr(absl::StrCat("'", node, "'"))) << s;
+    }
+    EXPECT_LT(GPUOf(session.get())->executor()->DeviceBusyTime(), absl::Seconds(60)) << mode;
+  }
 }
 
 TEST(GPUSessionTest, TimingModeRunsWithoutArithmeticAndCountsBusyTime) {

@@ -173,7 +173,7 @@ std::vector<FixtureRun> AllRuns() {
   std::vector<FixtureRun> runs;
   for (const char* name : {"mlp_frozen", "cnn_frozen", "cond_v1", "while_loop_v1", "linear_gd",
                            "resnet_block_momentum", "transformer_adam", "resource_vars",
-                           "random_ops", "reductions_accuracy"}) {
+                           "random_ops", "reductions_accuracy", "losses_accuracy"}) {
     for (const char* device : {"CPU", "GPU"}) {
       runs.push_back({name, device, "graph.pb"});
       if (std::ifstream(kFixtures + name + "/graph.pbtxt").good()) {

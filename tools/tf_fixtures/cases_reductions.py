@@ -1,5 +1,7 @@
 """Reductions over many floats: TensorFlow's answers for Sum, Mean,
-BiasAddGrad and UnsortedSegmentSum over up to 10^8 elements, made in the graph (Fill, seeded
+BiasAddGrad and UnsortedSegmentSum over up to 10^8 elements, and for the
+losses that add up a row or a tensor (Softmax, LogSoftmax, both
+cross-entropies, L2Loss), made in the graph (Fill, seeded
 RandomUniform), so the fixture stores only the graph and the results. A sum
 that adds one float at a time drifts far from these (20,000,000 ones sum to
 16777216 in float); TensorFlow's Eigen reductions add in blocks."""
@@ -118,4 +120,77 @@ def reductions_accuracy(root):
     return case
 
 
-CASES = [reductions_accuracy]
+def check_losses_against_exact(results, logits, weights):
+    """TensorFlow's losses are within RTOL of the float64 ones."""
+    x = logits.astype(np.float64)
+    shifted = x - x.max(1, keepdims=True)
+    log_sum = np.log(np.exp(shifted).sum(1))
+    classes = x.shape[1]
+    exact = {
+        "softmax_row_sums:0": np.ones(x.shape[0]),
+        "log_softmax_row_sums:0": np.ones(x.shape[0]),
+        "sparse_loss:0": log_sum - shifted[np.arange(x.shape[0]), [0, classes - 1]],
+        "sparse_backprop_sums:0": np.ones(x.shape[0]),
+        "dense_loss:0": log_sum - shifted.mean(1),
+        "dense_backprop_sums:0": np.ones(x.shape[0]),
+        "l2_loss:0": (weights.astype(np.float64) ** 2).sum() / 2,
+    }
+    for name, want in exact.items():
+        got = np.asarray(results[name], dtype=np.float64)
+        assert np.allclose(got, want, rtol=RTOL, atol=0), (name, got, want)
+
+
+def losses_accuracy(root):
+    """Rows of 4,000,000 logits: each loss adds 4e6 exponentials, about
+    2.5e6 in all, where a float added one at a time is off by 1e-3."""
+    classes = 4000000
+    graph = tf.Graph()
+    with graph.as_default():
+        logits = uniform("logits", [2, classes], 12, 13)
+        one = tf.constant(1.0, name="one")
+        along_rows = axes("a_rows", [1])
+        softmax = tf.raw_ops.Softmax(logits=logits, name="softmax")
+        tf.raw_ops.Sum(input=softmax, axis=along_rows, name="softmax_row_sums")
+        log_softmax = tf.raw_ops.LogSoftmax(logits=logits, name="log_softmax")
+        tf.raw_ops.Sum(input=tf.exp(log_softmax, name="exp_log_softmax"), axis=along_rows,
+                       name="log_softmax_row_sums")
+        # A backprop row sums to 0 (softmax minus labels summing to 1): 1 is
+        # added so that the relative tolerance applies.
+        labels = tf.constant([0, classes - 1], dtype=tf.int64, name="labels")
+        sparse = tf.raw_ops.SparseSoftmaxCrossEntropyWithLogits(features=logits, labels=labels,
+                                                               name="sparse")
+        tf.identity(sparse[0], name="sparse_loss")
+        tf.raw_ops.AddV2(x=tf.raw_ops.Sum(input=sparse[1], axis=along_rows,
+                                          name="sparse_backprop_raw_sums"),
+                         y=one, name="sparse_backprop_sums")
+        uniform_labels = filled("uniform_labels", [2, classes], 1.0 / classes)
+        dense = tf.raw_ops.SoftmaxCrossEntropyWithLogits(features=logits, labels=uniform_labels,
+                                                         name="dense")
+        tf.identity(dense[0], name="dense_loss")
+        tf.raw_ops.AddV2(x=tf.raw_ops.Sum(input=dense[1], axis=along_rows,
+                                          name="dense_backprop_raw_sums"),
+                         y=one, name="dense_backprop_sums")
+        weights = uniform("weights", [10000000], 14, 15)
+        tf.raw_ops.L2Loss(t=weights, name="l2_loss")
+    graph_def = graph.as_graph_def()
+
+    case = Case(root, "losses_accuracy",
+                "Softmax, LogSoftmax, SparseSoftmaxCrossEntropyWithLogits and "
+                "SoftmaxCrossEntropyWithLogits over rows of 4,000,000 seeded logits (a row's "
+                "softmax, or its backprop plus 1, summed), and L2Loss of 10^7 values.")
+    case.write_graph(graph_def)
+    fetches = ["softmax_row_sums:0", "log_softmax_row_sums:0", "sparse_loss:0",
+               "sparse_backprop_sums:0", "dense_loss:0", "dense_backprop_sums:0", "l2_loss:0"]
+    with imported_session(graph_def) as sess:
+        values = sess.run(fetches + ["logits:0", "weights:0"])
+    results = dict(zip(fetches, values[:len(fetches)]))
+    check_losses_against_exact(results, values[-2], values[-1])
+    case.save_map("feeds", {})
+    case.save_map("fetches", collections.OrderedDict(zip(fetches, values[:len(fetches)])))
+    case.set(rtol=RTOL, atol=0,
+             tolerance_note="TensorFlow's losses are within 5e-5 of the float64 ones (checked "
+                            "when written); a float added one at a time is off by about 1e-3")
+    return case
+
+
+CASES = [reductions_accuracy, losses_accuracy]
