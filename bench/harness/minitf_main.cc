@@ -15,6 +15,7 @@
 #include "bench/harness/chrome_trace.h"
 #include "bench/harness/experiment.h"
 #include "bench/harness/interrupt.h"
+#include "bench/harness/job_command.h"
 #include "bench/harness/plots.h"
 #include "bench/harness/report.h"
 #include "bench/harness/run_command.h"
@@ -34,6 +35,9 @@ commands:
                       and GPU shares (docs/EXPERIMENTS.md)
   run GRAPH           run a GraphDef file (.pb or .pbtxt, e.g. one TensorFlow
                       wrote): init ops, train steps, fetches to .npy files
+  job JOB.json        run one training job as this process, steered by
+                      AntMan's config file, started with a cluster's limits
+                      (HAMi's environment)
   help [COMMAND]      this text, or one command's
 
 Scenarios: bench/scenarios/*.json (or a CSV job list). The GPU is SimGPU
@@ -232,6 +236,10 @@ int Main(int argc, char** argv) {
       std::cout << kRunUsage;
       return 0;
     }
+    if (args[1] == "job") {
+      std::cout << kJobUsage;
+      return 0;
+    }
     std::cerr << "minitf: no command '" << args[1] << "'\n\n" << kUsage;
     return 2;
   }
@@ -254,6 +262,7 @@ int Main(int argc, char** argv) {
     return *exit_status;
   }
   if (args[0] == "run") return RunCommand(std::vector<std::string>(args.begin() + 1, args.end()));
+  if (args[0] == "job") return JobCommand(std::vector<std::string>(args.begin() + 1, args.end()));
   std::cerr << "minitf: no command '" << args[0] << "'\n\n" << kUsage;
   return 2;
 }

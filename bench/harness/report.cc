@@ -162,14 +162,18 @@ std::string JsonText(const nlohmann::json& j) {
   return j.dump(2, ' ', /*ensure_ascii=*/false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
-std::string StepsCsv(const JobResult& job) {
+}  // namespace
+
+std::string StepsCsv(const std::vector<StepRecord>& steps) {
   std::string csv = "time_s,step,step_ms,device_bytes,host_bytes,limit_bytes,perf_control,gpu_share\n";
-  for (const StepRecord& r : job.steps) {
+  for (const StepRecord& r : steps) {
     csv += fmt::format("{:.4f},{},{:.3f},{},{},{},{},{:.4f}\n", r.time_s, r.step, r.step_ms,
                        r.device_bytes, r.host_bytes, r.limit_bytes, r.perf_control, r.gpu_share);
   }
   return csv;
 }
+
+namespace {
 
 std::string TimelineCsv(const ExperimentResult& result) {
   std::string csv = "time_s,utilisation";
@@ -326,7 +330,7 @@ absl::Status AbandonReport(const std::string& dir, const std::string& scenario_n
 absl::Status WriteReport(const ExperimentResult& result, const std::string& dir) {
   for (const JobResult& job : result.jobs) {
     MINITF_RETURN_IF_ERROR(WriteText(absl::StrCat(dir, "/", job.spec.name, ".steps.csv"),
-                                     StepsCsv(job)));
+                                     StepsCsv(job.steps)));
   }
   MINITF_RETURN_IF_ERROR(WriteText(absl::StrCat(dir, "/", kTimelineCsv), TimelineCsv(result)));
   MINITF_RETURN_IF_ERROR(WriteText(absl::StrCat(dir, "/", kThroughputCsv), ThroughputCsv(result)));

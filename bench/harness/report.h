@@ -41,6 +41,9 @@ struct ThroughputBin {
 
 std::vector<JobSummary> Summaries(const ExperimentResult& result);
 
+// A job's <job>.steps.csv: the header line, then one line per step.
+std::string StepsCsv(const std::vector<StepRecord>& steps);
+
 // About 60 bins of equal width (at least 1 s, fewer for a short run) that
 // together span the run exactly.
 std::vector<ThroughputBin> ThroughputBins(const ExperimentResult& result);

@@ -83,6 +83,11 @@ absl::Status NotAnObject(const std::string& file, const std::string& path, const
       absl::StrCat("scenario '", file, "': ", path, " must be an object, got ", DescribeJson(v)));
 }
 
+// The path of `field` inside the object at `path` ("" for the file's top).
+std::string Child(const std::string& path, absl::string_view field) {
+  return path.empty() ? std::string(field) : absl::StrCat(path, ".", field);
+}
+
 absl::Status ParseJob(const Json& j, const std::string& file, const std::string& path,
                       JobSpec* job) {
   if (!j.is_object()) return NotAnObject(file, path, j);
@@ -99,7 +104,7 @@ absl::Status ParseJob(const Json& j, const std::string& file, const std::string&
     if (f.Has("model_params")) {
       return f.Error("model_params", "is not for a graphdef job (its graph fixes its sizes)");
     }
-    MINITF_RETURN_IF_ERROR(ParseGraphJob(j.at("graph"), file, absl::StrCat(path, ".graph"),
+    MINITF_RETURN_IF_ERROR(ParseGraphJob(j.at("graph"), file, Child(path, "graph"),
                                          std::filesystem::path(file).parent_path().string(),
                                          &job->graph));
     // Examples per step: the first feed's first dimension (a random feed's;
@@ -118,7 +123,7 @@ absl::Status ParseJob(const Json& j, const std::string& file, const std::string&
     if (!params.is_object()) {
       return f.Error("model_params", absl::StrCat("must be an object, got ", DescribeJson(params)));
     }
-    JsonFields pf(params, file, absl::StrCat(path, ".model_params"));
+    JsonFields pf(params, file, Child(path, "model_params"));
     for (const auto& [key, value] : params.items()) {
       int64_t v = 0;
       MINITF_RETURN_IF_ERROR(pf.Integer(key, &v, 1, int64_t{1} << 20));
@@ -353,6 +358,22 @@ absl::StatusOr<Scenario> ParseScenarioJson(absl::string_view content,
                      });
   }
   return s;
+}
+
+absl::StatusOr<JobSpec> ParseJobJson(absl::string_view content, absl::string_view file_name) {
+  const std::string file(file_name);
+  MINITF_RETURN_IF_ERROR(CheckJsonText(content, file, kMaxJsonDepth));
+  Json root = Json::parse(content.begin(), content.end(), nullptr, /*allow_exceptions=*/false);
+  if (root.is_discarded()) {
+    return absl::InvalidArgumentError(absl::StrCat("job '", file, "': not valid JSON"));
+  }
+  if (!root.is_object()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("job '", file, "': must be a JSON object, got ", DescribeJson(root)));
+  }
+  JobSpec job;
+  MINITF_RETURN_IF_ERROR(ParseJob(root, file, "", &job));
+  return job;
 }
 
 absl::StatusOr<Scenario> ParseScenarioCsv(absl::string_view content,

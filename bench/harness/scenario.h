@@ -125,6 +125,9 @@ struct Scenario {
 // end, perfControl outside 0..100, a size that does not parse.
 absl::StatusOr<Scenario> ParseScenarioJson(absl::string_view content, absl::string_view file_name);
 absl::StatusOr<Scenario> ParseScenarioCsv(absl::string_view content, absl::string_view file_name);
+// One job object of a scenario's "jobs", alone (`minitf job`'s file); the
+// same checks and errors as ParseScenarioJson's for that job.
+absl::StatusOr<JobSpec> ParseJobJson(absl::string_view content, absl::string_view file_name);
 
 // The largest scenario file LoadScenario reads.
 inline constexpr int64_t kMaxScenarioFileBytes = int64_t{16} << 20;

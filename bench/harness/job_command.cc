@@ -1,0 +1,336 @@
+#include "bench/harness/job_command.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <optional>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "bench/harness/experiment.h"
+#include "bench/harness/hami_env.h"
+#include "bench/harness/interrupt.h"
+#include "bench/harness/job_runner.h"
+#include "bench/harness/metrics.h"
+#include "bench/harness/report.h"
+#include "bench/harness/scenario.h"
+#include "bench/harness/timeline.h"
+#include "nlohmann/json.hpp"
+#include "platform/file.h"
+#include "platform/status_macros.h"
+#include "session/antman/gpu_config.h"
+
+namespace minitf::harness {
+
+const char kJobUsage[] = R"(usage: minitf job JOB.json [options]
+
+Runs one training job as this process: a job object of the scenario format
+({"name": ..., "model": ..., ...}; docs/EXPERIMENTS.md), or one job of a
+scenario file. Between steps it follows AntMan's config file and writes its
+statistics file (docs/ANTMAN.md); it runs for the job's duration_s or
+steps, or until stopped.
+
+options:
+  --job NAME            the scenario's job to run (needed when it has several)
+  --out DIR             where <job>.steps.csv and <job>.summary.json go
+                        (default runs/jobs/<job>)
+  --config-file FILE    AntMan's config file (default $GPU_CONFIG_FILE, else
+                        DIR/<job>.config.json). Written with the starting
+                        limits when it does not exist yet.
+  --status-file FILE    AntMan's statistics file (default $GPU_STATUS_FILE,
+                        else DIR/<job>.status.json)
+  --simgpu OPTIONS      SimGPU options replacing the scenario's values of those
+                        keys (docs/SIMGPU.md)
+  --seconds N           run for N seconds (0.001 to 1e7)
+  -h, --help            this text
+
+Starting limits, from the environment a cluster's device plugin (HAMi)
+gives the container, else from the job:
+  CUDA_DEVICE_MEMORY_LIMIT_0   device memory of the first visible GPU
+  (or CUDA_DEVICE_MEMORY_LIMIT) ("4096m", "4g", or bytes)
+  CUDA_DEVICE_SM_LIMIT         compute share in percent, as perfControl
+                               (0 and 100: unrestricted)
+  NVIDIA_VISIBLE_DEVICES       must leave a GPU ("none" and "void" do not)
+
+SIGINT or SIGTERM cancels the step in flight and writes what was measured;
+a second one quits at once. summary.json says "running" until then.
+
+exit status: 0 when the job ran to its end, 1 when its set-up or a step
+failed (summary.json says why), 2 for bad arguments or environment,
+128 + the signal when stopped by one.
+)";
+
+namespace {
+
+struct JobArgs {
+  std::string file;
+  std::string job;
+  std::string out;
+  std::string config_file;
+  std::string status_file;
+  std::string simgpu_overrides;
+  double seconds = 0;
+};
+
+// Parses job's arguments; std::nullopt after --help.
+absl::StatusOr<std::optional<JobArgs>> ParseJobArgs(const std::vector<std::string>& args) {
+  JobArgs out;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto value = [&]() -> absl::StatusOr<std::string> {
+      if (i + 1 >= args.size()) return absl::InvalidArgumentError(absl::StrCat(a, " wants a value"));
+      return args[++i];
+    };
+    if (a == "-h" || a == "--help") return std::nullopt;
+    if (a == "--job") {
+      MINITF_ASSIGN_OR_RETURN(out.job, value());
+    } else if (a == "--out") {
+      MINITF_ASSIGN_OR_RETURN(out.out, value());
+    } else if (a == "--config-file") {
+      MINITF_ASSIGN_OR_RETURN(out.config_file, value());
+    } else if (a == "--status-file") {
+      MINITF_ASSIGN_OR_RETURN(out.status_file, value());
+    } else if (a == "--simgpu") {
+      MINITF_ASSIGN_OR_RETURN(out.simgpu_overrides, value());
+      MINITF_RETURN_IF_ERROR(OverrideSimGPUOptions("", out.simgpu_overrides).status());
+    } else if (a == "--seconds") {
+      MINITF_ASSIGN_OR_RETURN(std::string v, value());
+      MINITF_ASSIGN_OR_RETURN(out.seconds, ParseSeconds(a, v));
+    } else if (!a.empty() && a[0] == '-') {
+      return absl::InvalidArgumentError(absl::StrCat("unknown option '", a, "'"));
+    } else if (out.file.empty()) {
+      out.file = a;
+    } else {
+      return absl::InvalidArgumentError(absl::StrCat("unexpected argument '", a, "'"));
+    }
+  }
+  if (out.file.empty()) return absl::InvalidArgumentError("job wants a JOB.json file");
+  return out;
+}
+
+// The job to run, with the device its scenario names (none for a job file).
+struct LoadedJob {
+  JobSpec spec;
+  std::string simgpu_options;
+  std::string platform;
+};
+
+absl::StatusOr<LoadedJob> LoadJob(const std::string& path, const std::string& name) {
+  MINITF_ASSIGN_OR_RETURN(
+      std::string content,
+      ReadRegularFile(path, kMaxScenarioFileBytes, "a job or a scenario"));
+  const nlohmann::json probe =
+      nlohmann::json::parse(content, nullptr, /*allow_exceptions=*/false);
+  const bool scenario = absl::EndsWith(path, ".csv") ||
+                        (probe.is_object() && probe.contains("jobs"));
+  if (!scenario) {
+    if (!name.empty()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "--job ", name, ": '", path, "' holds one job, not a scenario's list"));
+    }
+    MINITF_ASSIGN_OR_RETURN(JobSpec spec, ParseJobJson(content, path));
+    return LoadedJob{std::move(spec), "", ""};
+  }
+  MINITF_ASSIGN_OR_RETURN(Scenario s, absl::EndsWith(path, ".csv")
+                                          ? ParseScenarioCsv(content, path)
+                                          : ParseScenarioJson(content, path));
+  std::vector<std::string> names;
+  for (const JobSpec& job : s.jobs) {
+    if (job.name == name || (name.empty() && s.jobs.size() == 1)) {
+      return LoadedJob{job, s.simgpu_options, s.platform};
+    }
+    names.push_back(job.name);
+  }
+  return absl::InvalidArgumentError(absl::StrCat(
+      name.empty() ? "a scenario of several jobs wants --job NAME"
+                   : absl::StrCat("scenario '", path, "' has no job '", name, "'"),
+      "; its jobs: ", absl::StrJoin(names, ", ")));
+}
+
+// The file a flag names, else the environment's.
+std::string FlagOrEnv(const std::string& flag, const char* variable) {
+  if (!flag.empty()) return flag;
+  const char* value = std::getenv(variable);
+  return value == nullptr ? "" : value;
+}
+
+// The job's config as it starts: its memory limit on its GPU and its
+// perfControl.
+GPUConfig StartingConfig(const JobSpec& spec) {
+  GPUConfig config;
+  config.perf_control = spec.perf_control;
+  if (spec.memory_limit > 0) config.max_device_mem["GPU:0"] = spec.memory_limit;
+  return config;
+}
+
+std::string SummaryJson(const JobSpec& spec, const std::vector<StepRecord>& steps,
+                        const std::string& status, const absl::Status& error,
+                        const std::string& signal, const std::string& config_file,
+                        const std::string& status_file) {
+  const JobSummary s = Summarize(spec, steps, 0, error.ok() ? "" : std::string(error.message()));
+  nlohmann::json j = {{"job", spec.name},
+                      {"role", s.role},
+                      {"model", spec.model},
+                      {"status", status},
+                      {"pid", static_cast<int64_t>(getpid())},
+                      {"memory_limit_bytes", spec.memory_limit},
+                      {"perf_control", spec.perf_control},
+                      {"config_file", config_file},
+                      {"status_file", status_file},
+                      {"steps", s.steps},
+                      {"steps_per_s", s.steps_per_s},
+                      {"examples_per_s", s.examples_per_s},
+                      {"gpu_share", s.gpu_share},
+                      {"peak_device_bytes", s.peak_device_bytes},
+                      {"peak_host_bytes", s.peak_host_bytes},
+                      {"steps_file", absl::StrCat(spec.name, ".steps.csv")}};
+  if (!error.ok()) j["error"] = s.failure;
+  if (!signal.empty()) j["stopped_by"] = signal;
+  return j.dump(2, ' ', /*ensure_ascii=*/false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+absl::Status MakeDir(const std::string& dir) {
+  std::error_code error;
+  std::filesystem::create_directories(dir, error);
+  if (error) {
+    return absl::UnavailableError(
+        absl::StrCat("cannot create output directory '", dir, "': ", error.message()));
+  }
+  return absl::OkStatus();
+}
+
+// Runs the job; the exit status. Errors before the job could start are
+// returned (exit 1 or 2 by their code, see JobCommand).
+absl::StatusOr<int> RunJob(const JobArgs& args) {
+  MINITF_ASSIGN_OR_RETURN(LoadedJob loaded, LoadJob(args.file, args.job));
+  JobSpec& spec = loaded.spec;
+  MINITF_ASSIGN_OR_RETURN(ClusterLimits cluster, ReadClusterLimits(std::getenv));
+  if (cluster.memory_limit_bytes) spec.memory_limit = *cluster.memory_limit_bytes;
+  if (cluster.perf_control) spec.perf_control = *cluster.perf_control;
+  spec.start_s = 0;
+  if (args.seconds > 0) {
+    spec.duration_s = args.seconds;
+    spec.steps = 0;
+  }
+
+  JobRunner::Options options;
+  options.spec = spec;
+  MINITF_ASSIGN_OR_RETURN(options.simgpu_options,
+                          args.simgpu_overrides.empty()
+                              ? absl::StatusOr<std::string>(loaded.simgpu_options)
+                              : OverrideSimGPUOptions(loaded.simgpu_options,
+                                                      args.simgpu_overrides));
+  options.platform = loaded.platform;
+  if (spec.duration_s > 0) options.setup_timeout = absl::Seconds(std::max(spec.duration_s, 1.0));
+  const std::string out = args.out.empty() ? absl::StrCat("runs/jobs/", spec.name) : args.out;
+  MINITF_RETURN_IF_ERROR(MakeDir(out));
+  // Without AntMan's files (a HAMi pod), the job keeps its own in `out`:
+  // the control plane then enforces the starting limits, and anyone may
+  // read its statistics or change its config.
+  options.config_file = FlagOrEnv(args.config_file, "GPU_CONFIG_FILE");
+  if (options.config_file.empty()) {
+    options.config_file = absl::StrCat(out, "/", spec.name, ".config.json");
+  }
+  options.status_file = FlagOrEnv(args.status_file, "GPU_STATUS_FILE");
+  if (options.status_file.empty()) {
+    options.status_file = absl::StrCat(out, "/", spec.name, ".status.json");
+  }
+  const std::string summary_path = absl::StrCat(out, "/", spec.name, ".summary.json");
+  const std::string steps_path = absl::StrCat(out, "/", spec.name, ".steps.csv");
+  auto summary = [&](const std::vector<StepRecord>& steps, const std::string& status,
+                     const absl::Status& error, const std::string& signal) {
+    return WriteFileAtomically(summary_path,
+                               SummaryJson(spec, steps, status, error, signal,
+                                           options.config_file, options.status_file));
+  };
+  MINITF_RETURN_IF_ERROR(summary({}, "running", absl::OkStatus(), ""));
+
+  // A config file nobody has written yet starts as the job does; one a
+  // coordinator wrote already is its to keep. Never suspended while the
+  // variables are initialised: nobody may be there to release the job.
+  const bool starts_suspended = spec.perf_control == 0;
+  const bool write_config = !std::filesystem::exists(options.config_file);
+  if (write_config) {
+    GPUConfig setup = StartingConfig(spec);
+    if (starts_suspended) setup.perf_control = 100;
+    MINITF_RETURN_IF_ERROR(WriteFileAtomically(options.config_file, GPUConfigToJson(setup)));
+  }
+  InstallInterruptHandlers(
+      "\nminitf job: interrupted: cancelling the step in flight and writing what was measured "
+      "(interrupt again to quit at once)\n");
+  std::cout << "minitf job: '" << spec.name << "' (" << JobRoleName(spec.role) << ", "
+            << spec.model << "), memory limit "
+            << (spec.memory_limit <= 0 ? std::string("the device's")
+                : spec.memory_limit % (1 << 20) == 0 ? absl::StrCat(spec.memory_limit >> 20, " MiB")
+                                                     : absl::StrCat(spec.memory_limit, " bytes"))
+            << ", perfControl " << spec.perf_control << "; config " << options.config_file
+            << "; outputs in "
+            << out << "\n"
+            << std::flush;
+  absl::StatusOr<std::unique_ptr<JobRunner>> job = JobRunner::Create(options);
+  if (!job.ok()) {
+    MINITF_RETURN_IF_ERROR(summary({}, "failed", job.status(), InterruptSignalName()));
+    std::cerr << "minitf job: " << job.status() << "\n";
+    return InterruptSignal() != 0 ? 128 + InterruptSignal() : 1;
+  }
+  if (write_config && starts_suspended) {
+    MINITF_RETURN_IF_ERROR(
+        WriteFileAtomically(options.config_file, GPUConfigToJson(StartingConfig(spec))));
+  }
+  (*job)->Start(absl::Now());
+  bool interrupted = false;
+  while (!(*job)->finished()) {
+    if (!interrupted && InterruptSignal() != 0) {
+      interrupted = true;
+      (*job)->Interrupt();
+    }
+    absl::SleepFor(absl::Milliseconds(20));
+  }
+  (*job)->Join();
+  const std::vector<StepRecord> steps = (*job)->Records();
+  const absl::Status status = (*job)->status();
+  const int signo = InterruptSignal();
+  const std::string ended = signo != 0 ? "interrupted" : status.ok() ? "complete" : "failed";
+  MINITF_RETURN_IF_ERROR(WriteFileAtomically(steps_path, StepsCsv(steps)));
+  MINITF_RETURN_IF_ERROR(summary(steps, ended, status, InterruptSignalName()));
+  const JobSummary s = Summarize(spec, steps, 0, "");
+  std::cout << "minitf job: '" << spec.name << "' " << ended << " after " << s.steps
+            << " steps (" << s.steps_per_s << " steps/s); wrote " << out << "/{" << spec.name
+            << ".steps.csv," << spec.name << ".summary.json}\n";
+  if (!status.ok()) std::cerr << "minitf job: " << status << "\n";
+  if (s.steps == 0) std::cerr << "minitf job: '" << spec.name << "' completed no step\n";
+  if (signo != 0) return 128 + signo;
+  return status.ok() ? 0 : 1;
+}
+
+}  // namespace
+
+int JobCommand(const std::vector<std::string>& args) {
+  absl::StatusOr<std::optional<JobArgs>> parsed = ParseJobArgs(args);
+  if (!parsed.ok()) {
+    std::cerr << "minitf job: " << parsed.status().message() << "\n\n" << kJobUsage;
+    return 2;
+  }
+  if (!parsed->has_value()) {
+    std::cout << kJobUsage;
+    return 0;
+  }
+  absl::StatusOr<int> exit_status = RunJob(**parsed);
+  if (!exit_status.ok()) {
+    std::cerr << "minitf job: " << exit_status.status() << "\n";
+    const absl::StatusCode code = exit_status.status().code();
+    // The job file, the flags or the environment: the caller's to fix.
+    const bool usage = code == absl::StatusCode::kInvalidArgument ||
+                       code == absl::StatusCode::kNotFound ||
+                       code == absl::StatusCode::kFailedPrecondition;
+    return usage ? 2 : 1;
+  }
+  return *exit_status;
+}
+
+}  // namespace minitf::harness
