@@ -44,6 +44,10 @@ options:
                         limits when it does not exist yet.
   --status-file FILE    AntMan's statistics file (default $GPU_STATUS_FILE,
                         else DIR/<job>.status.json)
+                        Beside a config file named <name>.config.json the job
+                        registers itself for `minitf coordinator`:
+                        <name>.job.json (its role and process id), removed
+                        when it ends.
   --simgpu OPTIONS      SimGPU options replacing the scenario's values of those
                         keys (docs/SIMGPU.md)
   --seconds N           run for N seconds (0.001 to 1e7)
@@ -253,6 +257,28 @@ absl::StatusOr<int> RunJob(const JobArgs& args) {
   // A config file nobody has written yet starts as the job does; one a
   // coordinator wrote already is its to keep. Never suspended while the
   // variables are initialised: nobody may be there to release the job.
+  // The coordinator's registration beside a config file named
+  // <name>.config.json: the job's role and process, removed when the job
+  // ends (a job killed leaves it, and its process is then found gone).
+  std::string registration;
+  if (constexpr absl::string_view kConfigSuffix = ".config.json";
+      absl::EndsWith(options.config_file, kConfigSuffix)) {
+    registration = absl::StrCat(
+        options.config_file.substr(0, options.config_file.size() - kConfigSuffix.size()),
+        ".job.json");
+    const nlohmann::json j = {{"name", spec.name},
+                              {"role", JobRoleName(spec.role)},
+                              {"pid", static_cast<int64_t>(getpid())},
+                              {"model", spec.model}};
+    MINITF_RETURN_IF_ERROR(WriteFileAtomically(registration, j.dump() + "\n"));
+  }
+  struct Unregister {
+    const std::string& path;
+    ~Unregister() {
+      std::error_code ignored;
+      if (!path.empty()) std::filesystem::remove(path, ignored);
+    }
+  } unregister{registration};
   const bool starts_suspended = spec.perf_control == 0;
   const bool write_config = !std::filesystem::exists(options.config_file);
   if (write_config) {

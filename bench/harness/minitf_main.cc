@@ -13,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "bench/harness/chrome_trace.h"
+#include "bench/harness/coordinator_command.h"
 #include "bench/harness/experiment.h"
 #include "bench/harness/interrupt.h"
 #include "bench/harness/job_command.h"
@@ -38,6 +39,8 @@ commands:
   job JOB.json        run one training job as this process, steered by
                       AntMan's config file, started with a cluster's limits
                       (HAMi's environment)
+  coordinator DIR     AntMan's local coordinator: steer the jobs whose files
+                      are in DIR in closed loop
   help [COMMAND]      this text, or one command's
 
 Scenarios: bench/scenarios/*.json (or a CSV job list). The GPU is SimGPU
@@ -240,6 +243,10 @@ int Main(int argc, char** argv) {
       std::cout << kJobUsage;
       return 0;
     }
+    if (args[1] == "coordinator") {
+      std::cout << kCoordinatorUsage;
+      return 0;
+    }
     std::cerr << "minitf: no command '" << args[1] << "'\n\n" << kUsage;
     return 2;
   }
@@ -263,6 +270,9 @@ int Main(int argc, char** argv) {
   }
   if (args[0] == "run") return RunCommand(std::vector<std::string>(args.begin() + 1, args.end()));
   if (args[0] == "job") return JobCommand(std::vector<std::string>(args.begin() + 1, args.end()));
+  if (args[0] == "coordinator") {
+    return CoordinatorCommand(std::vector<std::string>(args.begin() + 1, args.end()));
+  }
   std::cerr << "minitf: no command '" << args[0] << "'\n\n" << kUsage;
   return 2;
 }

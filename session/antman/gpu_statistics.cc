@@ -85,6 +85,8 @@ absl::Status GPUStatistics::RunAction(const SessionRunActionOptions& options) {
   SessionActionState* state = options.states->GetOrCreate(kName, [&options]() {
     GPUStatsOptions stats_options;
     stats_options.path = options.session_options->gpu_status_file;
+    // Once a second at least, so a coordinator can follow the step rate.
+    stats_options.refresh_interval = absl::Seconds(1);
     return std::make_unique<GPUStatisticsState>(std::move(stats_options), options.device_mgr);
   });
   static_cast<GPUStatisticsState*>(state)->AfterStep(

@@ -106,6 +106,7 @@ absl::Status GPUStatsFile::RecordStep(int64_t graph_id, absl::Duration duration,
   const absl::Time now = options_.clock();
   durations_us_[graph_id] = duration_us;
   latest_duration_us_ = duration_us;
+  ++steps_;
 
   for (size_t i = 0; i < gpus.size(); ++i) {
     const GPUMemorySample& sample = gpus[i];
@@ -149,7 +150,8 @@ absl::Status GPUStatsFile::RecordStep(int64_t graph_id, absl::Duration duration,
     duration_moved = std::abs(static_cast<double>(duration_us) - last) >
                      options_.duration_change_threshold * last;
   }
-  if (!written_ || duration_moved || GPUFiguresChanged(window_, written_gpus_)) {
+  const bool stale = last_attempt_.has_value() && now - *last_attempt_ >= options_.refresh_interval;
+  if (!written_ || duration_moved || stale || GPUFiguresChanged(window_, written_gpus_)) {
     pending_ = true;
   }
   if (!pending_) return absl::OkStatus();
@@ -183,7 +185,7 @@ bool GPUStatsFile::GPUFiguresChanged(const std::map<std::string, GPUFigures>& wi
   return false;
 }
 
-std::string GPUStatsFile::Render(absl::Time now, int64_t latest_duration_us,
+std::string GPUStatsFile::Render(absl::Time now, int64_t steps, int64_t latest_duration_us,
                                  const std::map<int64_t, int64_t>& durations_us,
                                  const std::map<std::string, GPUFigures>& gpus) {
   // ordered_json keeps the keys in the documented order. The names, nesting
@@ -191,6 +193,7 @@ std::string GPUStatsFile::Render(absl::Time now, int64_t latest_duration_us,
   nlohmann::ordered_json file;
   file["timestamp"] = absl::FormatTime("%Y-%m-%dT%H:%M:%E3SZ", now, absl::UTCTimeZone());
   file["timestampUs"] = absl::ToUnixMicros(now);
+  file["stepCount"] = steps;
   file["miniBatchDuration"] = latest_duration_us;
   nlohmann::ordered_json durations = nlohmann::ordered_json::object();
   for (const auto& [graph_id, us] : durations_us) durations[absl::StrCat("graph_", graph_id)] = us;
@@ -224,7 +227,7 @@ std::string GPUStatsFile::Render(absl::Time now, int64_t latest_duration_us,
 
 absl::Status GPUStatsFile::WriteLocked(absl::Time now) {
   const std::map<std::string, GPUFigures>& gpus = window_.empty() ? written_gpus_ : window_;
-  const std::string content = Render(now, latest_duration_us_, durations_us_, gpus);
+  const std::string content = Render(now, steps_, latest_duration_us_, durations_us_, gpus);
   last_attempt_ = now;
   MINITF_RETURN_IF_ERROR(WriteFileAtomically(options_.path, content));
   if (!window_.empty()) {

@@ -157,6 +157,11 @@ struct GPUStatsOptions {
   // A graph's step time moving by more than this fraction of its last
   // written value makes the file pending.
   double duration_change_threshold = 0.1;
+  // A file no change has made pending is still rewritten at the first step
+  // once this long has passed since the last write (a new timestamp and
+  // stepCount), so a reader can follow the job's progress. Infinite: only
+  // changes are written, as AntMan does.
+  absl::Duration refresh_interval = absl::InfiniteDuration();
   // deviceMemPeakStable: the device peak unchanged for this many steps.
   int stable_steps = 5;
   // The time source; null means absl::Now. Tests inject a fake clock. Called
@@ -221,7 +226,7 @@ class GPUStatsFile {
   static bool GPUFiguresChanged(const std::map<std::string, GPUFigures>& window,
                                 const std::map<std::string, GPUFigures>& written);
   // The file's content.
-  static std::string Render(absl::Time now, int64_t latest_duration_us,
+  static std::string Render(absl::Time now, int64_t steps, int64_t latest_duration_us,
                             const std::map<int64_t, int64_t>& durations_us,
                             const std::map<std::string, GPUFigures>& gpus);
   // Renders the window (or, when it is empty, the last written figures) and
@@ -241,6 +246,7 @@ class GPUStatsFile {
   std::map<int64_t, int64_t> durations_us_ ABSL_GUARDED_BY(mu_);
   // The latest step's duration (µs), whatever its graph.
   int64_t latest_duration_us_ ABSL_GUARDED_BY(mu_) = 0;
+  int64_t steps_ ABSL_GUARDED_BY(mu_) = 0;  // recorded so far
   // What the last successful write said; unset before the first.
   bool written_ ABSL_GUARDED_BY(mu_) = false;
   std::map<std::string, GPUFigures> written_gpus_ ABSL_GUARDED_BY(mu_);

@@ -97,6 +97,28 @@ TEST_F(GPUStatsFileTest, UnchangedStepDoesNotRewrite) {
   EXPECT_EQ(stats.writes(), 1);
 }
 
+// With a refresh interval, an unchanged job's file is rewritten once that
+// long has passed, with its step count, so a reader can follow its rate.
+TEST_F(GPUStatsFileTest, RefreshIntervalRewritesAnUnchangedFileWithTheStepCount) {
+  GPUStatsOptions options = Options();
+  options.refresh_interval = absl::Seconds(1);
+  GPUStatsFile stats(options);
+  const std::vector<GPUMemorySample> gpus = {Sample("GPU:0", kBus0, 100, 200)};
+  ASSERT_TRUE(stats.RecordStep(1, absl::Milliseconds(10), gpus).ok());
+  EXPECT_EQ(ReadJson()["stepCount"], 1);
+  for (int i = 0; i < 9; ++i) {
+    Advance(absl::Milliseconds(100));
+    ASSERT_TRUE(stats.RecordStep(1, absl::Milliseconds(10), gpus).ok());
+  }
+  EXPECT_EQ(stats.writes(), 1);  // 0.9 s: not yet
+  Advance(absl::Milliseconds(100));
+  ASSERT_TRUE(stats.RecordStep(1, absl::Milliseconds(10), gpus).ok());
+  EXPECT_EQ(stats.writes(), 2);
+  const nlohmann::json file = ReadJson();
+  EXPECT_EQ(file["stepCount"], 11);
+  EXPECT_EQ(file["timestampUs"], absl::ToUnixMicros(now_));
+}
+
 TEST_F(GPUStatsFileTest, MemoryChangeAfterIntervalWrites) {
   GPUStatsFile stats(Options());
   ASSERT_TRUE(stats.RecordStep(1, absl::Milliseconds(10), {Sample("GPU:0", kBus0, 100, 200)}).ok());

@@ -1,0 +1,399 @@
+#include "bench/harness/coordinator.h"
+
+#include <signal.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <filesystem>
+#include <utility>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "bench/harness/timeline.h"
+#include "nlohmann/json.hpp"
+#include "platform/file.h"
+#include "platform/status_macros.h"
+#include "session/antman/gpu_config.h"
+
+namespace minitf::harness {
+namespace {
+
+using Json = nlohmann::json;
+
+constexpr char kJobSuffix[] = ".job.json";
+constexpr int64_t kMaxFileBytes = int64_t{1} << 20;
+constexpr int64_t kMemoryQuantum = int64_t{64} << 20;
+// Points older than this are dropped: far more than any window.
+constexpr int64_t kHistoryUs = int64_t{300} * 1000000;
+
+int64_t RoundUp(int64_t bytes, int64_t quantum) { return (bytes + quantum - 1) / quantum * quantum; }
+
+std::string CsvField(const std::string& text) {
+  if (text.find_first_of(",\"\n") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (char c : text) {
+    if (c == '"') quoted += '"';
+    quoted += c == '\n' ? ' ' : c;
+  }
+  return quoted + "\"";
+}
+
+// Whether process `pid` is gone (a pid of 0: not known, never gone).
+bool ProcessGone(int64_t pid) {
+  if (pid <= 0) return false;
+  return kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH;
+}
+
+// The figures of a status file the coordinator uses.
+struct StatusFigures {
+  int64_t time_us = 0;
+  int64_t steps = 0;
+  int64_t peak_bytes = 0;
+};
+
+absl::StatusOr<StatusFigures> ParseStatus(const std::string& content) {
+  const Json j = Json::parse(content, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded() || !j.is_object()) return absl::InvalidArgumentError("not a JSON object");
+  StatusFigures f;
+  for (const auto& [key, out] : {std::pair<const char*, int64_t*>{"timestampUs", &f.time_us},
+                                 {"stepCount", &f.steps}}) {
+    if (!j.contains(key) || !j.at(key).is_number_integer()) {
+      return absl::InvalidArgumentError(absl::StrCat("no integer ", key));
+    }
+    *out = j.at(key).get<int64_t>();
+  }
+  if (j.contains("gpuUsageInfo") && j.at("gpuUsageInfo").is_object()) {
+    for (const auto& [bus, gpu] : j.at("gpuUsageInfo").items()) {
+      if (gpu.is_object() && gpu.contains("deviceMemUsedMax") &&
+          gpu.at("deviceMemUsedMax").is_number_integer()) {
+        f.peak_bytes = std::max(f.peak_bytes, gpu.at("deviceMemUsedMax").get<int64_t>());
+      }
+    }
+  }
+  return f;
+}
+
+}  // namespace
+
+std::string DecisionCsvHeader() { return "time_s,job,setting,old,new,reason\n"; }
+
+std::string DecisionCsvRow(const Decision& d) {
+  return absl::StrFormat("%.3f,%s,%s,%s,%s,%s\n", d.time_s, CsvField(d.job), d.setting,
+                         CsvField(d.old_value), CsvField(d.new_value), CsvField(d.reason));
+}
+
+absl::Status CheckCoordinatorPolicy(const std::string& policy) {
+  if (policy == "antman" || policy == "tgs") return absl::OkStatus();
+  return absl::InvalidArgumentError(
+      absl::StrCat("coordinator policy wants antman or tgs, got '", policy, "'"));
+}
+
+Coordinator::Coordinator(CoordinatorOptions options)
+    : options_([&options] {
+        if (!options.clock) options.clock = [] { return absl::Now(); };
+        return std::move(options);
+      }()),
+      start_(options_.clock()) {}
+
+double Coordinator::Seconds(absl::Time t) const { return absl::ToDoubleSeconds(t - start_); }
+
+double Coordinator::SoloRate(const std::string& job) const {
+  auto it = jobs_.find(job);
+  return it == jobs_.end() ? 0 : it->second.solo_rate;
+}
+
+void Coordinator::Read(std::vector<Decision>* made) {
+  const absl::Time now = options_.clock();
+  auto decide = [&](const std::string& job, const std::string& setting, std::string old_value,
+                    std::string new_value, std::string reason) {
+    made->push_back({Seconds(now), job, setting, std::move(old_value), std::move(new_value),
+                     std::move(reason)});
+  };
+  std::error_code error;
+  std::vector<std::string> names;
+  for (const auto& entry : std::filesystem::directory_iterator(options_.dir, error)) {
+    const std::string file = entry.path().filename().string();
+    if (absl::EndsWith(file, kJobSuffix) && file.size() > sizeof(kJobSuffix) - 1) {
+      names.push_back(file.substr(0, file.size() - (sizeof(kJobSuffix) - 1)));
+    }
+  }
+  // Jobs whose registration is gone have left.
+  for (auto it = jobs_.begin(); it != jobs_.end();) {
+    if (std::find(names.begin(), names.end(), it->first) == names.end()) {
+      decide(it->first, "left", it->second.role, "", "its .job.json was removed");
+      it = jobs_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  for (const std::string& name : names) {
+    const std::string base = absl::StrCat(options_.dir, "/", name);
+    auto [it, added] = jobs_.try_emplace(name);
+    Job& job = it->second;
+    if (added) {
+      absl::StatusOr<std::string> text =
+          ReadRegularFile(base + kJobSuffix, kMaxFileBytes, "a job's registration");
+      const Json j = text.ok() ? Json::parse(*text, nullptr, false) : Json();
+      const bool valid = j.is_object() && j.contains("role") && j.at("role").is_string() &&
+                         (j.at("role") == "guarantee" || j.at("role") == "opportunistic");
+      if (!valid) {
+        // Perhaps half-written: read again next round.
+        decide(name, "ignored", "", "",
+               absl::StrCat(name, kJobSuffix, ": ",
+                            text.ok() ? "no \"role\" of guarantee or opportunistic"
+                                      : std::string(text.status().message())));
+        jobs_.erase(it);
+        continue;
+      }
+      job.role = j.at("role").get<std::string>();
+      if (j.contains("pid") && j.at("pid").is_number_integer()) job.pid = j.at("pid");
+      job.status_changed = now;
+      // A config already there (a coordinator before this one, the job's
+      // own start) is the starting point.
+      absl::StatusOr<std::string> config_text =
+          ReadRegularFile(base + ".config.json", kMaxFileBytes, "a GPU config");
+      if (config_text.ok()) {
+        absl::StatusOr<GPUConfig> config = ParseGPUConfig(*config_text, base + ".config.json");
+        if (config.ok()) {
+          job.configured = true;
+          job.perf_control = config->perf_control.value_or(100);
+          for (const auto& [device, bytes] : config->max_device_mem) {
+            job.max_device_mem = std::max(job.max_device_mem, bytes);
+          }
+        }
+      }
+      if (job.role == "opportunistic" && job.configured) {
+        opportunistic_perf_ = std::min(opportunistic_perf_, std::max(job.perf_control, 1));
+      }
+      decide(name, "found", "", job.role,
+             absl::StrCat("pid ", job.pid, job.configured
+                                                ? absl::StrCat(", perfControl ", job.perf_control)
+                                                : ""));
+    }
+    absl::StatusOr<std::string> status_text =
+        ReadRegularFile(base + ".status.json", kMaxFileBytes, "a GPU status");
+    if (status_text.ok()) {
+      absl::StatusOr<StatusFigures> status = ParseStatus(*status_text);
+      if (!status.ok()) {
+        const std::string why = std::string(status.status().message());
+        if (why != job.bad_status) {
+          decide(name, "ignored", "", "", absl::StrCat(name, ".status.json: ", why));
+          job.bad_status = why;
+        }
+      } else if (status->time_us > job.status_time_us) {
+        job.bad_status.clear();
+        job.status_time_us = status->time_us;
+        job.status_changed = now;
+        job.peak_bytes = status->peak_bytes;
+        job.points.push_back({status->time_us, status->steps});
+        while (job.points.size() > 2 && job.points.front().time_us < status->time_us - kHistoryUs) {
+          job.points.pop_front();
+        }
+        if (job.lost) {
+          job.lost = false;
+          decide(name, "found", "lost", job.role, "its status is written again");
+        }
+      }
+    }
+    if (job.lost) continue;
+    if (ProcessGone(job.pid)) {
+      job.lost = true;
+      decide(name, "lost", job.role, "", absl::StrCat("process ", job.pid, " is gone"));
+    } else if (job.status_time_us > 0 &&
+               now - job.status_changed > absl::Seconds(options_.stale_s)) {
+      job.lost = true;
+      decide(name, "lost", job.role, "",
+             absl::StrFormat("its status has not changed for %.1f s",
+                             absl::ToDoubleSeconds(now - job.status_changed)));
+    }
+  }
+}
+
+double Coordinator::Rate(const Job& job, absl::Time since) const {
+  const int64_t since_us = absl::ToUnixMicros(since);
+  const Point* first = nullptr;
+  for (const Point& p : job.points) {
+    if (p.time_us >= since_us) {
+      first = &p;
+      break;
+    }
+  }
+  if (first == nullptr || job.points.empty()) return -1;
+  const Point& last = job.points.back();
+  const double span_s = static_cast<double>(last.time_us - first->time_us) / 1e6;
+  // Less than half the window seen: not yet a rate.
+  if (span_s < options_.window_s / 2) return -1;
+  return static_cast<double>(last.steps - first->steps) / span_s;
+}
+
+std::map<std::string, int64_t> Coordinator::MemoryPlan() const {
+  const int64_t capacity = options_.gpu_memory_bytes;
+  const int64_t floor = options_.memory_floor_bytes;
+  std::map<std::string, int64_t> reserve;
+  int64_t reserved = 0;
+  int opportunistic = 0;
+  for (const auto& [name, job] : jobs_) {
+    if (job.lost) continue;
+    if (job.role == "opportunistic") {
+      ++opportunistic;
+      continue;
+    }
+    int64_t r = job.peak_bytes > 0
+                    ? RoundUp(static_cast<int64_t>(static_cast<double>(job.peak_bytes) *
+                                                   (1 + options_.memory_margin)),
+                              kMemoryQuantum)
+                    : job.max_device_mem;
+    r = std::clamp<int64_t>(r, floor, capacity);
+    reserve[name] = r;
+    reserved += r;
+  }
+  std::map<std::string, int64_t> plan;
+  for (const auto& [name, job] : jobs_) {
+    if (job.lost) continue;
+    if (job.role == "guarantee") {
+      // Room to grow: all but the other guarantee jobs' and the
+      // opportunistic jobs' floors.
+      const int64_t others = reserved - reserve[name] + floor * opportunistic;
+      plan[name] = std::max(reserve[name], capacity - others);
+    } else {
+      plan[name] = std::max(floor, (capacity - reserved) / std::max(opportunistic, 1));
+    }
+  }
+  return plan;
+}
+
+std::optional<int> Coordinator::ComputePlan(absl::Time now, std::string* reason) {
+  std::vector<std::pair<std::string, Job*>> guarantee;
+  bool any_opportunistic = false;
+  for (auto& [name, job] : jobs_) {
+    if (job.lost) continue;
+    if (job.role == "guarantee") guarantee.emplace_back(name, &job);
+    if (job.role == "opportunistic") any_opportunistic = true;
+  }
+  if (!any_opportunistic) return std::nullopt;
+  if (guarantee.empty()) {
+    calibrate_end_.reset();
+    *reason = "no guarantee job to protect";
+    opportunistic_perf_ = 100;
+    return 100;
+  }
+  const absl::Duration window = absl::Seconds(options_.window_s);
+  if (calibrate_end_.has_value()) {
+    if (now < *calibrate_end_) return 0;
+    // The last window was the guarantee jobs alone.
+    std::string figures;
+    for (auto& [name, job] : guarantee) {
+      const double rate = Rate(*job, now - window);
+      if (rate > 0) job->solo_rate = rate;
+      absl::StrAppend(&figures, figures.empty() ? "" : "; ", name,
+                      absl::StrFormat(" alone at %.2f steps/s", job->solo_rate));
+    }
+    calibrate_end_.reset();
+    calibrated_at_ = now;
+    settled_after_ = now + window;
+    *reason = absl::StrCat("calibrated: ", figures, "; resumed");
+    return opportunistic_perf_;
+  }
+  bool needs_solo = now - calibrated_at_ >= absl::Seconds(options_.recalibrate_s);
+  for (auto& [name, job] : guarantee) {
+    if (job->solo_rate <= 0) needs_solo = true;
+    // A guarantee job not stepping yet cannot be measured: wait for it.
+    if (job->points.empty()) return std::nullopt;
+  }
+  if (needs_solo) {
+    // Suspended for calibrate_s to settle, then a window measured alone.
+    calibrate_end_ = now + absl::Seconds(options_.calibrate_s) + window;
+    *reason = absl::StrFormat("calibrating: the opportunistic jobs wait %.1f s",
+                              options_.calibrate_s + options_.window_s);
+    return 0;
+  }
+  if (now < settled_after_) return std::nullopt;
+  double worst = 2;
+  std::string worst_figures;
+  for (auto& [name, job] : guarantee) {
+    const double rate = Rate(*job, now - window);
+    if (rate < 0) return std::nullopt;
+    const double ratio = rate / job->solo_rate;
+    if (ratio < worst) {
+      worst = ratio;
+      worst_figures = absl::StrFormat("guarantee '%s' at %.3f of solo (%.2f of %.2f steps/s)",
+                                      name, ratio, rate, job->solo_rate);
+    }
+  }
+  const int before = opportunistic_perf_;
+  int after = before;
+  if (options_.policy == "tgs") {
+    after = worst < options_.target
+                ? std::max(1, before / 2)
+                : std::min(100, std::max(before + 1, static_cast<int>(std::lround(before * 1.5))));
+  } else {
+    after = worst < options_.target ? std::max(1, before - 10) : std::min(100, before + 10);
+  }
+  if (after == before) return std::nullopt;
+  opportunistic_perf_ = after;
+  settled_after_ = now + window;
+  *reason = absl::StrCat(worst_figures, worst < options_.target ? ", below " : ", at or above ",
+                         options_.target);
+  return after;
+}
+
+absl::Status Coordinator::Write(const std::string& name, Job& job, int64_t max_device_mem,
+                                int perf_control, const std::string& reason,
+                                std::vector<Decision>* made) {
+  // Memory moves by less than 2 % are noise in the peak, not worth a write.
+  if (job.configured && job.max_device_mem > 0 &&
+      std::abs(static_cast<double>(max_device_mem - job.max_device_mem)) <
+          0.02 * static_cast<double>(job.max_device_mem)) {
+    max_device_mem = job.max_device_mem;
+  }
+  if (job.configured && max_device_mem == job.max_device_mem && perf_control == job.perf_control) {
+    return absl::OkStatus();
+  }
+  GPUConfig config;
+  config.perf_control = perf_control;
+  config.max_device_mem["GPU:0"] = max_device_mem;
+  const std::string path = absl::StrCat(options_.dir, "/", name, ".config.json");
+  MINITF_RETURN_IF_ERROR(WriteFileAtomically(path, GPUConfigToJson(config)));
+  const double now_s = Seconds(options_.clock());
+  if (!job.configured || max_device_mem != job.max_device_mem) {
+    made->push_back({now_s, name, "maxDeviceMem",
+                     job.configured ? absl::StrCat(job.max_device_mem) : "",
+                     absl::StrCat(max_device_mem),
+                     absl::StrFormat("%s; peak %d bytes, GPU %d bytes", job.role, job.peak_bytes,
+                                     options_.gpu_memory_bytes)});
+  }
+  if (!job.configured || perf_control != job.perf_control) {
+    made->push_back({now_s, name, "perfControl",
+                     job.configured ? absl::StrCat(job.perf_control) : "",
+                     absl::StrCat(perf_control), reason});
+  }
+  job.configured = true;
+  job.max_device_mem = max_device_mem;
+  job.perf_control = perf_control;
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<Decision>> Coordinator::Tick() {
+  std::vector<Decision> made;
+  Read(&made);
+  const absl::Time now = options_.clock();
+  std::string reason;
+  const std::optional<int> planned = ComputePlan(now, &reason);
+  const std::map<std::string, int64_t> memory = MemoryPlan();
+  for (auto& [name, job] : jobs_) {
+    if (job.lost) continue;
+    int perf = 100;
+    std::string why = "guarantee jobs run unrestricted";
+    if (job.role == "opportunistic") {
+      // A job that joined since the plan last changed takes the current one.
+      perf = planned.value_or(calibrate_end_.has_value() ? 0 : opportunistic_perf_);
+      why = planned.has_value() ? reason : "the opportunistic jobs' share";
+    }
+    MINITF_RETURN_IF_ERROR(Write(name, job, memory.at(name), perf, why, &made));
+  }
+  return made;
+}
+
+}  // namespace minitf::harness

@@ -1,0 +1,143 @@
+// Coordinator: AntMan's local coordinator, one per machine. It watches the
+// jobs of one directory (AntMan's hostPath layout) and steers them in closed
+// loop, only through their files:
+//
+//   <job>.job.json     the job's role and process id (written by the job:
+//                      `minitf job`, or the co-location harness)
+//   <job>.status.json  its statistics (docs/ANTMAN.md): step count and
+//                      time, device memory peak, perfControl in force
+//   <job>.config.json  its config, rewritten by the coordinator
+//
+//   Coordinator coordinator(options);
+//   while (running) {
+//     MINITF_ASSIGN_OR_RETURN(std::vector<Decision> made, coordinator.Tick());
+//     for (const Decision& d : made) log << DecisionCsvRow(d);
+//     absl::SleepFor(absl::Seconds(options.interval_s));
+//   }
+//
+// Memory: a guarantee job keeps the device memory its statistics say it
+// uses (its peak) plus a margin, and may grow into everything no other
+// guarantee job keeps; the opportunistic jobs share what the guarantee jobs
+// do not keep. Compute: guarantee jobs run unrestricted; the opportunistic
+// jobs' perfControl is steered so that every guarantee job stays at
+// `target` of its solo step rate, which the coordinator measures itself by
+// suspending the opportunistic jobs for `calibrate_s` (when a guarantee job
+// appears, and every `recalibrate_s`). Two policies steer it:
+//   antman  AntMan's coordinator as its paper describes it: fixed steps,
+//           down by 10 when a guarantee job is below target, up by 10 when
+//           every one is above it, judged after each change has settled;
+//   tgs     TGS's adaptive rate control: the rate (perfControl) rises
+//           multiplicatively (x1.5) while the guarantee jobs keep their
+//           target and is halved when one falls below it.
+// Faults: a job whose status has not been rewritten for `stale_s`, or whose
+// process is gone, is lost: its memory and GPU time go back to the others.
+// A status file that does not parse is ignored (the last good one counts),
+// with a decision row saying so. The jobs keep their last config if the
+// coordinator dies; a new one takes the configs on disk as its starting
+// point and calibrates again.
+//
+// Not thread-safe: one coordinating thread.
+#ifndef MINITF_BENCH_HARNESS_COORDINATOR_H_
+#define MINITF_BENCH_HARNESS_COORDINATOR_H_
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+
+namespace minitf::harness {
+
+struct CoordinatorOptions {
+  std::string dir;                // the jobs' files
+  std::string policy = "antman";  // "antman" or "tgs"
+  int64_t gpu_memory_bytes = 0;   // the GPU's capacity. REQUIRES: > 0
+  double target = 0.97;           // guarantee jobs' step rate, as a fraction of solo
+  double window_s = 3;            // step rates are measured over this long
+  double calibrate_s = 3;         // how long a solo measurement suspends the others
+  double recalibrate_s = 60;      // solo rates are measured again this often
+  double stale_s = 10;            // a status unchanged this long: the job is lost
+  double memory_margin = 0.1;     // guarantee jobs keep their peak times 1 + this
+  int64_t memory_floor_bytes = int64_t{256} << 20;  // the least a job is given
+  // The time source; null: absl::Now. Tests pass a fake clock.
+  std::function<absl::Time()> clock;
+};
+
+// One change the coordinator made or one event it saw, a row of its log.
+struct Decision {
+  double time_s = 0;  // since the coordinator started
+  std::string job;
+  std::string setting;  // "maxDeviceMem", "perfControl", "lost", "found", "ignored", ...
+  std::string old_value;
+  std::string new_value;
+  std::string reason;  // the figures it used
+};
+
+std::string DecisionCsvHeader();
+std::string DecisionCsvRow(const Decision& d);
+
+// "antman" or "tgs"; InvalidArgument naming the value otherwise.
+absl::Status CheckCoordinatorPolicy(const std::string& policy);
+
+class Coordinator {
+ public:
+  explicit Coordinator(CoordinatorOptions options);
+
+  // One round: reads every job's files, decides, and rewrites the configs
+  // that change. Returns what it decided and saw; an error (a config that
+  // cannot be written) names the file.
+  absl::StatusOr<std::vector<Decision>> Tick();
+
+  // The solo step rate measured for a guarantee job (0: not yet).
+  double SoloRate(const std::string& job) const;
+
+ private:
+  struct Point {
+    int64_t time_us = 0;
+    int64_t steps = 0;
+  };
+  struct Job {
+    std::string role;  // "guarantee" or "opportunistic"
+    int64_t pid = 0;
+    std::deque<Point> points;      // from its status file, oldest first
+    int64_t peak_bytes = 0;        // device peak, from its status file
+    int64_t status_time_us = 0;    // the status file's timestampUs
+    absl::Time status_changed;     // when the coordinator last saw it change
+    std::string bad_status;        // the last parse error reported
+    bool lost = false;
+    bool configured = false;       // its config has been read or written
+    int64_t max_device_mem = 0;    // its config's limit (0: none)
+    int perf_control = 100;        // its config's perfControl
+    double solo_rate = 0;          // guarantee jobs: measured alone
+  };
+
+  double Seconds(absl::Time t) const;
+  void Read(std::vector<Decision>* made);
+  double Rate(const Job& job, absl::Time since) const;
+  std::map<std::string, int64_t> MemoryPlan() const;
+  // perfControl for the opportunistic jobs this round; nullopt: unchanged.
+  std::optional<int> ComputePlan(absl::Time now, std::string* reason);
+  absl::Status Write(const std::string& name, Job& job, int64_t max_device_mem, int perf_control,
+                     const std::string& reason, std::vector<Decision>* made);
+
+  const CoordinatorOptions options_;
+  const absl::Time start_;
+  std::map<std::string, Job> jobs_;
+  // The opportunistic jobs' common perfControl, as steered.
+  int opportunistic_perf_ = 100;
+  // Calibration: the opportunistic jobs are suspended until calibrate_end_,
+  // and resume at the perfControl they had.
+  std::optional<absl::Time> calibrate_end_;
+  absl::Time calibrated_at_ = absl::InfinitePast();
+  // The last compute change, so the next judgement waits for it to settle.
+  absl::Time settled_after_ = absl::InfinitePast();
+};
+
+}  // namespace minitf::harness
+
+#endif  // MINITF_BENCH_HARNESS_COORDINATOR_H_

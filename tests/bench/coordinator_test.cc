@@ -1,0 +1,256 @@
+// The local coordinator (bench/harness/coordinator.h) on hand-written job
+// files and a fake clock: the memory each job is given, the solo
+// measurement, both policies' steering, and the faults it must survive (a
+// job gone quiet, a dead process, a corrupt status file, its own restart).
+#include "bench/harness/coordinator.h"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
+#include "tests/testlib/test_files.h"
+
+namespace minitf::harness {
+namespace {
+
+using ::testing::HasSubstr;
+
+constexpr int64_t kGiB = int64_t{1} << 30;
+constexpr int64_t kMiB = int64_t{1} << 20;
+
+class CoordinatorTest : public ::testing::Test {
+ protected:
+  void SetUp() override { dir_ = test::MakeTempDir("coordinator"); }
+
+  CoordinatorOptions Options(const std::string& policy = "antman") {
+    CoordinatorOptions o;
+    o.dir = dir_;
+    o.policy = policy;
+    o.gpu_memory_bytes = 16 * kGiB;
+    o.clock = [this] { return now_; };
+    return o;
+  }
+  void Register(const std::string& job, const std::string& role, int64_t pid = 0) {
+    test::WriteFileAtomically(dir_ + "/" + job + ".job.json",
+                              absl::StrCat(R"({"role": ")", role, R"(", "pid": )", pid, "}"));
+  }
+  // The job's statistics now: `steps` so far, its device peak.
+  void Status(const std::string& job, int64_t steps, int64_t peak = kGiB) {
+    test::WriteFileAtomically(
+        dir_ + "/" + job + ".status.json",
+        absl::StrCat(R"({"timestampUs": )", absl::ToUnixMicros(now_), R"(, "stepCount": )",
+                     steps, R"(, "gpuUsageInfo": {"50:00.0": {"deviceMemUsedMax": )", peak,
+                     "}}}"));
+  }
+  nlohmann::json Config(const std::string& job) {
+    std::ifstream in(dir_ + "/" + job + ".config.json");
+    std::stringstream text;
+    text << in.rdbuf();
+    return nlohmann::json::parse(text.str());
+  }
+  int Perf(const std::string& job) { return Config(job)["perfControl"].get<int>(); }
+  int64_t Memory(const std::string& job) {
+    return Config(job)["gpuConfigInfo"]["GPU:0"]["maxDeviceMem"].get<int64_t>();
+  }
+  std::vector<Decision> Tick(Coordinator& c) {
+    absl::StatusOr<std::vector<Decision>> made = c.Tick();
+    EXPECT_TRUE(made.ok()) << made.status();
+    return made.ok() ? *made : std::vector<Decision>();
+  }
+  // `seconds` of the guarantee job "g" stepping at `rate` (and the
+  // opportunistic job "o" at 5 steps/s), a status each 0.5 s and a round of
+  // the coordinator after each.
+  void Run(Coordinator& c, double seconds, double rate, std::vector<Decision>* log = nullptr) {
+    for (int i = 0; i < static_cast<int>(seconds * 2); ++i) {
+      now_ += absl::Milliseconds(500);
+      g_steps_ += rate / 2;
+      o_steps_ += 2.5;
+      Status("g", static_cast<int64_t>(g_steps_), 2 * kGiB);
+      Status("o", static_cast<int64_t>(o_steps_), kGiB);
+      for (Decision& d : Tick(c)) {
+        if (log != nullptr) log->push_back(d);
+      }
+    }
+  }
+
+  std::string dir_;
+  absl::Time now_ = absl::FromUnixSeconds(1795417800);
+  double g_steps_ = 0;
+  double o_steps_ = 0;
+};
+
+TEST_F(CoordinatorTest, GuaranteeKeepsItsPeakAndMarginOpportunisticGetsTheRest) {
+  Register("g", "guarantee");
+  Register("o", "opportunistic");
+  Status("g", 1, 2 * kGiB);
+  Status("o", 1, kGiB);
+  Coordinator c(Options());
+  Tick(c);
+  // 2 GiB * 1.1, rounded up to 64 MiB: 2.25 GiB kept for the guarantee job.
+  const int64_t kept = 2 * kGiB + 256 * kMiB;
+  EXPECT_EQ(Memory("o"), 16 * kGiB - kept);
+  // The guarantee job may grow into all but the opportunistic job's floor.
+  EXPECT_EQ(Memory("g"), 16 * kGiB - 256 * kMiB);
+  EXPECT_EQ(Perf("g"), 100);
+}
+
+TEST_F(CoordinatorTest, AntmanCalibratesThenStepsTheOpportunisticShare) {
+  Register("g", "guarantee");
+  Register("o", "opportunistic");
+  Coordinator c(Options("antman"));
+  std::vector<Decision> log;
+  Run(c, 1, 10, &log);
+  // The guarantee job is measured alone first.
+  EXPECT_EQ(Perf("o"), 0);
+  Run(c, 6.5, 10, &log);
+  EXPECT_NEAR(c.SoloRate("g"), 10, 0.5);
+  EXPECT_EQ(Perf("o"), 100);
+  // 0.8 of solo: down 10 per settled window (3 s).
+  Run(c, 3.5, 8, &log);
+  EXPECT_EQ(Perf("o"), 90);
+  Run(c, 3, 8, &log);
+  EXPECT_EQ(Perf("o"), 80);
+  // Back at solo: once a window of it is seen (the first judgement may
+  // still see the slow steps), up by 10 per window.
+  Run(c, 10, 10, &log);
+  EXPECT_GE(Perf("o"), 80);
+  bool calibrated = false, lowered = false, raised = false;
+  for (const Decision& d : log) {
+    if (d.job != "o" || d.setting != "perfControl" || d.old_value.empty()) continue;
+    calibrated = calibrated || absl::StrContains(d.reason, "calibrated: g alone at");
+    lowered = lowered || (d.new_value == "90" && absl::StrContains(d.reason, "below 0.97"));
+    raised = raised || (std::stoi(d.new_value) == std::stoi(d.old_value) + 10 &&
+                        absl::StrContains(d.reason, "at or above 0.97"));
+  }
+  EXPECT_TRUE(calibrated);
+  EXPECT_TRUE(lowered);
+  EXPECT_TRUE(raised);
+}
+
+TEST_F(CoordinatorTest, TgsHalvesOnAViolationAndGrowsByHalfOtherwise) {
+  Register("g", "guarantee");
+  Register("o", "opportunistic");
+  Coordinator c(Options("tgs"));
+  Run(c, 7.5, 10);
+  ASSERT_EQ(Perf("o"), 100);
+  Run(c, 3.5, 8);
+  EXPECT_EQ(Perf("o"), 50);
+  Run(c, 3, 8);
+  EXPECT_EQ(Perf("o"), 25);
+  std::vector<Decision> log;
+  Run(c, 10, 10, &log);
+  // Each increase is by half (rounded); the last decision is one.
+  int increases = 0;
+  for (const Decision& d : log) {
+    if (d.job != "o" || d.setting != "perfControl" || d.old_value.empty()) continue;
+    const int before = std::stoi(d.old_value), after = std::stoi(d.new_value);
+    if (after > before) {
+      ++increases;
+      EXPECT_EQ(after, std::max(before + 1, static_cast<int>(std::lround(before * 1.5))));
+    }
+  }
+  EXPECT_GE(increases, 2);
+  EXPECT_GT(Perf("o"), 25);
+}
+
+TEST_F(CoordinatorTest, AQuietJobIsLostAndItsMemoryGoesToTheOthers) {
+  Register("g", "guarantee");
+  Register("o", "opportunistic");
+  Coordinator c(Options());
+  Run(c, 1, 10);
+  const int64_t before = Memory("o");
+  // "g" stops writing its status; "o" goes on.
+  std::vector<Decision> log;
+  for (int i = 0; i < 25; ++i) {
+    now_ += absl::Milliseconds(500);
+    o_steps_ += 2.5;
+    Status("o", static_cast<int64_t>(o_steps_));
+    for (Decision& d : Tick(c)) log.push_back(d);
+  }
+  bool lost = false;
+  for (const Decision& d : log) lost = lost || (d.job == "g" && d.setting == "lost");
+  EXPECT_TRUE(lost);
+  EXPECT_GT(Memory("o"), before);
+  EXPECT_EQ(Memory("o"), 16 * kGiB);  // alone now
+  EXPECT_EQ(Perf("o"), 100);          // nothing left to protect
+}
+
+TEST_F(CoordinatorTest, ADeadProcessIsLost) {
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) _exit(0);
+  ASSERT_EQ(waitpid(child, nullptr, 0), child);
+  Register("g", "guarantee", child);
+  Register("o", "opportunistic");
+  Status("g", 1);
+  Status("o", 1);
+  Coordinator c(Options());
+  bool lost = false;
+  for (const Decision& d : Tick(c)) {
+    if (d.job == "g" && d.setting == "lost") {
+      lost = true;
+      EXPECT_THAT(d.reason, HasSubstr(absl::StrCat("process ", child, " is gone")));
+    }
+  }
+  EXPECT_TRUE(lost);
+}
+
+TEST_F(CoordinatorTest, ACorruptStatusIsIgnoredOnceAndTheLastGoodOneCounts) {
+  Register("g", "guarantee");
+  Register("o", "opportunistic");
+  Status("g", 1, 4 * kGiB);
+  Status("o", 1);
+  Coordinator c(Options());
+  Tick(c);
+  const int64_t opportunistic = Memory("o");
+  test::WriteFileAtomically(dir_ + "/g.status.json", R"({"timestampUs": 17954178)");
+  int ignored = 0;
+  for (int i = 0; i < 3; ++i) {
+    now_ += absl::Milliseconds(500);
+    for (const Decision& d : Tick(c)) {
+      if (d.job == "g" && d.setting == "ignored") {
+        ++ignored;
+        EXPECT_THAT(d.reason, HasSubstr("g.status.json: not a JSON object"));
+      }
+    }
+  }
+  EXPECT_EQ(ignored, 1);
+  EXPECT_EQ(Memory("o"), opportunistic);
+}
+
+TEST_F(CoordinatorTest, ARestartedCoordinatorStartsFromTheConfigsOnDisk) {
+  Register("g", "guarantee");
+  Register("o", "opportunistic");
+  test::WriteFileAtomically(dir_ + "/o.config.json", R"({"perfControl": 30})");
+  Coordinator c(Options());
+  bool found = false;
+  for (const Decision& d : Tick(c)) {
+    found = found || (d.job == "o" && d.setting == "found" &&
+                      absl::StrContains(d.reason, "perfControl 30"));
+  }
+  EXPECT_TRUE(found);
+  // Calibrated, then resumed at the share it had, not at 100.
+  Run(c, 7.5, 10);
+  EXPECT_EQ(Perf("o"), 30);
+}
+
+TEST_F(CoordinatorTest, DecisionRowsQuoteWhatNeedsIt) {
+  EXPECT_EQ(DecisionCsvHeader(), "time_s,job,setting,old,new,reason\n");
+  EXPECT_EQ(DecisionCsvRow({1.5, "o", "perfControl", "100", "90", "a, \"b\""}),
+            "1.500,o,perfControl,100,90,\"a, \"\"b\"\"\"\n");
+  EXPECT_TRUE(CheckCoordinatorPolicy("tgs").ok());
+  EXPECT_THAT(std::string(CheckCoordinatorPolicy("fifo").message()), HasSubstr("'fifo'"));
+}
+
+}  // namespace
+}  // namespace minitf::harness
