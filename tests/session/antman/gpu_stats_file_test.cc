@@ -525,6 +525,7 @@ TEST_F(GPUStatsFileAntManShapeTest, KeysAntManLacksAreOnlyMinitfsAdditions) {
   EXPECT_EQ(additions, (std::set<std::string>{
                            "/timestamp",
                            "/timestampUs",
+                           "/stepCount",
                            "/gpuUsageInfo/50:00.0/device",
                            "/gpuUsageInfo/50:00.0/pciBusId",
                            "/gpuUsageInfo/50:00.0/deviceMemLimit",
@@ -542,7 +543,9 @@ TEST_F(GPUStatsFileAntManShapeTest, OneStepPerGraphGivesAntMansFigures) {
   nlohmann::json antman = nlohmann::json::parse(kAntManFile);
   antman["gpuUsageInfo"]["50:00.0"]["deviceMemUsedNvidia"] = 4294967296;
   nlohmann::json minitf = WriteMinitfFile();
-  for (const char* extra : {"timestamp", "timestampUs"}) minitf.erase(std::string(extra));
+  for (const char* extra : {"timestamp", "timestampUs", "stepCount"}) {
+    minitf.erase(std::string(extra));
+  }
   for (const char* extra :
        {"device", "pciBusId", "deviceMemLimit", "deviceMemPeakStable", "gpuShare", "perfControl"}) {
     minitf["gpuUsageInfo"]["50:00.0"].erase(std::string(extra));
