@@ -5,15 +5,19 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <system_error>
 #include <utility>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/time/clock.h"
+#include "bench/harness/coordinator.h"
 #include "bench/harness/metrics.h"
 #include "bench/harness/timeline.h"
 #include "fmt/format.h"
@@ -29,6 +33,8 @@ constexpr double kMaxBaselineSeconds = 15;
 constexpr double kRateWindowSeconds = 2;
 // Set-up may always take this long, however short the experiment.
 constexpr double kMinSetupSeconds = 1;
+// How often the coordinator, when there is one, takes its decisions.
+constexpr double kCoordinatorIntervalSeconds = 0.5;
 // How long a job may take to notice its rewritten config file.
 constexpr absl::Duration kConfigTakeTimeout = absl::Seconds(30);
 
@@ -246,6 +252,14 @@ absl::StatusOr<ExperimentResult> RunExperiment(const Scenario& input,
     JobRunner::Options o = RunnerOptions(scenario, spec, jobs_dir, options.max_trace_spans);
     config_paths[spec.name] = o.config_file;
   }
+  // With a coordinator, it writes the configs; the timeline is not run
+  // (nor reported as run).
+  result.coordinator = options.coordinator;
+  const bool coordinated = !options.coordinator.empty();
+  if (coordinated) {
+    MINITF_RETURN_IF_ERROR(CheckCoordinatorPolicy(options.coordinator));
+    scenario.timeline.clear();
+  }
   TimelineDriver driver(scenario.timeline, config_paths);
   for (const JobSpec& spec : scenario.jobs) {
     if (interrupted()) return result;
@@ -261,8 +275,34 @@ absl::StatusOr<ExperimentResult> RunExperiment(const Scenario& input,
     runners.push_back(std::move(runner));
   }
   if (!runners.empty()) result.capacity_bytes = runners.front()->device_capacity_bytes();
+  if (coordinated) {
+    // The jobs register as `minitf job` does; their processes are this one.
+    // An earlier run's registrations are not this run's jobs.
+    std::error_code ignored;
+    for (const auto& entry : std::filesystem::directory_iterator(jobs_dir, ignored)) {
+      if (absl::EndsWith(entry.path().filename().string(), ".job.json")) {
+        std::filesystem::remove(entry.path(), ignored);
+      }
+    }
+    for (const JobSpec& spec : scenario.jobs) {
+      MINITF_RETURN_IF_ERROR(WriteFileAtomically(
+          absl::StrCat(jobs_dir, "/", spec.name, ".job.json"),
+          absl::StrCat(R"({"name": ")", spec.name, R"(", "role": ")", JobRoleName(spec.role),
+                       R"("})", "\n")));
+    }
+  }
 
   const absl::Time start = absl::Now();
+  std::optional<Coordinator> coordinator;
+  if (coordinated) {
+    CoordinatorOptions o;
+    o.dir = jobs_dir;
+    o.policy = options.coordinator;
+    o.gpu_memory_bytes = result.capacity_bytes;
+    o.target = options.coordinator_target;
+    coordinator.emplace(std::move(o));
+  }
+  absl::Time next_round = start;
   for (auto& runner : runners) runner->Start(start);
   Progress progress(options, scenario.jobs, scenario.duration_s);
   const absl::Duration period = absl::Seconds(std::max(options.sample_period_s, 0.01));
@@ -286,6 +326,32 @@ absl::StatusOr<ExperimentResult> RunExperiment(const Scenario& input,
         *options.progress << (options.progress_is_tty ? "\r\033[K" : "") << what << "\n";
       }
       result.actions.push_back({now_s, std::move(action)});
+    }
+    if (coordinator.has_value() && absl::Now() >= next_round) {
+      next_round = absl::Now() + absl::Seconds(kCoordinatorIntervalSeconds);
+      absl::StatusOr<std::vector<Decision>> made = coordinator->Tick();
+      if (!made.ok()) {
+        failure = made.status();
+        break;
+      }
+      for (const Decision& d : *made) {
+        result.decisions.push_back({now_s, DecisionCsvRow(d)});
+        TimelineAction action;
+        action.at_s = now_s;
+        action.job = d.job;
+        int64_t value = 0;
+        if (!absl::SimpleAtoi(d.new_value, &value)) continue;
+        if (d.setting == "perfControl") {
+          action.perf_control = static_cast<int>(value);
+          LOG(INFO, "coordinator at {:.1f} s: {} perfControl {} ({})", now_s, d.job, value,
+              d.reason);
+        } else if (d.setting == "maxDeviceMem") {
+          action.max_device_mem = value;
+        } else {
+          continue;
+        }
+        result.actions.push_back({now_s, std::move(action)});
+      }
     }
     DeviceSample sample;
     sample.time_s = now_s;
@@ -319,7 +385,11 @@ absl::StatusOr<ExperimentResult> RunExperiment(const Scenario& input,
   // A suspended job waits at its step boundary for perfControl to rise:
   // release it, as a scheduler ending the experiment would, then stop all.
   for (const JobSpec& spec : scenario.jobs) {
-    if (driver.config(spec.name).perf_control != 0) continue;
+    // The coordinator may have suspended any opportunistic job.
+    const bool may_be_suspended =
+        coordinated ? spec.role == JobRole::kOpportunistic
+                    : driver.config(spec.name).perf_control == 0;
+    if (!may_be_suspended) continue;
     TimelineAction release;
     release.at_s = absl::ToDoubleSeconds(absl::Now() - start);
     release.job = spec.name;

@@ -53,6 +53,12 @@ struct ExperimentOptions {
   // SimGPU options ("preempt_us=0,tflops=30") that replace the scenario's
   // values of those keys (OverrideSimGPUOptions).
   std::string simgpu_overrides;
+  // "" performs the scenario's timeline; "antman" or "tgs" puts a local
+  // coordinator (coordinator.h) in charge of the jobs' configs instead, in
+  // closed loop, steering to keep the guarantee jobs at coordinator_target
+  // of their solo step rate.
+  std::string coordinator;
+  double coordinator_target = 0.97;
   // Spans kept per job for trace.json; 0: no trace.
   size_t max_trace_spans = 500000;
   // Where the progress line goes (null: nowhere). Rewritten in place with
@@ -88,6 +94,12 @@ struct PerformedAction {
   TimelineAction action;
 };
 
+// What the coordinator decided (ExperimentOptions::coordinator).
+struct CoordinatorDecision {
+  double time_s = 0;  // since the jobs' start
+  std::string row;    // a row of coordinator.csv (DecisionCsvRow), time first
+};
+
 struct JobResult {
   JobSpec spec;
   std::vector<StepRecord> steps;
@@ -105,6 +117,8 @@ struct ExperimentResult {
   std::vector<JobResult> jobs;  // in scenario order
   std::vector<DeviceSample> timeline;
   std::vector<PerformedAction> actions;
+  std::string coordinator;  // its policy; "": the scenario's timeline ran
+  std::vector<CoordinatorDecision> decisions;
   // Set when ExperimentOptions::interruption ended the run early: its
   // answer, and when (seconds from the jobs' start; 0 before it).
   std::string interrupted_by;

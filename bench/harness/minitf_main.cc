@@ -13,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "bench/harness/chrome_trace.h"
+#include "bench/harness/coordinator.h"
 #include "bench/harness/coordinator_command.h"
 #include "bench/harness/experiment.h"
 #include "bench/harness/interrupt.h"
@@ -53,6 +54,7 @@ Runs every job of SCENARIO (a .json scenario or a .csv job list) in this
 process, each in its own session over the one shared GPU, performs the
 scenario's timeline by rewriting the jobs' config files, and writes:
   summary.json, table.txt, <job>.steps.csv, device_timeline.csv,
+  coordinator.csv (with --coordinator),
   throughput.csv, actions.csv, trace.json (Perfetto / chrome://tracing),
   throughput.png, memory.png, utilisation.png (gnuplot)
 
@@ -69,6 +71,12 @@ options:
                          for guarantee jobs, low for opportunistic ones)
   --simgpu OPTIONS       SimGPU options replacing the scenario's values of
                          those keys (e.g. preempt_us=0; see docs/SIMGPU.md)
+  --coordinator POLICY   antman or tgs: a local coordinator (as `minitf
+                         coordinator`) steers the jobs' configs in closed
+                         loop instead of the scenario's timeline, and its
+                         decisions go to coordinator.csv
+  --target FRACTION      the guarantee jobs' step rate the coordinator keeps,
+                         as a fraction of their solo rate (default 0.97)
   --no-trace             do not record trace.json
   --no-plots             do not run gnuplot
   -h, --help             this text
@@ -135,6 +143,17 @@ absl::StatusOr<std::optional<ColocateArgs>> ParseColocate(const std::vector<std:
     } else if (a == "--simgpu") {
       MINITF_ASSIGN_OR_RETURN(out.options.simgpu_overrides, value());
       MINITF_RETURN_IF_ERROR(OverrideSimGPUOptions("", out.options.simgpu_overrides).status());
+    } else if (a == "--coordinator") {
+      MINITF_ASSIGN_OR_RETURN(out.options.coordinator, value());
+      MINITF_RETURN_IF_ERROR(CheckCoordinatorPolicy(out.options.coordinator));
+    } else if (a == "--target") {
+      MINITF_ASSIGN_OR_RETURN(std::string v, value());
+      double target = 0;
+      if (!absl::SimpleAtod(v, &target) || !(target > 0 && target <= 1)) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("--target wants a fraction in (0, 1], got '", v, "'"));
+      }
+      out.options.coordinator_target = target;
     } else if (a == "--no-trace") {
       out.options.max_trace_spans = 0;
     } else if (a == "--no-plots") {

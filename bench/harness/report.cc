@@ -13,6 +13,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "bench/harness/coordinator.h"
 #include "bench/harness/plots.h"
 #include "bench/harness/timeline.h"
 #include "fmt/format.h"
@@ -28,6 +29,7 @@ constexpr char kTable[] = "table.txt";
 constexpr char kTimelineCsv[] = "device_timeline.csv";
 constexpr char kThroughputCsv[] = "throughput.csv";
 constexpr char kActionsCsv[] = "actions.csv";
+constexpr char kCoordinatorCsv[] = "coordinator.csv";
 constexpr char kTraceJson[] = "trace.json";
 
 std::string FormatBytes(int64_t bytes) {
@@ -279,6 +281,11 @@ nlohmann::json SummaryJson(const ExperimentResult& result) {
     actions.push_back(std::move(a));
   }
   j["actions"] = std::move(actions);
+  if (!result.coordinator.empty()) {
+    j["coordinator"] = {{"policy", result.coordinator},
+                        {"decisions", result.decisions.size()},
+                        {"log", kCoordinatorCsv}};
+  }
   return j;
 }
 
@@ -293,7 +300,8 @@ absl::Status BeginReport(const std::string& dir, const std::string& scenario_nam
   }
   // The per-job files an earlier run wrote are the ones its summary lists.
   std::vector<std::string> stale = PlotFiles();
-  stale.insert(stale.end(), {kTable, kTimelineCsv, kThroughputCsv, kActionsCsv, kTraceJson});
+  stale.insert(stale.end(),
+               {kTable, kTimelineCsv, kThroughputCsv, kActionsCsv, kCoordinatorCsv, kTraceJson});
   std::ifstream previous(dir + "/summary.json");
   const nlohmann::json old = nlohmann::json::parse(previous, nullptr, /*allow_exceptions=*/false);
   if (old.is_object() && old.contains("jobs") && old["jobs"].is_array()) {
@@ -335,6 +343,11 @@ absl::Status WriteReport(const ExperimentResult& result, const std::string& dir)
   MINITF_RETURN_IF_ERROR(WriteText(absl::StrCat(dir, "/", kTimelineCsv), TimelineCsv(result)));
   MINITF_RETURN_IF_ERROR(WriteText(absl::StrCat(dir, "/", kThroughputCsv), ThroughputCsv(result)));
   MINITF_RETURN_IF_ERROR(WriteText(absl::StrCat(dir, "/", kActionsCsv), ActionsCsv(result)));
+  if (!result.coordinator.empty()) {
+    std::string csv = DecisionCsvHeader();
+    for (const CoordinatorDecision& d : result.decisions) csv += d.row;
+    MINITF_RETURN_IF_ERROR(WriteText(absl::StrCat(dir, "/", kCoordinatorCsv), csv));
+  }
   MINITF_RETURN_IF_ERROR(WriteText(dir + "/summary.json", JsonText(SummaryJson(result))));
   return WriteText(absl::StrCat(dir, "/", kTable), FormatTable(result));
 }

@@ -15,6 +15,10 @@
 #                 completed no step; exit 130
 #   no_plots      --no-plots: the closing line names no *.png
 #   warnings      what the scenario asks for but will not get is said
+#   coordinator   --coordinator tgs: the jobs are steered by a coordinator
+#                 (it finds both, measures the guarantee job alone, then
+#                 resumes the other); coordinator.csv logs it, summary.json
+#                 names the policy; an unknown policy is exit 2
 #                 before the run
 set -u
 minitf=$1
@@ -142,6 +146,22 @@ no_plots)
   [ $rc -eq 0 ] || fail "exit status $rc, want 0"
   grep -q "^wrote " "$dir/log" || fail "no closing line"
   if grep "^wrote " "$dir/log" | grep -q png; then fail "--no-plots still claims plots"; fi
+  ;;
+coordinator)
+  "$minitf" colocate "$dir/mlp.json" --seconds 8 --coordinator tgs --out "$out" --no-plots \
+    --no-trace > "$dir/log" 2>&1
+  rc=$?
+  [ $rc -eq 0 ] || fail "exit status $rc, want 0"
+  csv=$out/coordinator.csv
+  [ "$(head -1 "$csv")" = "time_s,job,setting,old,new,reason" ] || fail "no coordinator.csv"
+  grep -q '^[0-9.]*,b,found,,guarantee' "$csv" || fail "the guarantee job was not found"
+  grep -q '^[0-9.]*,a,perfControl,[0-9]*,0,calibrating' "$csv" || fail "no calibration"
+  grep -q '^[0-9.]*,a,perfControl,0,[0-9]*,calibrated: b alone at' "$csv" || fail "not resumed"
+  grep -q '"policy": "tgs"' "$out/summary.json" || fail "summary.json does not name the policy"
+  "$minitf" colocate "$dir/mlp.json" --coordinator fifo --out "$out" > "$dir/log" 2>&1
+  rc=$?
+  [ $rc -eq 2 ] || fail "an unknown policy: exit status $rc, want 2"
+  grep -q "coordinator policy wants antman or tgs, got 'fifo'" "$dir/log" || fail "not said"
   ;;
 warnings)
   cat > "$dir/cut.json" <<'JSON'
