@@ -77,6 +77,12 @@ absl::StatusOr<StatusFigures> ParseStatus(const std::string& content) {
 
 }  // namespace
 
+std::string PidNamespace() {
+  std::error_code error;
+  const std::filesystem::path target = std::filesystem::read_symlink("/proc/self/ns/pid", error);
+  return error ? "" : target.string();
+}
+
 std::string DecisionCsvHeader() { return "time_s,job,setting,old,new,reason\n"; }
 
 std::string DecisionCsvRow(const Decision& d) {
@@ -148,7 +154,11 @@ void Coordinator::Read(std::vector<Decision>* made) {
         continue;
       }
       job.role = j.at("role").get<std::string>();
-      if (j.contains("pid") && j.at("pid").is_number_integer()) job.pid = j.at("pid");
+      const bool same_namespace = j.contains("pidNamespace") && j.at("pidNamespace").is_string() &&
+                                  j.at("pidNamespace") == PidNamespace() && !PidNamespace().empty();
+      if (same_namespace && j.contains("pid") && j.at("pid").is_number_integer()) {
+        job.pid = j.at("pid");
+      }
       job.status_changed = now;
       // A config already there (a coordinator before this one, the job's
       // own start) is the starting point.

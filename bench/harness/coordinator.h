@@ -2,8 +2,9 @@
 // jobs of one directory (AntMan's hostPath layout) and steers them in closed
 // loop, only through their files:
 //
-//   <job>.job.json     the job's role and process id (written by the job:
-//                      `minitf job`, or the co-location harness)
+//   <job>.job.json     the job's role, process id and PID namespace
+//                      (written by the job: `minitf job`, or the
+//                      co-location harness)
 //   <job>.status.json  its statistics (docs/ANTMAN.md): step count and
 //                      time, device memory peak, perfControl in force
 //   <job>.config.json  its config, rewritten by the coordinator
@@ -78,6 +79,11 @@ struct Decision {
   std::string reason;  // the figures it used
 };
 
+// This process's PID namespace ("pid:[4026531836]"; "" when unknown). A
+// job's process id means something to the coordinator only in the same
+// one: jobs in other containers are judged by their statistics alone.
+std::string PidNamespace();
+
 std::string DecisionCsvHeader();
 std::string DecisionCsvRow(const Decision& d);
 
@@ -103,7 +109,7 @@ class Coordinator {
   };
   struct Job {
     std::string role;  // "guarantee" or "opportunistic"
-    int64_t pid = 0;
+    int64_t pid = 0;               // 0: not known, or in another PID namespace
     std::deque<Point> points;      // from its status file, oldest first
     int64_t peak_bytes = 0;        // device peak, from its status file
     int64_t status_time_us = 0;    // the status file's timestampUs

@@ -12,6 +12,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "bench/harness/coordinator.h"
 #include "bench/harness/experiment.h"
 #include "bench/harness/hami_env.h"
 #include "bench/harness/interrupt.h"
@@ -269,6 +270,7 @@ absl::StatusOr<int> RunJob(const JobArgs& args) {
     const nlohmann::json j = {{"name", spec.name},
                               {"role", JobRoleName(spec.role)},
                               {"pid", static_cast<int64_t>(getpid())},
+                              {"pidNamespace", PidNamespace()},
                               {"model", spec.model}};
     MINITF_RETURN_IF_ERROR(WriteFileAtomically(registration, j.dump() + "\n"));
   }

@@ -40,9 +40,11 @@ class CoordinatorTest : public ::testing::Test {
     o.clock = [this] { return now_; };
     return o;
   }
-  void Register(const std::string& job, const std::string& role, int64_t pid = 0) {
+  void Register(const std::string& job, const std::string& role, int64_t pid = 0,
+                std::string pid_namespace = PidNamespace()) {
     test::WriteFileAtomically(dir_ + "/" + job + ".job.json",
-                              absl::StrCat(R"({"role": ")", role, R"(", "pid": )", pid, "}"));
+                              absl::StrCat(R"({"role": ")", role, R"(", "pid": )", pid,
+                                           R"(, "pidNamespace": ")", pid_namespace, R"("})"));
   }
   // The job's statistics now: `steps` so far, its device peak.
   void Status(const std::string& job, int64_t steps, int64_t peak = kGiB) {
@@ -203,6 +205,22 @@ TEST_F(CoordinatorTest, ADeadProcessIsLost) {
     }
   }
   EXPECT_TRUE(lost);
+}
+
+// A process id from another container's PID namespace says nothing here:
+// the job is judged by its statistics, which go on changing.
+TEST_F(CoordinatorTest, AProcessIdOfAnotherPidNamespaceIsNotChecked) {
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) _exit(0);
+  ASSERT_EQ(waitpid(child, nullptr, 0), child);
+  Register("g", "guarantee", child, "pid:[1]");
+  Register("o", "opportunistic");
+  Status("g", 1);
+  Status("o", 1);
+  Coordinator c(Options());
+  for (const Decision& d : Tick(c)) EXPECT_NE(d.setting, "lost") << d.job << ": " << d.reason;
+  EXPECT_THAT(PidNamespace(), ::testing::StartsWith("pid:["));
 }
 
 TEST_F(CoordinatorTest, ACorruptStatusIsIgnoredOnceAndTheLastGoodOneCounts) {
