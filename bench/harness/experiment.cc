@@ -256,10 +256,8 @@ absl::StatusOr<ExperimentResult> RunExperiment(const Scenario& input,
   // (nor reported as run).
   result.coordinator = options.coordinator;
   const bool coordinated = !options.coordinator.empty();
-  if (coordinated) {
-    MINITF_RETURN_IF_ERROR(CheckCoordinatorPolicy(options.coordinator));
-    scenario.timeline.clear();
-  }
+  if (coordinated) MINITF_RETURN_IF_ERROR(CheckCoordinatorPolicy(options.coordinator));
+  if (coordinated || options.no_timeline) scenario.timeline.clear();
   TimelineDriver driver(scenario.timeline, config_paths);
   for (const JobSpec& spec : scenario.jobs) {
     if (interrupted()) return result;

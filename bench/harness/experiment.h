@@ -59,6 +59,8 @@ struct ExperimentOptions {
   // of their solo step rate.
   std::string coordinator;
   double coordinator_target = 0.97;
+  // Neither timeline nor coordinator: the jobs keep their starting settings.
+  bool no_timeline = false;
   // Spans kept per job for trace.json; 0: no trace.
   size_t max_trace_spans = 500000;
   // Where the progress line goes (null: nowhere). Rewritten in place with

@@ -77,6 +77,8 @@ options:
                          decisions go to coordinator.csv
   --target FRACTION      the guarantee jobs' step rate the coordinator keeps,
                          as a fraction of their solo rate (default 0.97)
+  --no-timeline          neither timeline nor coordinator: the jobs keep their
+                         starting settings (no control)
   --no-trace             do not record trace.json
   --no-plots             do not run gnuplot
   -h, --help             this text
@@ -154,6 +156,8 @@ absl::StatusOr<std::optional<ColocateArgs>> ParseColocate(const std::vector<std:
             absl::StrCat("--target wants a fraction in (0, 1], got '", v, "'"));
       }
       out.options.coordinator_target = target;
+    } else if (a == "--no-timeline") {
+      out.options.no_timeline = true;
     } else if (a == "--no-trace") {
       out.options.max_trace_spans = 0;
     } else if (a == "--no-plots") {
@@ -167,6 +171,9 @@ absl::StatusOr<std::optional<ColocateArgs>> ParseColocate(const std::vector<std:
     }
   }
   if (out.scenario.empty()) return absl::InvalidArgumentError("colocate wants a SCENARIO file");
+  if (out.options.no_timeline && !out.options.coordinator.empty()) {
+    return absl::InvalidArgumentError("--no-timeline and --coordinator exclude each other");
+  }
   return out;
 }
 
