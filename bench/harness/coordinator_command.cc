@@ -8,6 +8,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "bench/harness/cli_args.h"
 #include "bench/harness/coordinator.h"
 #include "bench/harness/interrupt.h"
 #include "bench/harness/scenario.h"
@@ -72,10 +73,7 @@ absl::StatusOr<std::optional<CoordinatorArgs>> Parse(const std::vector<std::stri
   CoordinatorArgs out;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
-    auto value = [&]() -> absl::StatusOr<std::string> {
-      if (i + 1 >= args.size()) return absl::InvalidArgumentError(absl::StrCat(a, " wants a value"));
-      return args[++i];
-    };
+    auto value = [&] { return FlagValue(args, &i); };
     if (a == "-h" || a == "--help") return std::nullopt;
     if (a == "--policy") {
       MINITF_ASSIGN_OR_RETURN(out.options.policy, value());

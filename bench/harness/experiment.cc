@@ -17,6 +17,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/time/clock.h"
+#include "bench/harness/cli_args.h"
 #include "bench/harness/coordinator.h"
 #include "bench/harness/metrics.h"
 #include "bench/harness/timeline.h"
@@ -37,16 +38,6 @@ constexpr double kMinSetupSeconds = 1;
 constexpr double kCoordinatorIntervalSeconds = 0.5;
 // How long a job may take to notice its rewritten config file.
 constexpr absl::Duration kConfigTakeTimeout = absl::Seconds(30);
-
-absl::Status MakeDir(const std::string& dir) {
-  std::error_code error;
-  std::filesystem::create_directories(dir, error);
-  if (error) {
-    return absl::UnavailableError(
-        absl::StrCat("cannot create output directory '", dir, "': ", error.message()));
-  }
-  return absl::OkStatus();
-}
 
 GPUConfig InitialConfig(const JobSpec& spec) {
   GPUConfig config;

@@ -12,6 +12,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "bench/harness/cli_args.h"
 #include "bench/harness/coordinator.h"
 #include "bench/harness/experiment.h"
 #include "bench/harness/hami_env.h"
@@ -87,10 +88,7 @@ absl::StatusOr<std::optional<JobArgs>> ParseJobArgs(const std::vector<std::strin
   JobArgs out;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
-    auto value = [&]() -> absl::StatusOr<std::string> {
-      if (i + 1 >= args.size()) return absl::InvalidArgumentError(absl::StrCat(a, " wants a value"));
-      return args[++i];
-    };
+    auto value = [&] { return FlagValue(args, &i); };
     if (a == "-h" || a == "--help") return std::nullopt;
     if (a == "--job") {
       MINITF_ASSIGN_OR_RETURN(out.job, value());
@@ -197,16 +195,6 @@ std::string SummaryJson(const JobSpec& spec, const std::vector<StepRecord>& step
   if (!error.ok()) j["error"] = s.failure;
   if (!signal.empty()) j["stopped_by"] = signal;
   return j.dump(2, ' ', /*ensure_ascii=*/false, nlohmann::json::error_handler_t::replace) + "\n";
-}
-
-absl::Status MakeDir(const std::string& dir) {
-  std::error_code error;
-  std::filesystem::create_directories(dir, error);
-  if (error) {
-    return absl::UnavailableError(
-        absl::StrCat("cannot create output directory '", dir, "': ", error.message()));
-  }
-  return absl::OkStatus();
 }
 
 // Runs the job; the exit status. Errors before the job could start are

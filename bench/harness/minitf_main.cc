@@ -13,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "bench/harness/chrome_trace.h"
+#include "bench/harness/cli_args.h"
 #include "bench/harness/coordinator.h"
 #include "bench/harness/coordinator_command.h"
 #include "bench/harness/experiment.h"
@@ -114,10 +115,7 @@ absl::StatusOr<std::optional<ColocateArgs>> ParseColocate(const std::vector<std:
   out.options.baseline = false;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
-    auto value = [&]() -> absl::StatusOr<std::string> {
-      if (i + 1 >= args.size()) return absl::InvalidArgumentError(absl::StrCat(a, " wants a value"));
-      return args[++i];
-    };
+    auto value = [&] { return FlagValue(args, &i); };
     if (a == "-h" || a == "--help") return std::nullopt;
     if (a == "--out") {
       MINITF_ASSIGN_OR_RETURN(out.out, value());

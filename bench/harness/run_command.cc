@@ -10,6 +10,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "bench/harness/cli_args.h"
 #include "bench/harness/interrupt.h"
 #include "bench/harness/run_graph.h"
 #include "platform/status_macros.h"
@@ -71,10 +72,7 @@ absl::StatusOr<std::optional<RunGraphOptions>> ParseRun(const std::vector<std::s
   RunGraphOptions out;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
-    auto value = [&]() -> absl::StatusOr<std::string> {
-      if (i + 1 >= args.size()) return absl::InvalidArgumentError(absl::StrCat(a, " wants a value"));
-      return args[++i];
-    };
+    auto value = [&] { return FlagValue(args, &i); };
     if (a == "-h" || a == "--help") return std::nullopt;
     if (a == "--init") {
       MINITF_ASSIGN_OR_RETURN(std::string v, value());
