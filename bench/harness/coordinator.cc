@@ -1,6 +1,7 @@
 #include "bench/harness/coordinator.h"
 
 #include <signal.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -83,6 +84,16 @@ std::string PidNamespace() {
   return error ? "" : target.string();
 }
 
+std::string JobRegistrationJson(const std::string& name, const std::string& role,
+                                absl::Time now) {
+  const Json j = {{"name", name},
+                  {"role", role},
+                  {"pid", static_cast<int64_t>(getpid())},
+                  {"pidNamespace", PidNamespace()},
+                  {"heartbeatUs", absl::ToUnixMicros(now)}};
+  return j.dump(-1, ' ', false, Json::error_handler_t::replace) + "\n";
+}
+
 std::string DecisionCsvHeader() { return "time_s,job,setting,old,new,reason\n"; }
 
 std::string DecisionCsvRow(const Decision& d) {
@@ -138,10 +149,13 @@ void Coordinator::Read(std::vector<Decision>* made) {
     const std::string base = absl::StrCat(options_.dir, "/", name);
     auto [it, added] = jobs_.try_emplace(name);
     Job& job = it->second;
+    absl::StatusOr<std::string> text =
+        ReadRegularFile(base + kJobSuffix, kMaxFileBytes, "a job's registration");
+    const Json j = text.ok() ? Json::parse(*text, nullptr, false) : Json();
+    if (j.is_object() && j.contains("heartbeatUs") && j.at("heartbeatUs").is_number_integer()) {
+      job.heartbeat_us = std::max(job.heartbeat_us, j.at("heartbeatUs").get<int64_t>());
+    }
     if (added) {
-      absl::StatusOr<std::string> text =
-          ReadRegularFile(base + kJobSuffix, kMaxFileBytes, "a job's registration");
-      const Json j = text.ok() ? Json::parse(*text, nullptr, false) : Json();
       const bool valid = j.is_object() && j.contains("role") && j.at("role").is_string() &&
                          (j.at("role") == "guarantee" || j.at("role") == "opportunistic");
       if (!valid) {
@@ -208,15 +222,26 @@ void Coordinator::Read(std::vector<Decision>* made) {
       }
     }
     if (job.lost) continue;
+    // A paced job steps slowly and a suspended one not at all: its status
+    // may rest for as long as its share says.
+    const double status_allowed_s =
+        options_.stale_s * 100.0 / std::max(job.configured ? job.perf_control : 100, 1);
+    const double heartbeat_age_s =
+        static_cast<double>(absl::ToUnixMicros(now) - job.heartbeat_us) / 1e6;
     if (ProcessGone(job.pid)) {
       job.lost = true;
       decide(name, "lost", job.role, "", absl::StrCat("process ", job.pid, " is gone"));
-    } else if (job.status_time_us > 0 &&
-               now - job.status_changed > absl::Seconds(options_.stale_s)) {
+    } else if (job.heartbeat_us > 0 && heartbeat_age_s > options_.stale_s) {
       job.lost = true;
       decide(name, "lost", job.role, "",
-             absl::StrFormat("its status has not changed for %.1f s",
-                             absl::ToDoubleSeconds(now - job.status_changed)));
+             absl::StrFormat("its heartbeat stopped %.1f s ago", heartbeat_age_s));
+    } else if (job.status_time_us > 0 && !(job.configured && job.perf_control == 0) &&
+               now - job.status_changed > absl::Seconds(status_allowed_s)) {
+      job.lost = true;
+      decide(name, "lost", job.role, "",
+             absl::StrFormat("its status has not changed for %.1f s (at perfControl %d)",
+                             absl::ToDoubleSeconds(now - job.status_changed),
+                             job.configured ? job.perf_control : 100));
     }
   }
 }
@@ -292,17 +317,27 @@ std::optional<int> Coordinator::ComputePlan(absl::Time now, std::string* reason)
   const absl::Duration window = absl::Seconds(options_.window_s);
   if (calibrate_end_.has_value()) {
     if (now < *calibrate_end_) return 0;
-    // The last window was the guarantee jobs alone.
+    // The last window was the guarantee jobs alone. One that has not
+    // stepped enough in it to measure (a long first step) gets more.
+    bool measured = true;
+    for (auto& [name, job] : guarantee) measured = measured && Rate(*job, now - window) > 0;
+    if (!measured && calibration_extensions_ < 3) {
+      ++calibration_extensions_;
+      calibrate_end_ = now + window;
+      return 0;
+    }
+    calibration_extensions_ = 0;
     std::string figures;
     for (auto& [name, job] : guarantee) {
       const double rate = Rate(*job, now - window);
       if (rate > 0) job->solo_rate = rate;
       absl::StrAppend(&figures, figures.empty() ? "" : "; ", name,
-                      absl::StrFormat(" alone at %.2f steps/s", job->solo_rate));
+                      rate > 0 ? absl::StrFormat(" alone at %.2f steps/s", rate)
+                               : std::string(" not measured (too few steps)"));
     }
     calibrate_end_.reset();
     calibrated_at_ = now;
-    settled_after_ = now + window;
+    Changed(now);
     *reason = absl::StrCat("calibrated: ", figures, "; resumed");
     return opportunistic_perf_;
   }
@@ -319,7 +354,7 @@ std::optional<int> Coordinator::ComputePlan(absl::Time now, std::string* reason)
                               options_.calibrate_s + options_.window_s);
     return 0;
   }
-  if (now < settled_after_) return std::nullopt;
+  if (!Settled(now)) return std::nullopt;
   double worst = 2;
   std::string worst_figures;
   for (auto& [name, job] : guarantee) {
@@ -343,10 +378,35 @@ std::optional<int> Coordinator::ComputePlan(absl::Time now, std::string* reason)
   }
   if (after == before) return std::nullopt;
   opportunistic_perf_ = after;
-  settled_after_ = now + window;
+  Changed(now);
   *reason = absl::StrCat(worst_figures, worst < options_.target ? ", below " : ", at or above ",
                          options_.target);
   return after;
+}
+
+void Coordinator::Changed(absl::Time now) {
+  changed_at_ = now;
+  effective_at_.reset();
+  steps_at_change_.clear();
+  for (const auto& [name, job] : jobs_) {
+    if (job.role == "opportunistic" && !job.lost && !job.points.empty()) {
+      steps_at_change_[name] = job.points.back().steps;
+    }
+  }
+}
+
+bool Coordinator::Settled(absl::Time now) {
+  const absl::Duration window = absl::Seconds(options_.window_s);
+  if (now - changed_at_ >= absl::Seconds(options_.max_settle_s)) return true;
+  if (!effective_at_.has_value()) {
+    for (const auto& [name, steps] : steps_at_change_) {
+      auto it = jobs_.find(name);
+      if (it == jobs_.end() || it->second.lost) continue;
+      if (it->second.points.empty() || it->second.points.back().steps <= steps) return false;
+    }
+    effective_at_ = now;
+  }
+  return now >= std::max(*effective_at_, changed_at_) + window;
 }
 
 absl::Status Coordinator::Write(const std::string& name, Job& job, int64_t max_device_mem,
@@ -379,6 +439,9 @@ absl::Status Coordinator::Write(const std::string& name, Job& job, int64_t max_d
                      job.configured ? absl::StrCat(job.perf_control) : "",
                      absl::StrCat(perf_control), reason});
   }
+  // A new share is a new chance to step: a resumed job's wait while it was
+  // suspended does not count against it.
+  if (perf_control != job.perf_control) job.status_changed = options_.clock();
   job.configured = true;
   job.max_device_mem = max_device_mem;
   job.perf_control = perf_control;

@@ -2,9 +2,10 @@
 // jobs of one directory (AntMan's hostPath layout) and steers them in closed
 // loop, only through their files:
 //
-//   <job>.job.json     the job's role, process id and PID namespace
-//                      (written by the job: `minitf job`, or the
-//                      co-location harness)
+//   <job>.job.json     the job's role, process id and PID namespace, and
+//                      a heartbeat (heartbeatUs) rewritten every second
+//                      (by the job: `minitf job`, or the co-location
+//                      harness)
 //   <job>.status.json  its statistics (docs/ANTMAN.md): step count and
 //                      time, device memory peak, perfControl in force
 //   <job>.config.json  its config, rewritten by the coordinator
@@ -23,15 +24,19 @@
 // jobs' perfControl is steered so that every guarantee job stays at
 // `target` of its solo step rate, which the coordinator measures itself by
 // suspending the opportunistic jobs for `calibrate_s` (when a guarantee job
-// appears, and every `recalibrate_s`). Two policies steer it:
+// appears, and every `recalibrate_s`). A change is judged once every
+// opportunistic job has taken a step under it and a window has passed
+// since (at most `max_settle_s` after it). Two policies steer it:
 //   antman  AntMan's coordinator as its paper describes it: fixed steps,
 //           down by 10 when a guarantee job is below target, up by 10 when
 //           every one is above it, judged after each change has settled;
 //   tgs     TGS's adaptive rate control: the rate (perfControl) rises
 //           multiplicatively (x1.5) while the guarantee jobs keep their
 //           target and is halved when one falls below it.
-// Faults: a job whose status has not been rewritten for `stale_s`, or whose
-// process is gone, is lost: its memory and GPU time go back to the others.
+// Faults: a job is lost, and its memory and GPU time go back to the others,
+// when its process is gone, its heartbeat is older than `stale_s`, or its
+// status has not been rewritten for `stale_s` scaled by 100 / perfControl
+// (a paced job steps slowly; a suspended one not at all).
 // A status file that does not parse is ignored (the last good one counts),
 // with a decision row saying so. The jobs keep their last config if the
 // coordinator dies; a new one takes the configs on disk as its starting
@@ -63,6 +68,7 @@ struct CoordinatorOptions {
   double calibrate_s = 3;         // how long a solo measurement suspends the others
   double recalibrate_s = 60;      // solo rates are measured again this often
   double stale_s = 10;            // a status unchanged this long: the job is lost
+  double max_settle_s = 60;       // a change is judged this long after it at the latest
   double memory_margin = 0.1;     // guarantee jobs keep their peak times 1 + this
   int64_t memory_floor_bytes = int64_t{256} << 20;  // the least a job is given
   // The time source; null: absl::Now. Tests pass a fake clock.
@@ -83,6 +89,11 @@ struct Decision {
 // job's process id means something to the coordinator only in the same
 // one: jobs in other containers are judged by their statistics alone.
 std::string PidNamespace();
+
+// A job's registration, <job>.job.json: its name and role, this process's
+// id and PID namespace, and `now` as its heartbeat. A job rewrites it every
+// second while it runs.
+std::string JobRegistrationJson(const std::string& name, const std::string& role, absl::Time now);
 
 std::string DecisionCsvHeader();
 std::string DecisionCsvRow(const Decision& d);
@@ -113,6 +124,7 @@ class Coordinator {
     std::deque<Point> points;      // from its status file, oldest first
     int64_t peak_bytes = 0;        // device peak, from its status file
     int64_t status_time_us = 0;    // the status file's timestampUs
+    int64_t heartbeat_us = 0;      // its registration's heartbeatUs (0: none)
     absl::Time status_changed;     // when the coordinator last saw it change
     std::string bad_status;        // the last parse error reported
     bool lost = false;
@@ -139,9 +151,16 @@ class Coordinator {
   // Calibration: the opportunistic jobs are suspended until calibrate_end_,
   // and resume at the perfControl they had.
   std::optional<absl::Time> calibrate_end_;
+  int calibration_extensions_ = 0;
   absl::Time calibrated_at_ = absl::InfinitePast();
-  // The last compute change, so the next judgement waits for it to settle.
-  absl::Time settled_after_ = absl::InfinitePast();
+  // The last compute change, so the next judgement waits for it to settle:
+  // until every opportunistic job has stepped under it (a paced job may
+  // sleep for seconds first), and a window after that.
+  void Changed(absl::Time now);
+  bool Settled(absl::Time now);
+  absl::Time changed_at_ = absl::InfinitePast();
+  std::map<std::string, int64_t> steps_at_change_;
+  std::optional<absl::Time> effective_at_;
 };
 
 }  // namespace minitf::harness

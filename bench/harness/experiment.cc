@@ -276,8 +276,7 @@ absl::StatusOr<ExperimentResult> RunExperiment(const Scenario& input,
     for (const JobSpec& spec : scenario.jobs) {
       MINITF_RETURN_IF_ERROR(WriteFileAtomically(
           absl::StrCat(jobs_dir, "/", spec.name, ".job.json"),
-          absl::StrCat(R"({"name": ")", spec.name, R"(", "role": ")", JobRoleName(spec.role),
-                       R"("})", "\n")));
+          JobRegistrationJson(spec.name, JobRoleName(spec.role), absl::Now())));
     }
   }
 
@@ -318,6 +317,12 @@ absl::StatusOr<ExperimentResult> RunExperiment(const Scenario& input,
     }
     if (coordinator.has_value() && absl::Now() >= next_round) {
       next_round = absl::Now() + absl::Seconds(kCoordinatorIntervalSeconds);
+      // The jobs' heartbeats: they live as long as this process does.
+      for (const JobSpec& spec : scenario.jobs) {
+        (void)WriteFileAtomically(absl::StrCat(jobs_dir, "/", spec.name, ".job.json"),
+                                  JobRegistrationJson(spec.name, JobRoleName(spec.role),
+                                                      absl::Now()));
+      }
       absl::StatusOr<std::vector<Decision>> made = coordinator->Tick();
       if (!made.ok()) {
         failure = made.status();

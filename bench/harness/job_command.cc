@@ -7,8 +7,10 @@
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <thread>
 
 #include "absl/status/statusor.h"
+#include "absl/synchronization/notification.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -255,20 +257,30 @@ absl::StatusOr<int> RunJob(const JobArgs& args) {
     registration = absl::StrCat(
         options.config_file.substr(0, options.config_file.size() - kConfigSuffix.size()),
         ".job.json");
-    const nlohmann::json j = {{"name", spec.name},
-                              {"role", JobRoleName(spec.role)},
-                              {"pid", static_cast<int64_t>(getpid())},
-                              {"pidNamespace", PidNamespace()},
-                              {"model", spec.model}};
-    MINITF_RETURN_IF_ERROR(WriteFileAtomically(registration, j.dump() + "\n"));
+    MINITF_RETURN_IF_ERROR(WriteFileAtomically(
+        registration, JobRegistrationJson(spec.name, JobRoleName(spec.role), absl::Now())));
   }
-  struct Unregister {
-    const std::string& path;
-    ~Unregister() {
-      std::error_code ignored;
-      if (!path.empty()) std::filesystem::remove(path, ignored);
+  // The heartbeat, from set-up to the end, then the registration removed.
+  struct Heartbeat {
+    Heartbeat(std::string path, std::string name, std::string role) : path(std::move(path)) {
+      if (this->path.empty()) return;
+      thread = std::thread([this, name = std::move(name), role = std::move(role)] {
+        while (!stop.WaitForNotificationWithTimeout(absl::Seconds(1))) {
+          (void)WriteFileAtomically(this->path, JobRegistrationJson(name, role, absl::Now()));
+        }
+      });
     }
-  } unregister{registration};
+    ~Heartbeat() {
+      if (path.empty()) return;
+      stop.Notify();
+      thread.join();
+      std::error_code ignored;
+      std::filesystem::remove(path, ignored);
+    }
+    const std::string path;
+    absl::Notification stop;
+    std::thread thread;
+  } heartbeat(registration, spec.name, JobRoleName(spec.role));
   const bool starts_suspended = spec.perf_control == 0;
   const bool write_config = !std::filesystem::exists(options.config_file);
   if (write_config) {

@@ -187,6 +187,49 @@ TEST_F(CoordinatorTest, AQuietJobIsLostAndItsMemoryGoesToTheOthers) {
   EXPECT_EQ(Perf("o"), 100);          // nothing left to protect
 }
 
+// The coordinator suspends the opportunistic job to measure the other
+// alone: a suspended job takes no step, writes no status, and is not lost;
+// once resumed, it has the full time again to step.
+TEST_F(CoordinatorTest, ASuspendedJobIsNotLostForTakingNoStep) {
+  Register("g", "guarantee");
+  Register("o", "opportunistic");
+  Status("o", 1);
+  Coordinator c(Options());
+  std::vector<Decision> log;
+  for (int i = 0; i < 30; ++i) {  // 6 s suspended, 9 s resumed
+    now_ += absl::Milliseconds(500);
+    g_steps_ += 5;
+    Status("g", static_cast<int64_t>(g_steps_));
+    for (Decision& d : Tick(c)) log.push_back(d);
+    if (i == 0) ASSERT_EQ(Perf("o"), 0);  // calibrating
+  }
+  EXPECT_EQ(Perf("o"), 100);
+  for (const Decision& d : log) EXPECT_NE(d.setting, "lost") << d.job << ": " << d.reason;
+}
+
+// A job's heartbeat (its registration rewritten every second) that stops
+// loses it its share, even with a status file that still looks fresh.
+TEST_F(CoordinatorTest, AStoppedHeartbeatIsLost) {
+  test::WriteFileAtomically(dir_ + "/g.job.json",
+                            absl::StrCat(R"({"role": "guarantee", "heartbeatUs": )",
+                                         absl::ToUnixMicros(now_), "}"));
+  Register("o", "opportunistic");
+  Coordinator c(Options());
+  bool lost = false;
+  for (int i = 0; i < 25; ++i) {
+    now_ += absl::Milliseconds(500);
+    g_steps_ += 5;
+    Status("g", static_cast<int64_t>(g_steps_));
+    for (const Decision& d : Tick(c)) {
+      if (d.job == "g" && d.setting == "lost") {
+        lost = true;
+        EXPECT_THAT(d.reason, HasSubstr("its heartbeat stopped"));
+      }
+    }
+  }
+  EXPECT_TRUE(lost);
+}
+
 TEST_F(CoordinatorTest, ADeadProcessIsLost) {
   const pid_t child = fork();
   ASSERT_GE(child, 0);
