@@ -201,7 +201,9 @@ TEST_F(CoordinatorTest, ASuspendedJobIsNotLostForTakingNoStep) {
     g_steps_ += 5;
     Status("g", static_cast<int64_t>(g_steps_));
     for (Decision& d : Tick(c)) log.push_back(d);
-    if (i == 0) ASSERT_EQ(Perf("o"), 0);  // calibrating
+    if (i == 0) {
+      ASSERT_EQ(Perf("o"), 0);  // calibrating
+    }
   }
   EXPECT_EQ(Perf("o"), 100);
   for (const Decision& d : log) EXPECT_NE(d.setting, "lost") << d.job << ": " << d.reason;
