@@ -23,7 +23,6 @@ namespace {
 
 using Json = nlohmann::json;
 
-constexpr char kJobSuffix[] = ".job.json";
 constexpr int64_t kMaxFileBytes = int64_t{1} << 20;
 constexpr int64_t kMemoryQuantum = int64_t{64} << 20;
 // Points older than this are dropped: far more than any window.
@@ -94,6 +93,12 @@ std::string JobRegistrationJson(const std::string& name, const std::string& role
   return j.dump(-1, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 
+absl::Status WriteJobRegistration(const std::string& dir, const std::string& job,
+                                  const std::string& role, absl::Time now) {
+  return WriteFileAtomically(absl::StrCat(dir, "/", job, kRegistrationSuffix),
+                             JobRegistrationJson(job, role, now));
+}
+
 std::string DecisionCsvHeader() { return "time_s,job,setting,old,new,reason\n"; }
 
 std::string DecisionCsvRow(const Decision& d) {
@@ -132,8 +137,8 @@ void Coordinator::Read(std::vector<Decision>* made) {
   std::vector<std::string> names;
   for (const auto& entry : std::filesystem::directory_iterator(options_.dir, error)) {
     const std::string file = entry.path().filename().string();
-    if (absl::EndsWith(file, kJobSuffix) && file.size() > sizeof(kJobSuffix) - 1) {
-      names.push_back(file.substr(0, file.size() - (sizeof(kJobSuffix) - 1)));
+    if (absl::EndsWith(file, kRegistrationSuffix) && file.size() > sizeof(kRegistrationSuffix) - 1) {
+      names.push_back(file.substr(0, file.size() - (sizeof(kRegistrationSuffix) - 1)));
     }
   }
   // Jobs whose registration is gone have left.
@@ -150,7 +155,7 @@ void Coordinator::Read(std::vector<Decision>* made) {
     auto [it, added] = jobs_.try_emplace(name);
     Job& job = it->second;
     absl::StatusOr<std::string> text =
-        ReadRegularFile(base + kJobSuffix, kMaxFileBytes, "a job's registration");
+        ReadRegularFile(base + kRegistrationSuffix, kMaxFileBytes, "a job's registration");
     const Json j = text.ok() ? Json::parse(*text, nullptr, false) : Json();
     if (j.is_object() && j.contains("heartbeatUs") && j.at("heartbeatUs").is_number_integer()) {
       job.heartbeat_us = std::max(job.heartbeat_us, j.at("heartbeatUs").get<int64_t>());
@@ -161,7 +166,7 @@ void Coordinator::Read(std::vector<Decision>* made) {
       if (!valid) {
         // Perhaps half-written: read again next round.
         decide(name, "ignored", "", "",
-               absl::StrCat(name, kJobSuffix, ": ",
+               absl::StrCat(name, kRegistrationSuffix, ": ",
                             text.ok() ? "no \"role\" of guarantee or opportunistic"
                                       : std::string(text.status().message())));
         jobs_.erase(it);
@@ -177,9 +182,9 @@ void Coordinator::Read(std::vector<Decision>* made) {
       // A config already there (a coordinator before this one, the job's
       // own start) is the starting point.
       absl::StatusOr<std::string> config_text =
-          ReadRegularFile(base + ".config.json", kMaxFileBytes, "a GPU config");
+          ReadRegularFile(base + kConfigSuffix, kMaxFileBytes, "a GPU config");
       if (config_text.ok()) {
-        absl::StatusOr<GPUConfig> config = ParseGPUConfig(*config_text, base + ".config.json");
+        absl::StatusOr<GPUConfig> config = ParseGPUConfig(*config_text, base + kConfigSuffix);
         if (config.ok()) {
           job.configured = true;
           job.perf_control = config->perf_control.value_or(100);
@@ -197,13 +202,13 @@ void Coordinator::Read(std::vector<Decision>* made) {
                                                 : ""));
     }
     absl::StatusOr<std::string> status_text =
-        ReadRegularFile(base + ".status.json", kMaxFileBytes, "a GPU status");
+        ReadRegularFile(base + kStatusSuffix, kMaxFileBytes, "a GPU status");
     if (status_text.ok()) {
       absl::StatusOr<StatusFigures> status = ParseStatus(*status_text);
       if (!status.ok()) {
         const std::string why = std::string(status.status().message());
         if (why != job.bad_status) {
-          decide(name, "ignored", "", "", absl::StrCat(name, ".status.json: ", why));
+          decide(name, "ignored", "", "", absl::StrCat(name, kStatusSuffix, ": ", why));
           job.bad_status = why;
         }
       } else if (status->time_us > job.status_time_us) {
@@ -424,7 +429,7 @@ absl::Status Coordinator::Write(const std::string& name, Job& job, int64_t max_d
   GPUConfig config;
   config.perf_control = perf_control;
   config.max_device_mem["GPU:0"] = max_device_mem;
-  const std::string path = absl::StrCat(options_.dir, "/", name, ".config.json");
+  const std::string path = absl::StrCat(options_.dir, "/", name, kConfigSuffix);
   MINITF_RETURN_IF_ERROR(WriteFileAtomically(path, GPUConfigToJson(config)));
   const double now_s = Seconds(options_.clock());
   if (!job.configured || max_device_mem != job.max_device_mem) {

@@ -85,6 +85,17 @@ struct Decision {
   std::string reason;  // the figures it used
 };
 
+// The files of job <job> in the coordinator's directory DIR:
+// DIR/<job> + one of these.
+inline constexpr char kRegistrationSuffix[] = ".job.json";
+inline constexpr char kConfigSuffix[] = ".config.json";
+inline constexpr char kStatusSuffix[] = ".status.json";
+
+// Writes DIR/<job>.job.json (JobRegistrationJson at `now`); an error names
+// the file.
+absl::Status WriteJobRegistration(const std::string& dir, const std::string& job,
+                                  const std::string& role, absl::Time now);
+
 // This process's PID namespace ("pid:[4026531836]"; "" when unknown). A
 // job's process id means something to the coordinator only in the same
 // one: jobs in other containers are judged by their statistics alone.

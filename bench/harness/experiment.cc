@@ -61,8 +61,8 @@ JobRunner::Options RunnerOptions(const Scenario& scenario, const JobSpec& spec,
   o.spec = spec;
   o.simgpu_options = scenario.simgpu_options;
   o.platform = scenario.platform;
-  o.config_file = absl::StrCat(dir, "/", spec.name, ".config.json");
-  o.status_file = absl::StrCat(dir, "/", spec.name, ".status.json");
+  o.config_file = absl::StrCat(dir, "/", spec.name, kConfigSuffix);
+  o.status_file = absl::StrCat(dir, "/", spec.name, kStatusSuffix);
   o.experiment_duration_s = scenario.duration_s;
   o.max_trace_spans = max_trace_spans;
   // A job that cannot even be set up in the experiment's time cannot take
@@ -269,14 +269,13 @@ absl::StatusOr<ExperimentResult> RunExperiment(const Scenario& input,
     // An earlier run's registrations are not this run's jobs.
     std::error_code ignored;
     for (const auto& entry : std::filesystem::directory_iterator(jobs_dir, ignored)) {
-      if (absl::EndsWith(entry.path().filename().string(), ".job.json")) {
+      if (absl::EndsWith(entry.path().filename().string(), kRegistrationSuffix)) {
         std::filesystem::remove(entry.path(), ignored);
       }
     }
     for (const JobSpec& spec : scenario.jobs) {
-      MINITF_RETURN_IF_ERROR(WriteFileAtomically(
-          absl::StrCat(jobs_dir, "/", spec.name, ".job.json"),
-          JobRegistrationJson(spec.name, JobRoleName(spec.role), absl::Now())));
+      MINITF_RETURN_IF_ERROR(
+          WriteJobRegistration(jobs_dir, spec.name, JobRoleName(spec.role), absl::Now()));
     }
   }
 
@@ -319,9 +318,7 @@ absl::StatusOr<ExperimentResult> RunExperiment(const Scenario& input,
       next_round = absl::Now() + absl::Seconds(kCoordinatorIntervalSeconds);
       // The jobs' heartbeats: they live as long as this process does.
       for (const JobSpec& spec : scenario.jobs) {
-        (void)WriteFileAtomically(absl::StrCat(jobs_dir, "/", spec.name, ".job.json"),
-                                  JobRegistrationJson(spec.name, JobRoleName(spec.role),
-                                                      absl::Now()));
+        (void)WriteJobRegistration(jobs_dir, spec.name, JobRoleName(spec.role), absl::Now());
       }
       absl::StatusOr<std::vector<Decision>> made = coordinator->Tick();
       if (!made.ok()) {

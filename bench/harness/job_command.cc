@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -173,11 +174,9 @@ GPUConfig StartingConfig(const JobSpec& spec) {
   return config;
 }
 
-std::string SummaryJson(const JobSpec& spec, const std::vector<StepRecord>& steps,
-                        const std::string& status, const absl::Status& error,
+std::string SummaryJson(const JobSpec& spec, const JobSummary& s, const std::string& status,
                         const std::string& signal, const std::string& config_file,
                         const std::string& status_file) {
-  const JobSummary s = Summarize(spec, steps, 0, error.ok() ? "" : std::string(error.message()));
   nlohmann::json j = {{"job", spec.name},
                       {"role", s.role},
                       {"model", spec.model},
@@ -194,7 +193,7 @@ std::string SummaryJson(const JobSpec& spec, const std::vector<StepRecord>& step
                       {"peak_device_bytes", s.peak_device_bytes},
                       {"peak_host_bytes", s.peak_host_bytes},
                       {"steps_file", absl::StrCat(spec.name, ".steps.csv")}};
-  if (!error.ok()) j["error"] = s.failure;
+  if (!s.failure.empty()) j["error"] = s.failure;
   if (!signal.empty()) j["stopped_by"] = signal;
   return j.dump(2, ' ', /*ensure_ascii=*/false, nlohmann::json::error_handler_t::replace) + "\n";
 }
@@ -229,21 +228,20 @@ absl::StatusOr<int> RunJob(const JobArgs& args) {
   // read its statistics or change its config.
   options.config_file = FlagOrEnv(args.config_file, "GPU_CONFIG_FILE");
   if (options.config_file.empty()) {
-    options.config_file = absl::StrCat(out, "/", spec.name, ".config.json");
+    options.config_file = absl::StrCat(out, "/", spec.name, kConfigSuffix);
   }
   options.status_file = FlagOrEnv(args.status_file, "GPU_STATUS_FILE");
   if (options.status_file.empty()) {
-    options.status_file = absl::StrCat(out, "/", spec.name, ".status.json");
+    options.status_file = absl::StrCat(out, "/", spec.name, kStatusSuffix);
   }
   const std::string summary_path = absl::StrCat(out, "/", spec.name, ".summary.json");
   const std::string steps_path = absl::StrCat(out, "/", spec.name, ".steps.csv");
-  auto summary = [&](const std::vector<StepRecord>& steps, const std::string& status,
-                     const absl::Status& error, const std::string& signal) {
-    return WriteFileAtomically(summary_path,
-                               SummaryJson(spec, steps, status, error, signal,
-                                           options.config_file, options.status_file));
+  auto summary = [&](const JobSummary& s, const std::string& status, const std::string& signal) {
+    return WriteFileAtomically(
+        summary_path,
+        SummaryJson(spec, s, status, signal, options.config_file, options.status_file));
   };
-  MINITF_RETURN_IF_ERROR(summary({}, "running", absl::OkStatus(), ""));
+  MINITF_RETURN_IF_ERROR(summary(Summarize(spec, {}, 0, ""), "running", ""));
 
   // A config file nobody has written yet starts as the job does; one a
   // coordinator wrote already is its to keep. Never suspended while the
@@ -252,11 +250,11 @@ absl::StatusOr<int> RunJob(const JobArgs& args) {
   // <name>.config.json: the job's role and process, removed when the job
   // ends (a job killed leaves it, and its process is then found gone).
   std::string registration;
-  if (constexpr absl::string_view kConfigSuffix = ".config.json";
-      absl::EndsWith(options.config_file, kConfigSuffix)) {
+  if (absl::EndsWith(options.config_file, kConfigSuffix)) {
     registration = absl::StrCat(
-        options.config_file.substr(0, options.config_file.size() - kConfigSuffix.size()),
-        ".job.json");
+        absl::string_view(options.config_file)
+            .substr(0, options.config_file.size() - std::strlen(kConfigSuffix)),
+        kRegistrationSuffix);
     MINITF_RETURN_IF_ERROR(WriteFileAtomically(
         registration, JobRegistrationJson(spec.name, JobRoleName(spec.role), absl::Now())));
   }
@@ -302,7 +300,8 @@ absl::StatusOr<int> RunJob(const JobArgs& args) {
             << std::flush;
   absl::StatusOr<std::unique_ptr<JobRunner>> job = JobRunner::Create(options);
   if (!job.ok()) {
-    MINITF_RETURN_IF_ERROR(summary({}, "failed", job.status(), InterruptSignalName()));
+    MINITF_RETURN_IF_ERROR(summary(Summarize(spec, {}, 0, std::string(job.status().message())),
+                                   "failed", InterruptSignalName()));
     std::cerr << "minitf job: " << job.status() << "\n";
     return InterruptSignal() != 0 ? 128 + InterruptSignal() : 1;
   }
@@ -325,8 +324,8 @@ absl::StatusOr<int> RunJob(const JobArgs& args) {
   const int signo = InterruptSignal();
   const std::string ended = signo != 0 ? "interrupted" : status.ok() ? "complete" : "failed";
   MINITF_RETURN_IF_ERROR(WriteFileAtomically(steps_path, StepsCsv(steps)));
-  MINITF_RETURN_IF_ERROR(summary(steps, ended, status, InterruptSignalName()));
-  const JobSummary s = Summarize(spec, steps, 0, "");
+  const JobSummary s = Summarize(spec, steps, 0, std::string(status.message()));
+  MINITF_RETURN_IF_ERROR(summary(s, ended, InterruptSignalName()));
   std::cout << "minitf job: '" << spec.name << "' " << ended << " after " << s.steps
             << " steps (" << s.steps_per_s << " steps/s); wrote " << out << "/{" << spec.name
             << ".steps.csv," << spec.name << ".summary.json}\n";
