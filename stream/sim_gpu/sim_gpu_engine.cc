@@ -2,6 +2,9 @@
 
 #include <algorithm>
 
+#include "absl/time/clock.h"
+#include "platform/status_macros.h"
+
 namespace minitf::se {
 namespace {
 
@@ -11,20 +14,36 @@ bool DidWork(const HostKernel& kernel) { return !kernel.did_work || kernel.did_w
 
 }  // namespace
 
+SimGPUEngine::SimGPUEngine(SimGPUOptions::Mode mode, absl::Duration preempt,
+                           EngineTurns* turns)
+    : mode_(mode),
+      preempt_(preempt),
+      own_turns_(turns == nullptr ? std::make_unique<LocalEngineTurns>() : nullptr),
+      turns_(turns == nullptr ? own_turns_.get() : turns) {}
+
 absl::Status SimGPUEngine::Execute(const HostKernel& kernel, absl::Duration modeled,
                                    StreamPriority priority, absl::Duration* charged) {
-  MutexLock lock(&mu_);
-  const WaitKey key{-static_cast<int>(priority), next_ticket_++};
-  Acquire(key);
+  absl::StatusOr<EngineTurn> turn = turns_->Acquire(EngineRank(priority));
+  if (!turn.ok()) {
+    *charged = absl::ZeroDuration();
+    return turn.status();
+  }
+  bool body_ran = false;
+  // Without any lock: other kernels queue meanwhile.
+  const auto run_body = [&kernel, &body_ran] {
+    body_ran = true;
+    return kernel.body ? kernel.body() : absl::OkStatus();
+  };
   absl::Status status;
+  absl::Duration hold;
   const absl::Time start = absl::Now();
   switch (mode_) {
     case SimGPUOptions::Mode::kCompute:
-      status = RunBody(kernel);
+      status = run_body();
       if (status.ok() && DidWork(kernel)) {
         const absl::Duration body = absl::Now() - start;
         *charged = std::max(modeled, body);
-        Hold(key, modeled - body);
+        hold = modeled - body;
       } else {
         *charged = absl::Now() - start;
       }
@@ -32,81 +51,58 @@ absl::Status SimGPUEngine::Execute(const HostKernel& kernel, absl::Duration mode
     case SimGPUOptions::Mode::kTiming:
       *charged = modeled;
       if (kernel.run_in_timing_mode) {
-        status = RunBody(kernel);
+        status = run_body();
         const absl::Duration body = absl::Now() - start;
         if (status.ok() && DidWork(kernel)) {
           *charged = std::max(modeled, body);
-          Hold(key, modeled - body);
+          hold = modeled - body;
         } else {
           *charged = body;
         }
       } else {
-        Hold(key, modeled);
+        hold = modeled;
       }
       break;
     case SimGPUOptions::Mode::kFunctional:
-      status = RunBody(kernel);
+      status = run_body();
       *charged = absl::Now() - start;
       break;
   }
-  busy_ += *charged;
+  // A failed yield gave the turn up already.
+  if (absl::Status held = Hold(*turn, hold); held.ok()) {
+    turns_->Release(*turn);
+  } else if (status.ok()) {
+    status = held;
+  }
+  Count(*charged, body_ran);
+  return status;
+}
+
+void SimGPUEngine::Count(absl::Duration charged, bool body_ran) {
+  MutexLock lock(&mu_);
+  busy_ += charged;
   ++kernel_count_;
-  Release();
-  return status;
+  if (body_ran) ++body_count_;
 }
 
-absl::Status SimGPUEngine::RunBody(const HostKernel& kernel) {
-  ++body_count_;
-  if (!kernel.body) return absl::OkStatus();
-  // Without the lock: other kernels queue meanwhile.
-  mu_.Unlock();
-  absl::Status status = kernel.body();
-  mu_.Lock();
-  return status;
-}
-
-void SimGPUEngine::Acquire(WaitKey key) {
-  waiting_.insert(key);
-  if (taken_ && key.first < running_.first) preempt_cv_.Signal();
-  while (taken_ || *waiting_.begin() != key) turn_cv_.Wait(&mu_);
-  waiting_.erase(key);
-  taken_ = true;
-  running_ = key;
-}
-
-void SimGPUEngine::Release() {
-  taken_ = false;
-  turn_cv_.SignalAll();
-}
-
-bool SimGPUEngine::OutrankedBy(WaitKey key) const {
-  return !waiting_.empty() && waiting_.begin()->first < key.first;
-}
-
-void SimGPUEngine::Hold(WaitKey key, absl::Duration hold) {
+absl::Status SimGPUEngine::Hold(const EngineTurn& turn, absl::Duration hold) {
   absl::Duration left = hold;
   while (left > absl::ZeroDuration()) {
-    const absl::Time begin = absl::Now();
-    const absl::Time end = begin + left;
+    const absl::Time end = absl::Now() + left;
     // Until the end, or until a kernel of a higher priority arrives.
-    absl::Time now = begin;
-    while (now < end && !OutrankedBy(key)) {
-      preempt_cv_.WaitWithTimeout(&mu_, end - now);
-      now = absl::Now();
-    }
-    if (now >= end) return;
+    if (!turns_->WaitOutranked(turn, end)) return absl::OkStatus();
     // Outranked: the blocks in flight drain, then the engine is handed over.
-    const absl::Time drained = std::min(end, now + preempt_);
-    while (now < drained) {
-      preempt_cv_.WaitWithTimeout(&mu_, drained - now);
-      now = absl::Now();
+    const absl::Time now = absl::Now();
+    absl::SleepFor(std::min(end, now + preempt_) - now);
+    left = end - absl::Now();
+    if (left <= absl::ZeroDuration()) return absl::OkStatus();
+    {
+      MutexLock lock(&mu_);
+      ++preemptions_;
     }
-    left = end - now;
-    if (left <= absl::ZeroDuration()) return;
-    ++preemptions_;
-    Release();
-    Acquire(key);
+    MINITF_RETURN_IF_ERROR(turns_->Yield(turn));
   }
+  return absl::OkStatus();
 }
 
 absl::Duration SimGPUEngine::BusyTime() const {
@@ -129,9 +125,6 @@ int64_t SimGPUEngine::PreemptionCount() const {
   return preemptions_;
 }
 
-int SimGPUEngine::QueuedKernels() const {
-  MutexLock lock(&mu_);
-  return static_cast<int>(waiting_.size());
-}
+int SimGPUEngine::QueuedKernels() const { return turns_->Waiting(); }
 
 }  // namespace minitf::se

@@ -27,19 +27,24 @@
 // preempted. A failing body releases the engine at once and charges what it
 // took. Time spent preempted is not charged.
 //
+// Who waits and who runs is kept by an EngineTurns (sim_gpu_engine_turns.h):
+// the engine's own, or a shared device's line that several processes wait
+// in (sim_gpu_shared_device.h). The counters are this engine's: the kernels
+// this process ran.
+//
 // Thread-safe. Execute blocks the calling thread (a stream's worker) for the
 // turn.
 #ifndef MINITF_STREAM_SIM_GPU_SIM_GPU_ENGINE_H_
 #define MINITF_STREAM_SIM_GPU_SIM_GPU_ENGINE_H_
 
 #include <cstdint>
-#include <set>
-#include <utility>
+#include <memory>
 
 #include "absl/status/status.h"
 #include "absl/time/time.h"
 #include "platform/mutex.h"
 #include "stream/kernel.h"
+#include "stream/sim_gpu/sim_gpu_engine_turns.h"
 #include "stream/sim_gpu/sim_gpu_options.h"
 #include "stream/stream_priority.h"
 
@@ -47,8 +52,9 @@ namespace minitf::se {
 
 class SimGPUEngine {
  public:
-  SimGPUEngine(SimGPUOptions::Mode mode, absl::Duration preempt)
-      : mode_(mode), preempt_(preempt) {}
+  // `turns`: the line to wait in (not owned; outlives the engine); null:
+  // the engine's own.
+  SimGPUEngine(SimGPUOptions::Mode mode, absl::Duration preempt, EngineTurns* turns = nullptr);
 
   // Runs `kernel` in its turn (see above). Returns the body's status and
   // sets `*charged` to the busy time accounted for the kernel.
@@ -68,32 +74,17 @@ class SimGPUEngine {
   int QueuedKernels() const;
 
  private:
-  // A waiting kernel: (-priority, ticket), so the set's first element is
-  // the one the free engine goes to.
-  using WaitKey = std::pair<int, uint64_t>;
-
-  // Waits until the engine is free and `key` is first in line, then takes
-  // the engine.
-  void Acquire(WaitKey key) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  void Release() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  // Runs the kernel's body (if any) without holding mu_.
-  absl::Status RunBody(const HostKernel& kernel) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  // Holds the engine, which `key` has, for `hold` of engine time, yielding
+  // Holds the engine, which `turn` has, for `hold` of engine time, yielding
   // to higher-priority kernels on the way (see above).
-  void Hold(WaitKey key, absl::Duration hold) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  // Whether a kernel of a higher priority than `key`'s waits.
-  bool OutrankedBy(WaitKey key) const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  absl::Status Hold(const EngineTurn& turn, absl::Duration hold);
+  void Count(absl::Duration charged, bool body_ran);
 
   const SimGPUOptions::Mode mode_;
   const absl::Duration preempt_;
+  const std::unique_ptr<EngineTurns> own_turns_;  // Null with a shared line.
+  EngineTurns* const turns_;
 
   mutable Mutex mu_;
-  CondVar turn_cv_;     // Signalled when the engine is released.
-  CondVar preempt_cv_;  // Signalled when a kernel outranking the running one arrives.
-  uint64_t next_ticket_ ABSL_GUARDED_BY(mu_) = 0;
-  std::set<WaitKey> waiting_ ABSL_GUARDED_BY(mu_);
-  bool taken_ ABSL_GUARDED_BY(mu_) = false;
-  WaitKey running_ ABSL_GUARDED_BY(mu_);  // While taken_.
   absl::Duration busy_ ABSL_GUARDED_BY(mu_) = absl::ZeroDuration();
   int64_t kernel_count_ ABSL_GUARDED_BY(mu_) = 0;
   int64_t body_count_ ABSL_GUARDED_BY(mu_) = 0;

@@ -42,13 +42,28 @@ DeviceDescription SimGPUDescription(const Platform* platform, int ordinal,
 
 }  // namespace
 
-SimGPUExecutor::SimGPUExecutor(Platform* platform, int ordinal, const SimGPUOptions& options)
+absl::StatusOr<std::unique_ptr<SimGPUExecutor>> SimGPUExecutor::Create(
+    Platform* platform, int ordinal, const SimGPUOptions& options) {
+  std::unique_ptr<SharedSimGPUDevice> shared;
+  if (!options.shared.empty()) {
+    absl::StatusOr<std::unique_ptr<SharedSimGPUDevice>> attached =
+        SharedSimGPUDevice::Attach(options.shared, ordinal, options.memory_bytes);
+    if (!attached.ok()) return attached.status();
+    shared = *std::move(attached);
+  }
+  return std::make_unique<SimGPUExecutor>(platform, ordinal, options, std::move(shared));
+}
+
+SimGPUExecutor::SimGPUExecutor(Platform* platform, int ordinal, const SimGPUOptions& options,
+                               std::unique_ptr<SharedSimGPUDevice> shared)
     : platform_(platform),
       ordinal_(ordinal),
       options_(options),
       description_(SimGPUDescription(platform, ordinal, options)),
-      memory_(options.memory_bytes, absl::StrCat(platform->Name(), ":", ordinal), options.strict),
-      engine_(options.mode, absl::Microseconds(options.preempt_us)),
+      shared_(std::move(shared)),
+      memory_(options.memory_bytes, absl::StrCat(platform->Name(), ":", ordinal), options.strict,
+              shared_.get()),
+      engine_(options.mode, absl::Microseconds(options.preempt_us), shared_.get()),
       blas_(std::make_unique<SimGPUBlas>(this)) {}
 
 SimGPUExecutor::~SimGPUExecutor() = default;
@@ -65,7 +80,7 @@ void SimGPUExecutor::Deallocate(DeviceMemoryBase* mem) {
   *mem = DeviceMemoryBase();
 }
 
-int64_t SimGPUExecutor::DeviceMemoryInUse() const { return memory_.BytesInUse(); }
+int64_t SimGPUExecutor::DeviceMemoryInUse() const { return memory_.DeviceBytesInUse(); }
 
 bool SimGPUExecutor::IsDeviceMemory(const void* ptr) const { return memory_.Contains(ptr); }
 

@@ -29,6 +29,7 @@
 #include "stream/sim_gpu/sim_gpu_engine.h"
 #include "stream/sim_gpu/sim_gpu_memory.h"
 #include "stream/sim_gpu/sim_gpu_options.h"
+#include "stream/sim_gpu/sim_gpu_shared_device.h"
 #include "stream/stream_executor.h"
 
 namespace minitf::se {
@@ -39,9 +40,14 @@ class SimGPUExecutor : public StreamExecutor {
  public:
   static constexpr uint64_t kHostMemoryAlignment = 4096;  // Page-aligned, as pinned memory is.
 
-  // `platform` is not owned and outlives the executor.
-  SimGPUExecutor(Platform* platform, int ordinal, const SimGPUOptions& options);
+  // `platform` is not owned and outlives the executor. With options.shared,
+  // attaches to that shared device (errors as SharedSimGPUDevice::Attach's).
+  static absl::StatusOr<std::unique_ptr<SimGPUExecutor>> Create(Platform* platform, int ordinal,
+                                                                const SimGPUOptions& options);
   ~SimGPUExecutor() override;
+
+  SimGPUExecutor(Platform* platform, int ordinal, const SimGPUOptions& options,
+                 std::unique_ptr<SharedSimGPUDevice> shared = nullptr);
 
   Platform* platform() const override { return platform_; }
   int device_ordinal() const override { return ordinal_; }
@@ -97,6 +103,7 @@ class SimGPUExecutor : public StreamExecutor {
   const DeviceDescription description_;
 
   // Thread-safe members.
+  const std::unique_ptr<SharedSimGPUDevice> shared_;  // Null unless options.shared.
   SimGPUMemory memory_;
   SimGPUEngine engine_;
   StreamSet streams_;

@@ -11,6 +11,7 @@
 
 #include "platform/logging.h"
 #include "stream/device_memory_protection.h"
+#include "stream/sim_gpu/sim_gpu_shared_device.h"
 
 namespace minitf::se {
 namespace {
@@ -25,12 +26,14 @@ uint64_t PageSize() {
 
 }  // namespace
 
-SimGPUMemory::SimGPUMemory(int64_t capacity, std::string device_name, bool strict)
+SimGPUMemory::SimGPUMemory(int64_t capacity, std::string device_name, bool strict,
+                           SharedSimGPUDevice* shared)
     : capacity_(RoundDown(capacity > 0 ? static_cast<uint64_t>(capacity) : 0, kAlignment)),
       mapping_size_(RoundUp(capacity_, PageSize())),
       page_size_(PageSize()),
       device_name_(std::move(device_name)),
-      strict_(strict) {}
+      strict_(strict),
+      shared_(shared) {}
 
 SimGPUMemory::~SimGPUMemory() {
   MutexLock lock(&mu_);
@@ -70,6 +73,7 @@ void* SimGPUMemory::Allocate(uint64_t size) {
   const uint64_t rounded = RoundUp(size, kAlignment);
   MutexLock lock(&mu_);
   if (!EnsureReserved()) return nullptr;
+  if (shared_ != nullptr && !shared_->Reserve(static_cast<int64_t>(rounded))) return nullptr;
   for (auto it = free_.begin(); it != free_.end(); ++it) {
     if (it->second < rounded) continue;
     const auto [offset, free_size] = *it;
@@ -79,6 +83,7 @@ void* SimGPUMemory::Allocate(uint64_t size) {
     bytes_in_use_ += rounded;
     return strict_ ? TagAsDeviceAddress(base_ + offset) : base_ + offset;
   }
+  if (shared_ != nullptr) shared_->Unreserve(static_cast<int64_t>(rounded));
   return nullptr;
 }
 
@@ -97,6 +102,7 @@ void SimGPUMemory::Deallocate(void* ptr) {
   const uint64_t size = found->second;
   allocated_.erase(found);
   bytes_in_use_ -= size;
+  if (shared_ != nullptr) shared_->Unreserve(static_cast<int64_t>(size));
 
   // Coalesce with the free neighbours.
   uint64_t begin = offset;
@@ -133,6 +139,10 @@ void SimGPUMemory::ReleasePages(uint64_t begin, uint64_t end) {
 int64_t SimGPUMemory::BytesInUse() const {
   MutexLock lock(&mu_);
   return static_cast<int64_t>(bytes_in_use_);
+}
+
+int64_t SimGPUMemory::DeviceBytesInUse() const {
+  return shared_ != nullptr ? shared_->BytesInUse() : BytesInUse();
 }
 
 bool SimGPUMemory::Contains(const void* ptr) const {

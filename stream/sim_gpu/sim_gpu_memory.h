@@ -24,6 +24,10 @@
 //   void* p = memory.Allocate(1000);     // 1024 bytes of capacity used
 //   memory.Deallocate(p);
 //
+// Shared (a SharedSimGPUDevice given): the capacity is the shared device's,
+// so an allocation also needs room among every attached process's bytes;
+// this process's ranges stay in its own reservation.
+//
 // Thread-safe: one mutex guards the ranges.
 #ifndef MINITF_STREAM_SIM_GPU_SIM_GPU_MEMORY_H_
 #define MINITF_STREAM_SIM_GPU_SIM_GPU_MEMORY_H_
@@ -37,13 +41,18 @@
 
 namespace minitf::se {
 
+class SharedSimGPUDevice;
+
 class SimGPUMemory {
  public:
   static constexpr uint64_t kAlignment = 256;
 
   // `capacity` is rounded down to kAlignment. `device_name` names the device
   // in logs. `strict`: protect the memory from host code (see above).
-  SimGPUMemory(int64_t capacity, std::string device_name, bool strict = true);
+  // `shared` (not owned; outlives this; may be null): the shared device
+  // whose capacity the allocations also take.
+  SimGPUMemory(int64_t capacity, std::string device_name, bool strict = true,
+               SharedSimGPUDevice* shared = nullptr);
   ~SimGPUMemory();
   SimGPUMemory(const SimGPUMemory&) = delete;
   SimGPUMemory& operator=(const SimGPUMemory&) = delete;
@@ -57,6 +66,9 @@ class SimGPUMemory {
 
   // Capacity taken by live allocations (their rounded sizes).
   int64_t BytesInUse() const;
+  // Capacity taken on the device by every process: BytesInUse() unless
+  // shared.
+  int64_t DeviceBytesInUse() const;
   int64_t capacity() const { return static_cast<int64_t>(capacity_); }
   // Whether `ptr` lies inside the reservation.
   bool Contains(const void* ptr) const;
@@ -76,6 +88,7 @@ class SimGPUMemory {
   const uint64_t page_size_;
   const std::string device_name_;
   const bool strict_;
+  SharedSimGPUDevice* const shared_;
 
   mutable Mutex mu_;
   char* base_ ABSL_GUARDED_BY(mu_) = nullptr;

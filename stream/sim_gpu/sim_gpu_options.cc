@@ -14,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "platform/env.h"
+#include "stream/sim_gpu/sim_gpu_shared_device.h"
 
 namespace minitf::se {
 namespace {
@@ -114,7 +115,8 @@ std::string SimGPUOptions::ToString() const {
                       ",launch_us=", ShortestDouble(launch_latency_us),
                       ",preempt_us=", ShortestDouble(preempt_us), ",mode=", SimGPUModeName(mode),
                       ",strict=", strict ? "true" : "false",
-                      ",kernels=", SimGPUKernelSetName(kernels));
+                      ",kernels=", SimGPUKernelSetName(kernels),
+                      shared.empty() ? "" : absl::StrCat(",shared=", shared));
 }
 
 absl::Status ValidateSimGPUOptions(const SimGPUOptions& o) {
@@ -134,6 +136,7 @@ absl::Status ValidateSimGPUOptions(const SimGPUOptions& o) {
   if (!std::isfinite(o.preempt_us) || o.preempt_us < 0) {
     return bad("preempt_us", o.preempt_us, "a non-negative number");
   }
+  if (!o.shared.empty()) return ValidateSharedSimGPUName(o.shared);
   return absl::OkStatus();
 }
 
@@ -218,11 +221,16 @@ absl::StatusOr<SimGPUOptions> ParseSimGPUOptions(absl::string_view options,
       } else {
         return BadValue(key, value, "is not a kernel set (cuda or all)", options);
       }
+    } else if (key == "shared") {
+      result.shared = std::string(value);
+      if (absl::Status valid = ValidateSharedSimGPUName(value); !valid.ok()) {
+        return BadValue(key, value, valid.message(), options);
+      }
     } else {
       return absl::InvalidArgumentError(absl::StrCat(
           "unknown SimGPU option \"", key, "\" (in option string \"", options,
           "\"); known: count, memory, tflops, hbm_gbps, pcie_gbps, launch_us, preempt_us, "
-          "mode, strict, kernels"));
+          "mode, strict, kernels, shared"));
     }
     if (!status.ok()) return status;
   }

@@ -34,6 +34,11 @@
 //                    process-wide: the set comes from MINITF_SIMGPU, read
 //                    once (SimGPUKernelSetOfProcess); a platform whose
 //                    options ask for the other set is an error.
+//   shared=NAME      one device shared by every process that names it
+//                    (sim_gpu_shared_device.h): their memory together fits
+//                    the capacity and their kernels take turns on one
+//                    engine, as processes on a real GPU. Absent: the
+//                    process's own device. Letters, digits, '.', '_', '-'.
 //
 // The defaults model an NVIDIA Tesla V100-PCIe 16 GB, the GPU of the AntMan
 // paper (OSDI 2020): 15.7 TFLOP/s single precision, 900 GB/s HBM2, PCIe 3.0
@@ -74,8 +79,11 @@ struct SimGPUOptions {
   bool strict = true;
   // Absent from an option string: the process's set.
   KernelSet kernels = KernelSet::kCuda;
+  // "": not shared.
+  std::string shared;
 
-  // The canonical option string: every key, in the order of the list above,
+  // The canonical option string: every key, in the order of the list above
+  // (shared only when set),
   // memory in the largest binary unit that divides it exactly, numbers in
   // their shortest exact form. Parsing it gives back equal options, so two
   // strings naming the same configuration have the same ToString.

@@ -89,7 +89,12 @@ absl::StatusOr<SimGPUExecutor*> SimGPUPlatform::SimGPUExecutorForDevice(int ordi
   }
   MutexLock lock(&mu_);
   std::unique_ptr<SimGPUExecutor>& executor = executors_[ordinal];
-  if (executor == nullptr) executor = std::make_unique<SimGPUExecutor>(this, ordinal, options_);
+  if (executor == nullptr) {
+    absl::StatusOr<std::unique_ptr<SimGPUExecutor>> created =
+        SimGPUExecutor::Create(this, ordinal, options_);
+    if (!created.ok()) return created.status();
+    executor = *std::move(created);
+  }
   return executor.get();
 }
 

@@ -1,0 +1,106 @@
+// SharedSimGPUDevice: one SimGPU device shared by several processes, as
+// processes (containers) share one real GPU. What they must agree on lives
+// in a POSIX shared-memory segment, /dev/shm/minitf-simgpu.<name>.<ordinal>:
+//
+//   capacity   the device's memory, counted per process (a lease per pid):
+//              an allocation fits when every process's bytes together fit;
+//   the line   the compute engine's waiting kernels and the running one
+//              (EngineTurns), so kernels of every process take turns, with
+//              priorities and preemption as within one process.
+//
+// Each process keeps its own address range for its allocations
+// (SimGPUMemory); only their sizes are shared.
+//
+//   absl::StatusOr<std::unique_ptr<SharedSimGPUDevice>> d =
+//       SharedSimGPUDevice::Attach("exp1", 0, int64_t{16} << 30);
+//   if ((*d)->Reserve(1 << 20)) { ... (*d)->Unreserve(1 << 20); }
+//   SimGPUEngine engine(mode, preempt, d->get());   // waits in the shared line
+//
+// A process that dies, SIGKILL included, loses what it held: its memory
+// lease, its waiting kernels and the engine if it had it. The others notice
+// within kLivenessPeriod while they wait for the engine, and at once when
+// memory does not fit (liveness: kill(pid, 0), so the processes share a PID
+// namespace). The segment's lock is a robust process-shared mutex, so a
+// process killed inside it wedges nothing; waiting uses futexes on counters
+// in the segment, which a dead waiter leaves nothing in.
+//
+// The first process to attach creates the segment; it stays until
+// RemoveSharedSimGPU (whoever started the processes calls it). Thread-safe.
+#ifndef MINITF_STREAM_SIM_GPU_SIM_GPU_SHARED_DEVICE_H_
+#define MINITF_STREAM_SIM_GPU_SIM_GPU_SHARED_DEVICE_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/time/time.h"
+#include "stream/sim_gpu/sim_gpu_engine_turns.h"
+
+namespace minitf::se {
+
+struct SharedSimGPUState;
+
+class SharedSimGPUDevice final : public EngineTurns {
+ public:
+  // How often a waiting kernel looks for dead processes.
+  static constexpr absl::Duration kLivenessPeriod = absl::Milliseconds(50);
+  // At most this many processes hold memory at once, and this many kernels
+  // wait at once; more wait for a place.
+  static constexpr int kMaxProcesses = 64;
+  static constexpr int kMaxWaiting = 256;
+
+  // Attaches to device `ordinal` of the shared device `name` (letters,
+  // digits, '.', '_', '-'; at most 64), creating it with `capacity` bytes
+  // if it does not exist. InvalidArgument for a bad name, or when the
+  // existing device's capacity differs; Internal naming the segment when it
+  // cannot be made or mapped, or was left half made.
+  static absl::StatusOr<std::unique_ptr<SharedSimGPUDevice>> Attach(absl::string_view name,
+                                                                    int ordinal, int64_t capacity);
+  ~SharedSimGPUDevice() override;
+  SharedSimGPUDevice(const SharedSimGPUDevice&) = delete;
+  SharedSimGPUDevice& operator=(const SharedSimGPUDevice&) = delete;
+
+  // Takes `bytes` of the capacity for this process; false when the
+  // processes' bytes together (the dead's given back first) leave too few.
+  bool Reserve(int64_t bytes);
+  // Gives back `bytes` this process reserved.
+  void Unreserve(int64_t bytes);
+  // Bytes every live process holds together.
+  int64_t BytesInUse();
+  // Bytes this process holds.
+  int64_t BytesInUseHere();
+  int64_t capacity() const { return capacity_; }
+  const std::string& segment_name() const { return segment_; }
+
+  // EngineTurns: the line every attached process waits in.
+  absl::StatusOr<EngineTurn> Acquire(int rank) override;
+  void Release(const EngineTurn& turn) override;
+  bool WaitOutranked(const EngineTurn& turn, absl::Time deadline) override;
+  absl::Status Yield(const EngineTurn& turn) override;
+  int Waiting() const override;
+
+ private:
+  SharedSimGPUDevice(SharedSimGPUState* state, std::string segment, int64_t capacity);
+
+  SharedSimGPUState* const state_;  // mapped; unmapped by the destructor
+  const std::string segment_;
+  const int64_t capacity_;
+};
+
+// Removes the segments of devices 0..count-1 of shared device `name`
+// (attached processes keep their mappings). Missing segments are not an
+// error.
+absl::Status RemoveSharedSimGPU(absl::string_view name, int count);
+
+// "/minitf-simgpu.<name>.<ordinal>": the segment's name for shm_open.
+std::string SharedSimGPUSegment(absl::string_view name, int ordinal);
+
+// Ok when `name` can name a shared device; InvalidArgument saying why.
+absl::Status ValidateSharedSimGPUName(absl::string_view name);
+
+}  // namespace minitf::se
+
+#endif  // MINITF_STREAM_SIM_GPU_SIM_GPU_SHARED_DEVICE_H_
