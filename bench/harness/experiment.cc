@@ -1,5 +1,9 @@
 #include "bench/harness/experiment.h"
 
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <deque>
 #include <filesystem>
@@ -10,6 +14,7 @@
 #include <system_error>
 #include <utility>
 
+#include "absl/cleanup/cleanup.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
@@ -19,12 +24,15 @@
 #include "absl/time/clock.h"
 #include "bench/harness/cli_args.h"
 #include "bench/harness/coordinator.h"
+#include "bench/harness/job_process.h"
 #include "bench/harness/metrics.h"
 #include "bench/harness/timeline.h"
 #include "fmt/format.h"
+#include "platform/file.h"
 #include "platform/logging.h"
 #include "platform/status_macros.h"
 #include "stream/sim_gpu/sim_gpu_options.h"
+#include "stream/sim_gpu/sim_gpu_shared_device.h"
 
 namespace minitf::harness {
 namespace {
@@ -82,6 +90,115 @@ double JobEnd(const Scenario& scenario, const JobSpec& spec) {
                              : scenario.duration_s;
 }
 
+// A job of the experiment, set up: a thread of this process, or a `minitf
+// job` process of its own.
+absl::StatusOr<std::unique_ptr<ExperimentJob>> MakeJob(const Scenario& scenario,
+                                                       const JobSpec& spec, const std::string& dir,
+                                                       size_t max_trace_spans, bool process) {
+  const JobRunner::Options o = RunnerOptions(scenario, spec, dir, max_trace_spans);
+  if (!process) {
+    MINITF_ASSIGN_OR_RETURN(std::unique_ptr<JobRunner> runner, JobRunner::Create(o));
+    return std::unique_ptr<ExperimentJob>(std::move(runner));
+  }
+  JobProcess::Options p;
+  p.scenario = scenario;
+  p.spec = spec;
+  p.dir = dir;
+  p.config_file = o.config_file;
+  p.status_file = o.status_file;
+  p.trace = max_trace_spans > 0;
+  p.setup_timeout = o.setup_timeout;
+  MINITF_ASSIGN_OR_RETURN(std::unique_ptr<JobProcess> job, JobProcess::Create(p));
+  return std::unique_ptr<ExperimentJob>(std::move(job));
+}
+
+// A `minitf coordinator` process over the jobs' directory.
+class CoordinatorProcess {
+ public:
+  static absl::StatusOr<std::unique_ptr<CoordinatorProcess>> Start(
+      const std::string& jobs_dir, const ExperimentOptions& options, int64_t capacity_bytes) {
+    const std::string log = jobs_dir + "/coordinator.csv";
+    std::error_code ignored;
+    std::filesystem::remove(log, ignored);  // An earlier run's decisions.
+    MINITF_ASSIGN_OR_RETURN(
+        const pid_t pid,
+        SpawnMinitf({"coordinator", jobs_dir, "--policy", options.coordinator, "--gpu-memory",
+                     absl::StrCat(capacity_bytes), "--target",
+                     absl::StrCat(options.coordinator_target), "--interval",
+                     absl::StrCat(kCoordinatorIntervalSeconds), "--log", log},
+                    jobs_dir + "/coordinator.log", {}));
+    return std::unique_ptr<CoordinatorProcess>(new CoordinatorProcess(pid, log, absl::Now()));
+  }
+  ~CoordinatorProcess() { Stop(); }
+
+  // How it ended, once it has ("" while it runs).
+  std::string Ended() {
+    if (!ended_.empty()) return ended_;
+    int wait_status = 0;
+    if (waitpid(pid_, &wait_status, WNOHANG) == pid_) ended_ = DescribeExit(wait_status);
+    return ended_;
+  }
+
+  // SIGTERM, then SIGKILL if it has not ended within 10 s.
+  void Stop() {
+    if (!Ended().empty()) return;
+    kill(pid_, SIGTERM);
+    const absl::Time give_up = absl::Now() + absl::Seconds(10);
+    while (Ended().empty() && absl::Now() < give_up) absl::SleepFor(absl::Milliseconds(10));
+    if (Ended().empty()) {
+      kill(pid_, SIGKILL);
+      int wait_status = 0;
+      waitpid(pid_, &wait_status, 0);
+      ended_ = DescribeExit(wait_status);
+    }
+  }
+
+  // Its decisions, timed from `experiment_start`, into `result` (as
+  // decisions, and as actions for the settings it changed).
+  void ReadDecisions(absl::Time experiment_start, ExperimentResult* result) const {
+    absl::StatusOr<std::string> csv = ReadRegularFile(log_, int64_t{1} << 30, "a decision log");
+    if (!csv.ok()) {
+      LOG(WARNING, "the coordinator's decisions are lost: {}", csv.status());
+      return;
+    }
+    const double offset_s = absl::ToDoubleSeconds(started_ - experiment_start);
+    bool header = true;
+    for (absl::string_view line : absl::StrSplit(*csv, '\n', absl::SkipEmpty())) {
+      if (std::exchange(header, false)) continue;
+      // time, job, setting, old, new, reason (job names and values hold no comma).
+      const std::vector<absl::string_view> f = absl::StrSplit(line, absl::MaxSplits(',', 5));
+      double time_s = 0;
+      if (f.size() < 6 || !absl::SimpleAtod(f[0], &time_s)) continue;
+      time_s += offset_s;
+      result->decisions.push_back({time_s, absl::StrCat(fmt::format("{:.3f}", time_s), ",",
+                                                        absl::StrJoin(f.begin() + 1, f.end(), ","),
+                                                        "\n")});
+      int64_t value = 0;
+      if (!absl::SimpleAtoi(f[4], &value)) continue;
+      TimelineAction action;
+      action.at_s = time_s;
+      action.job = std::string(f[1]);
+      if (f[2] == "perfControl") {
+        action.perf_control = static_cast<int>(value);
+      } else if (f[2] == "maxDeviceMem") {
+        action.max_device_mem = value;
+      } else {
+        continue;
+      }
+      result->actions.push_back({time_s, std::move(action)});
+    }
+  }
+
+ private:
+  CoordinatorProcess(pid_t pid, std::string log, absl::Time started)
+      : pid_(pid), log_(std::move(log)), started_(started) {}
+
+  const pid_t pid_;
+  const std::string log_;
+  const absl::Time started_;
+  std::string ended_;
+};
+
 // Runs `spec` alone, unrestricted, for `seconds`; its steady steps/s. An
 // interruption stops it at its next step boundary.
 absl::StatusOr<double> RunSolo(const Scenario& scenario, JobSpec spec, const std::string& dir,
@@ -95,7 +212,8 @@ absl::StatusOr<double> RunSolo(const Scenario& scenario, JobSpec spec, const std
   JobRunner::Options options = RunnerOptions(solo, spec, dir, 0);
   MINITF_RETURN_IF_ERROR(WriteFileAtomically(options.config_file,
                                              GPUConfigToJson(InitialConfig(spec))));
-  MINITF_ASSIGN_OR_RETURN(std::unique_ptr<JobRunner> job, JobRunner::Create(options));
+  MINITF_ASSIGN_OR_RETURN(std::unique_ptr<ExperimentJob> job,
+                          MakeJob(solo, spec, dir, 0, experiment.processes));
   job->Start(absl::Now());
   while (!job->finished()) {
     if (!Interruption(experiment).empty()) job->Interrupt();
@@ -112,7 +230,7 @@ class Progress {
   Progress(const ExperimentOptions& options, const std::vector<JobSpec>& jobs, double total_s)
       : options_(options), jobs_(jobs), total_s_(total_s) {}
 
-  void Update(double now_s, const std::vector<std::unique_ptr<JobRunner>>& runners,
+  void Update(double now_s, const std::vector<std::unique_ptr<ExperimentJob>>& runners,
               const TimelineDriver& driver) {
     if (options_.progress == nullptr) return;
     std::vector<int64_t> steps;
@@ -203,6 +321,24 @@ absl::StatusOr<ExperimentResult> RunExperiment(const Scenario& input,
   if (!options.stream_priority.empty()) {
     for (JobSpec& job : scenario.jobs) job.stream_priority = options.stream_priority;
   }
+  // Processes on SimGPU share one device of this experiment's own, removed
+  // at the end.
+  result.processes = options.processes;
+  std::string shared_device;
+  if (options.processes) {
+    shared_device = absl::StrCat("colocate-", getpid(), "-", absl::ToUnixMicros(absl::Now()));
+    MINITF_ASSIGN_OR_RETURN(
+        scenario.simgpu_options,
+        OverrideSimGPUOptions(scenario.simgpu_options, absl::StrCat("shared=", shared_device)));
+  }
+  absl::Cleanup remove_shared_device = [&] {
+    if (shared_device.empty()) return;
+    absl::StatusOr<se::SimGPUOptions> o = se::ParseSimGPUOptions(scenario.simgpu_options);
+    if (absl::Status removed = se::RemoveSharedSimGPU(shared_device, o.ok() ? o->count : 1);
+        !removed.ok()) {
+      LOG(WARNING, "{}", removed);
+    }
+  };
   MINITF_RETURN_IF_ERROR(MakeDir(options.out_dir));
   const std::string jobs_dir = options.out_dir + "/jobs";
   MINITF_RETURN_IF_ERROR(MakeDir(jobs_dir));
@@ -238,7 +374,7 @@ absl::StatusOr<ExperimentResult> RunExperiment(const Scenario& input,
   if (interrupted()) return result;
 
   std::map<std::string, std::string> config_paths;
-  std::vector<std::unique_ptr<JobRunner>> runners;
+  std::vector<std::unique_ptr<ExperimentJob>> runners;
   for (const JobSpec& spec : scenario.jobs) {
     JobRunner::Options o = RunnerOptions(scenario, spec, jobs_dir, options.max_trace_spans);
     config_paths[spec.name] = o.config_file;
@@ -250,12 +386,21 @@ absl::StatusOr<ExperimentResult> RunExperiment(const Scenario& input,
   if (coordinated) MINITF_RETURN_IF_ERROR(CheckCoordinatorPolicy(options.coordinator));
   if (coordinated || options.no_timeline) scenario.timeline.clear();
   TimelineDriver driver(scenario.timeline, config_paths);
+  {
+    // An earlier run's registrations are not this run's jobs.
+    std::error_code ignored;
+    for (const auto& entry : std::filesystem::directory_iterator(jobs_dir, ignored)) {
+      if (absl::EndsWith(entry.path().filename().string(), kRegistrationSuffix)) {
+        std::filesystem::remove(entry.path(), ignored);
+      }
+    }
+  }
   for (const JobSpec& spec : scenario.jobs) {
     if (interrupted()) return result;
     MINITF_RETURN_IF_ERROR(driver.WriteInitial(spec.name, SetUpConfig(spec)));
-    MINITF_ASSIGN_OR_RETURN(
-        std::unique_ptr<JobRunner> runner,
-        JobRunner::Create(RunnerOptions(scenario, spec, jobs_dir, options.max_trace_spans)));
+    MINITF_ASSIGN_OR_RETURN(std::unique_ptr<ExperimentJob> runner,
+                            MakeJob(scenario, spec, jobs_dir, options.max_trace_spans,
+                                    options.processes));
     if (spec.perf_control == 0) {
       // Set up; now suspended from its first step, as the scenario says.
       MINITF_RETURN_IF_ERROR(driver.WriteInitial(spec.name, InitialConfig(spec)));
@@ -264,15 +409,10 @@ absl::StatusOr<ExperimentResult> RunExperiment(const Scenario& input,
     runners.push_back(std::move(runner));
   }
   if (!runners.empty()) result.capacity_bytes = runners.front()->device_capacity_bytes();
-  if (coordinated) {
-    // The jobs register as `minitf job` does; their processes are this one.
-    // An earlier run's registrations are not this run's jobs.
-    std::error_code ignored;
-    for (const auto& entry : std::filesystem::directory_iterator(jobs_dir, ignored)) {
-      if (absl::EndsWith(entry.path().filename().string(), kRegistrationSuffix)) {
-        std::filesystem::remove(entry.path(), ignored);
-      }
-    }
+  // Job processes register themselves; threads are registered as this
+  // process.
+  const bool coordinator_in_process = coordinated && !options.processes;
+  if (coordinator_in_process) {
     for (const JobSpec& spec : scenario.jobs) {
       MINITF_RETURN_IF_ERROR(
           WriteJobRegistration(jobs_dir, spec.name, JobRoleName(spec.role), absl::Now()));
@@ -281,7 +421,11 @@ absl::StatusOr<ExperimentResult> RunExperiment(const Scenario& input,
 
   const absl::Time start = absl::Now();
   std::optional<Coordinator> coordinator;
-  if (coordinated) {
+  std::unique_ptr<CoordinatorProcess> coordinator_process;
+  if (coordinated && options.processes) {
+    MINITF_ASSIGN_OR_RETURN(coordinator_process,
+                            CoordinatorProcess::Start(jobs_dir, options, result.capacity_bytes));
+  } else if (coordinated) {
     CoordinatorOptions o;
     o.dir = jobs_dir;
     o.policy = options.coordinator;
@@ -313,6 +457,17 @@ absl::StatusOr<ExperimentResult> RunExperiment(const Scenario& input,
         *options.progress << (options.progress_is_tty ? "\r\033[K" : "") << what << "\n";
       }
       result.actions.push_back({now_s, std::move(action)});
+    }
+    if (coordinator_process != nullptr && result.coordinator_ended.empty()) {
+      if (const std::string ended = coordinator_process->Ended(); !ended.empty()) {
+        result.coordinator_ended = fmt::format("{} at {:.1f} s", ended, now_s);
+        const std::string what = fmt::format(
+            "the coordinator {}; the jobs keep their settings", result.coordinator_ended);
+        LOG(WARNING, "{}", what);
+        if (options.progress != nullptr) {
+          *options.progress << (options.progress_is_tty ? "\r\033[K" : "") << what << "\n";
+        }
+      }
     }
     if (coordinator.has_value() && absl::Now() >= next_round) {
       next_round = absl::Now() + absl::Seconds(kCoordinatorIntervalSeconds);
@@ -372,6 +527,12 @@ absl::StatusOr<ExperimentResult> RunExperiment(const Scenario& input,
     absl::SleepFor(std::max(wake - absl::Now(), absl::ZeroDuration()));
   }
   progress.Finish();
+  // The coordinator stops before the jobs are released, so it does not
+  // suspend them again.
+  if (coordinator_process != nullptr) {
+    coordinator_process->Stop();
+    coordinator_process->ReadDecisions(start, &result);
+  }
 
   // A suspended job waits at its step boundary for perfControl to rise:
   // release it, as a scheduler ending the experiment would, then stop all.
@@ -408,10 +569,15 @@ absl::StatusOr<ExperimentResult> RunExperiment(const Scenario& input,
     JobResult& job = result.jobs[i];
     job.steps = runners[i]->Records();
     job.status = runners[i]->status();
-    if (const JobTrace* trace = runners[i]->trace()) {
-      job.trace = trace->spans();
-      job.trace_dropped_steps = trace->dropped_steps();
-    }
+    job.trace = runners[i]->TraceSpans();
+    job.trace_dropped_steps = runners[i]->TraceDroppedSteps();
+  }
+  // Every job has ended: on a shared SimGPU, none holds memory now.
+  if (!shared_device.empty() &&
+      std::filesystem::exists("/dev/shm" + se::SharedSimGPUSegment(shared_device, 0))) {
+    absl::StatusOr<std::unique_ptr<se::SharedSimGPUDevice>> device =
+        se::SharedSimGPUDevice::Attach(shared_device, 0, result.capacity_bytes);
+    if (device.ok()) result.device_bytes_after_jobs = (*device)->BytesInUse();
   }
   return result;
 }

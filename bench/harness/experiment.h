@@ -29,6 +29,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "bench/harness/experiment_job.h"
 #include "bench/harness/job_runner.h"
 #include "bench/harness/job_trace.h"
 #include "bench/harness/scenario.h"
@@ -61,6 +62,10 @@ struct ExperimentOptions {
   double coordinator_target = 0.97;
   // Neither timeline nor coordinator: the jobs keep their starting settings.
   bool no_timeline = false;
+  // Each job a `minitf job` process (job_process.h), the baselines too; the
+  // coordinator, when there is one, a `minitf coordinator` process. On
+  // SimGPU the processes share one device (the SimGPU option shared=).
+  bool processes = false;
   // Spans kept per job for trace.json; 0: no trace.
   size_t max_trace_spans = 500000;
   // Where the progress line goes (null: nowhere). Rewritten in place with
@@ -121,6 +126,14 @@ struct ExperimentResult {
   std::vector<PerformedAction> actions;
   std::string coordinator;  // its policy; "": the scenario's timeline ran
   std::vector<CoordinatorDecision> decisions;
+  // The jobs ran as processes (ExperimentOptions::processes).
+  bool processes = false;
+  // A coordinator process that ended before the experiment did: how and
+  // when ("was killed by SIGKILL at 12.3 s"); "" otherwise.
+  std::string coordinator_ended;
+  // Processes on a shared SimGPU: the device memory still held once every
+  // job had ended (0 unless something leaked); -1 when not measured.
+  int64_t device_bytes_after_jobs = -1;
   // Set when ExperimentOptions::interruption ended the run early: its
   // answer, and when (seconds from the jobs' start; 0 before it).
   std::string interrupted_by;

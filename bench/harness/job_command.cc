@@ -1,6 +1,9 @@
 #include "bench/harness/job_command.h"
 
+#include <sys/prctl.h>
 #include <unistd.h>
+
+#include <csignal>
 
 #include <cstdlib>
 #include <cstring>
@@ -12,7 +15,9 @@
 
 #include "absl/status/statusor.h"
 #include "absl/synchronization/notification.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "bench/harness/cli_args.h"
@@ -21,6 +26,7 @@
 #include "bench/harness/hami_env.h"
 #include "bench/harness/interrupt.h"
 #include "bench/harness/job_runner.h"
+#include "bench/harness/job_trace.h"
 #include "bench/harness/metrics.h"
 #include "bench/harness/report.h"
 #include "bench/harness/scenario.h"
@@ -56,6 +62,15 @@ options:
   --simgpu OPTIONS      SimGPU options replacing the scenario's values of those
                         keys (docs/SIMGPU.md)
   --seconds N           run for N seconds (0.001 to 1e7)
+  --start-file FILE     part of an experiment (`minitf colocate --processes`):
+                        set up, say "ready" in summary.json, then wait for
+                        FILE to hold the experiment's start (Unix time in
+                        microseconds); the job's start_s counts from then and
+                        it stops at the scenario's end at the latest. Its
+                        config file's perfControl is taken before the first
+                        step.
+  --trace FILE          trace every step (docs/EXPERIMENTS.md, trace.json)
+                        and write the spans to FILE when the job ends
   -h, --help            this text
 
 Starting limits, from the environment a cluster's device plugin (HAMi)
@@ -83,6 +98,8 @@ struct JobArgs {
   std::string config_file;
   std::string status_file;
   std::string simgpu_overrides;
+  std::string start_file;
+  std::string trace_file;
   double seconds = 0;
 };
 
@@ -104,6 +121,10 @@ absl::StatusOr<std::optional<JobArgs>> ParseJobArgs(const std::vector<std::strin
     } else if (a == "--simgpu") {
       MINITF_ASSIGN_OR_RETURN(out.simgpu_overrides, value());
       MINITF_RETURN_IF_ERROR(OverrideSimGPUOptions("", out.simgpu_overrides).status());
+    } else if (a == "--start-file") {
+      MINITF_ASSIGN_OR_RETURN(out.start_file, value());
+    } else if (a == "--trace") {
+      MINITF_ASSIGN_OR_RETURN(out.trace_file, value());
     } else if (a == "--seconds") {
       MINITF_ASSIGN_OR_RETURN(std::string v, value());
       MINITF_ASSIGN_OR_RETURN(out.seconds, ParseSeconds(a, v));
@@ -124,6 +145,7 @@ struct LoadedJob {
   JobSpec spec;
   std::string simgpu_options;
   std::string platform;
+  double scenario_duration_s = 0;  // 0: a job file
 };
 
 absl::StatusOr<LoadedJob> LoadJob(const std::string& path, const std::string& name) {
@@ -140,7 +162,7 @@ absl::StatusOr<LoadedJob> LoadJob(const std::string& path, const std::string& na
           "--job ", name, ": '", path, "' holds one job, not a scenario's list"));
     }
     MINITF_ASSIGN_OR_RETURN(JobSpec spec, ParseJobJson(content, path));
-    return LoadedJob{std::move(spec), "", ""};
+    return LoadedJob{std::move(spec), "", "", 0};
   }
   MINITF_ASSIGN_OR_RETURN(Scenario s, absl::EndsWith(path, ".csv")
                                           ? ParseScenarioCsv(content, path)
@@ -148,7 +170,7 @@ absl::StatusOr<LoadedJob> LoadJob(const std::string& path, const std::string& na
   std::vector<std::string> names;
   for (const JobSpec& job : s.jobs) {
     if (job.name == name || (name.empty() && s.jobs.size() == 1)) {
-      return LoadedJob{job, s.simgpu_options, s.platform};
+      return LoadedJob{job, s.simgpu_options, s.platform, s.duration_s};
     }
     names.push_back(job.name);
   }
@@ -176,7 +198,7 @@ GPUConfig StartingConfig(const JobSpec& spec) {
 
 std::string SummaryJson(const JobSpec& spec, const JobSummary& s, const std::string& status,
                         const std::string& signal, const std::string& config_file,
-                        const std::string& status_file) {
+                        const std::string& status_file, int64_t capacity_bytes) {
   nlohmann::json j = {{"job", spec.name},
                       {"role", s.role},
                       {"model", spec.model},
@@ -195,7 +217,32 @@ std::string SummaryJson(const JobSpec& spec, const JobSummary& s, const std::str
                       {"steps_file", absl::StrCat(spec.name, ".steps.csv")}};
   if (!s.failure.empty()) j["error"] = s.failure;
   if (!signal.empty()) j["stopped_by"] = signal;
+  if (capacity_bytes > 0) j["device_capacity_bytes"] = capacity_bytes;
   return j.dump(2, ' ', /*ensure_ascii=*/false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+// Spans kept with --trace, as `minitf colocate` keeps per job.
+constexpr size_t kMaxTraceSpans = 500000;
+// How long the job may take to notice its config file.
+constexpr absl::Duration kConfigTakeTimeout = absl::Seconds(30);
+
+// Waits for `path` to hold the experiment's start (Unix microseconds).
+// Cancelled when a signal interrupts the wait; InvalidArgument naming the
+// file when it holds something else.
+absl::StatusOr<absl::Time> AwaitStart(const std::string& path) {
+  while (!std::filesystem::exists(path)) {
+    if (InterruptSignal() != 0) {
+      return absl::CancelledError("interrupted while waiting for the experiment's start");
+    }
+    absl::SleepFor(absl::Milliseconds(5));
+  }
+  MINITF_ASSIGN_OR_RETURN(std::string text, ReadRegularFile(path, 64, "a start time"));
+  int64_t micros = 0;
+  if (!absl::SimpleAtoi(absl::StripAsciiWhitespace(text), &micros)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "start file '", path, "' must hold the start as Unix microseconds, got '", text, "'"));
+  }
+  return absl::FromUnixMicros(micros);
 }
 
 // Runs the job; the exit status. Errors before the job could start are
@@ -206,7 +253,9 @@ absl::StatusOr<int> RunJob(const JobArgs& args) {
   MINITF_ASSIGN_OR_RETURN(ClusterLimits cluster, ReadClusterLimits(std::getenv));
   if (cluster.memory_limit_bytes) spec.memory_limit = *cluster.memory_limit_bytes;
   if (cluster.perf_control) spec.perf_control = *cluster.perf_control;
-  spec.start_s = 0;
+  // In an experiment, the job starts at its start_s after the experiment's.
+  const bool in_experiment = !args.start_file.empty();
+  if (!in_experiment) spec.start_s = 0;
   if (args.seconds > 0) {
     spec.duration_s = args.seconds;
     spec.steps = 0;
@@ -220,7 +269,10 @@ absl::StatusOr<int> RunJob(const JobArgs& args) {
                               : OverrideSimGPUOptions(loaded.simgpu_options,
                                                       args.simgpu_overrides));
   options.platform = loaded.platform;
-  if (spec.duration_s > 0) options.setup_timeout = absl::Seconds(std::max(spec.duration_s, 1.0));
+  if (in_experiment) options.experiment_duration_s = loaded.scenario_duration_s;
+  const double bound_s = spec.duration_s > 0 ? spec.duration_s : options.experiment_duration_s;
+  if (bound_s > 0) options.setup_timeout = absl::Seconds(std::max(bound_s, 1.0));
+  if (!args.trace_file.empty()) options.max_trace_spans = kMaxTraceSpans;
   const std::string out = args.out.empty() ? absl::StrCat("runs/jobs/", spec.name) : args.out;
   MINITF_RETURN_IF_ERROR(MakeDir(out));
   // Without AntMan's files (a HAMi pod), the job keeps its own in `out`:
@@ -236,10 +288,11 @@ absl::StatusOr<int> RunJob(const JobArgs& args) {
   }
   const std::string summary_path = absl::StrCat(out, "/", spec.name, ".summary.json");
   const std::string steps_path = absl::StrCat(out, "/", spec.name, ".steps.csv");
+  int64_t capacity_bytes = 0;  // Known once the job is set up.
   auto summary = [&](const JobSummary& s, const std::string& status, const std::string& signal) {
-    return WriteFileAtomically(
-        summary_path,
-        SummaryJson(spec, s, status, signal, options.config_file, options.status_file));
+    return WriteFileAtomically(summary_path,
+                               SummaryJson(spec, s, status, signal, options.config_file,
+                                           options.status_file, capacity_bytes));
   };
   MINITF_RETURN_IF_ERROR(summary(Summarize(spec, {}, 0, ""), "running", ""));
 
@@ -286,6 +339,11 @@ absl::StatusOr<int> RunJob(const JobArgs& args) {
     if (starts_suspended) setup.perf_control = 100;
     MINITF_RETURN_IF_ERROR(WriteFileAtomically(options.config_file, GPUConfigToJson(setup)));
   }
+  // Part of an experiment: a parent that dies stops the job too.
+  if (in_experiment) {
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
+    if (getppid() == 1) return absl::AbortedError("the experiment that started the job has ended");
+  }
   InstallInterruptHandlers(
       "\nminitf job: interrupted: cancelling the step in flight and writing what was measured "
       "(interrupt again to quit at once)\n");
@@ -309,12 +367,42 @@ absl::StatusOr<int> RunJob(const JobArgs& args) {
     MINITF_RETURN_IF_ERROR(
         WriteFileAtomically(options.config_file, GPUConfigToJson(StartingConfig(spec))));
   }
-  (*job)->Start(absl::Now());
+  capacity_bytes = (*job)->device_capacity_bytes();
+  absl::Time start = absl::Now();
+  if (in_experiment) {
+    MINITF_RETURN_IF_ERROR(summary(Summarize(spec, {}, 0, ""), "ready", ""));
+    absl::StatusOr<absl::Time> announced = AwaitStart(args.start_file);
+    if (!announced.ok()) {
+      const std::string why(announced.status().message());
+      MINITF_RETURN_IF_ERROR(summary(Summarize(spec, {}, 0, InterruptSignal() != 0 ? "" : why),
+                                     InterruptSignal() != 0 ? "interrupted" : "failed",
+                                     InterruptSignalName()));
+      if (InterruptSignal() != 0) return 128 + InterruptSignal();
+      return announced.status();
+    }
+    start = *announced;
+    // The experiment may have rewritten the config since set-up (suspended
+    // from the first step, say): take it before the first step.
+    absl::StatusOr<std::string> text = ReadRegularFile(options.config_file, 1 << 20, "a config");
+    absl::StatusOr<GPUConfig> config =
+        text.ok() ? ParseGPUConfig(*text, options.config_file) : text.status();
+    if (config.ok() && config->perf_control.has_value()) {
+      MINITF_RETURN_IF_ERROR((*job)->AwaitPerfControl(*config->perf_control, kConfigTakeTimeout));
+    }
+  }
+  (*job)->Start(start);
   bool interrupted = false;
+  // The steps so far are rewritten every second, so a job killed outright
+  // (SIGKILL) leaves what it measured up to then.
+  absl::Time next_steps_write = absl::Now() + absl::Seconds(1);
   while (!(*job)->finished()) {
     if (!interrupted && InterruptSignal() != 0) {
       interrupted = true;
       (*job)->Interrupt();
+    }
+    if (absl::Now() >= next_steps_write) {
+      next_steps_write = absl::Now() + absl::Seconds(1);
+      (void)WriteFileAtomically(steps_path, StepsCsv((*job)->Records()));
     }
     absl::SleepFor(absl::Milliseconds(20));
   }
@@ -324,6 +412,11 @@ absl::StatusOr<int> RunJob(const JobArgs& args) {
   const int signo = InterruptSignal();
   const std::string ended = signo != 0 ? "interrupted" : status.ok() ? "complete" : "failed";
   MINITF_RETURN_IF_ERROR(WriteFileAtomically(steps_path, StepsCsv(steps)));
+  if (!args.trace_file.empty() && (*job)->trace() != nullptr) {
+    MINITF_RETURN_IF_ERROR(WriteFileAtomically(
+        args.trace_file,
+        TraceSpansJson((*job)->trace()->spans(), (*job)->trace()->dropped_steps())));
+  }
   const JobSummary s = Summarize(spec, steps, 0, std::string(status.message()));
   MINITF_RETURN_IF_ERROR(summary(s, ended, InterruptSignalName()));
   std::cout << "minitf job: '" << spec.name << "' " << ended << " after " << s.steps

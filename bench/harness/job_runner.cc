@@ -237,6 +237,14 @@ JobSample JobRunner::Sample() const {
   return sample;
 }
 
+std::vector<TraceSpan> JobRunner::TraceSpans() const {
+  return trace_ != nullptr ? trace_->spans() : std::vector<TraceSpan>();
+}
+
+int64_t JobRunner::TraceDroppedSteps() const {
+  return trace_ != nullptr ? trace_->dropped_steps() : 0;
+}
+
 int64_t JobRunner::device_capacity_bytes() const {
   return gpu_->executor()->GetDeviceDescription().total_memory;
 }

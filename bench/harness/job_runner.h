@@ -27,6 +27,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "bench/harness/experiment_job.h"
 #include "bench/harness/job_model.h"
 #include "bench/harness/job_trace.h"
 #include "bench/harness/scenario.h"
@@ -39,28 +40,7 @@ class GPUDevice;
 
 namespace minitf::harness {
 
-// What one finished step measured (from the job's GPUStatistics samples).
-struct StepRecord {
-  double time_s = 0;          // the step's end, seconds since the experiment began
-  int64_t step = 0;           // 1, 2, ...
-  double step_ms = 0;         // the step's wall time (Run to Run, sleeps included)
-  int64_t device_bytes = 0;   // device peak during the step (BFC chunk bytes)
-  int64_t host_bytes = 0;     // host (VMem) peak during the step (chunk bytes)
-  int64_t limit_bytes = 0;    // the device memory limit the step ran under
-  int perf_control = 100;
-  double gpu_share = 0;       // the job's GPU busy share over the step
-};
-
-// The job's GPU now, read from another thread (the device timeline).
-struct JobSample {
-  int64_t device_bytes_in_use = 0;  // BFC chunk bytes, as TensorFlow counts them
-  int64_t device_pool_bytes = 0;  // what the job holds of the GPU's capacity
-  int64_t device_limit_bytes = 0;
-  int64_t host_bytes_in_use = 0;  // VMem's host fallback
-  absl::Duration gpu_busy;        // the job's kernels on the engine, so far
-};
-
-class JobRunner {
+class JobRunner final : public ExperimentJob {
  public:
   struct Options {
     JobSpec spec;
@@ -79,37 +59,39 @@ class JobRunner {
   // Errors name the job; DEADLINE_EXCEEDED when the initialisation outlasts
   // setup_timeout.
   static absl::StatusOr<std::unique_ptr<JobRunner>> Create(const Options& options);
-  ~JobRunner();  // Joins.
+  ~JobRunner() override;  // Joins.
 
   // Runs the job's steps in a thread from its start time (relative to
   // `experiment_start`) until its steps or duration are done, the experiment
   // ends, or RequestStop. Once.
-  void Start(absl::Time experiment_start);
+  void Start(absl::Time experiment_start) override;
   // Asks the job to stop after its current step. A job suspended by
   // perfControl 0 stays suspended until its config file raises the value.
-  void RequestStop();
+  void RequestStop() override;
   // RequestStop, and cancels the step in flight (closing the session): an
   // interrupted experiment ends now, not at the job's next step boundary.
   // The cancelled step is not counted.
-  void Interrupt();
-  void Join();
+  void Interrupt() override;
+  void Join() override;
 
   // Waits until the job's GPU config holds perfControl `value` (its config
   // file was rewritten after Create); DeadlineExceeded naming the job if it
   // has not within `timeout`.
-  absl::Status AwaitPerfControl(int value, absl::Duration timeout) const;
+  absl::Status AwaitPerfControl(int value, absl::Duration timeout) const override;
 
   const JobSpec& spec() const { return options_.spec; }
-  std::vector<StepRecord> Records() const;
-  int64_t steps_done() const;
-  bool finished() const;
+  std::vector<StepRecord> Records() const override;
+  int64_t steps_done() const override;
+  bool finished() const override;
   // OK, or the error that ended the job.
-  absl::Status status() const;
-  JobSample Sample() const;
+  absl::Status status() const override;
+  JobSample Sample() const override;
   // The job's trace; null unless Options::max_trace_spans. REQUIRES: joined.
   const JobTrace* trace() const { return trace_.get(); }
+  std::vector<TraceSpan> TraceSpans() const override;
+  int64_t TraceDroppedSteps() const override;
   // The GPU's total device memory (the capacity jobs share).
-  int64_t device_capacity_bytes() const;
+  int64_t device_capacity_bytes() const override;
 
  private:
   JobRunner(Options options, JobModel model, std::unique_ptr<DirectSession> session,

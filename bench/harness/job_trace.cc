@@ -4,6 +4,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "nlohmann/json.hpp"
 
 namespace minitf::harness {
 namespace {
@@ -81,6 +82,37 @@ void JobTrace::AddStep(int64_t step, absl::Time run_start, absl::Time run_end,
     spans_.push_back({"idle", "", kSlots, Micros(slot.start),
                       absl::ToInt64Microseconds(slot.length)});
   }
+}
+
+std::string TraceSpansJson(const std::vector<TraceSpan>& spans, int64_t dropped_steps) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (const TraceSpan& s : spans) rows.push_back({s.name, s.op, s.track, s.start_us, s.dur_us});
+  const nlohmann::json j = {{"dropped_steps", dropped_steps}, {"spans", std::move(rows)}};
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+absl::Status ParseTraceSpansJson(absl::string_view content, absl::string_view file_name,
+                                 std::vector<TraceSpan>* spans, int64_t* dropped_steps) {
+  const nlohmann::json j = nlohmann::json::parse(content, nullptr, /*allow_exceptions=*/false);
+  const auto bad = [&](absl::string_view why) {
+    return absl::InvalidArgumentError(absl::StrCat("trace file '", file_name, "': ", why));
+  };
+  if (!j.is_object() || !j.contains("spans") || !j["spans"].is_array() ||
+      !j.contains("dropped_steps") || !j["dropped_steps"].is_number_integer()) {
+    return bad("want {\"dropped_steps\": N, \"spans\": [...]}");
+  }
+  spans->clear();
+  for (const nlohmann::json& row : j["spans"]) {
+    if (!row.is_array() || row.size() != 5 || !row[0].is_string() || !row[1].is_string() ||
+        !row[2].is_string() || !row[3].is_number_integer() || !row[4].is_number_integer()) {
+      return bad(absl::StrCat("span ", spans->size(),
+                              " is not [name, op, track, start_us, dur_us]"));
+    }
+    spans->push_back({row[0].get<std::string>(), row[1].get<std::string>(),
+                      row[2].get<std::string>(), row[3].get<int64_t>(), row[4].get<int64_t>()});
+  }
+  *dropped_steps = j["dropped_steps"].get<int64_t>();
+  return absl::OkStatus();
 }
 
 }  // namespace minitf::harness

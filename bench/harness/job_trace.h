@@ -23,6 +23,8 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/status.h"
+#include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "runtime/gpu_op_manager.h"
 #include "runtime/step_stats.h"
@@ -68,6 +70,14 @@ class JobTrace {
   int64_t compute_free_us_ = 0;
   int64_t copies_free_us_ = 0;
 };
+
+// A job's spans as a file (what `minitf job --trace` writes and `minitf
+// colocate --processes` reads back): {"dropped_steps": N, "spans":
+// [[name, op, track, start_us, dur_us], ...]}.
+std::string TraceSpansJson(const std::vector<TraceSpan>& spans, int64_t dropped_steps);
+// InvalidArgument naming `file_name` when `content` is not such a file.
+absl::Status ParseTraceSpansJson(absl::string_view content, absl::string_view file_name,
+                                 std::vector<TraceSpan>* spans, int64_t* dropped_steps);
 
 }  // namespace minitf::harness
 

@@ -52,8 +52,9 @@ unless the scenario or a CUDA device says otherwise.
 constexpr char kColocateUsage[] = R"(usage: minitf colocate SCENARIO [options]
 
 Runs every job of SCENARIO (a .json scenario or a .csv job list) in this
-process, each in its own session over the one shared GPU, performs the
-scenario's timeline by rewriting the jobs' config files, and writes:
+process, each in its own session over the one shared GPU (or, with
+--processes, each as a `minitf job` process), performs the scenario's
+timeline by rewriting the jobs' config files, and writes:
   summary.json, table.txt, <job>.steps.csv, device_timeline.csv,
   coordinator.csv (with --coordinator),
   throughput.csv, actions.csv, trace.json (Perfetto / chrome://tracing),
@@ -80,6 +81,12 @@ options:
                          as a fraction of their solo rate (default 0.97)
   --no-timeline          neither timeline nor coordinator: the jobs keep their
                          starting settings (no control)
+  --processes            each job (and each baseline) a `minitf job` process,
+                         the coordinator a `minitf coordinator` process; on
+                         SimGPU they share one device across processes (its
+                         memory and its engine, in shared memory). A job
+                         process that dies is a failed job; the others go on.
+                         Its files and log are in DIR/jobs.
   --no-trace             do not record trace.json
   --no-plots             do not run gnuplot
   -h, --help             this text
@@ -156,6 +163,8 @@ absl::StatusOr<std::optional<ColocateArgs>> ParseColocate(const std::vector<std:
       out.options.coordinator_target = target;
     } else if (a == "--no-timeline") {
       out.options.no_timeline = true;
+    } else if (a == "--processes") {
+      out.options.processes = true;
     } else if (a == "--no-trace") {
       out.options.max_trace_spans = 0;
     } else if (a == "--no-plots") {
@@ -180,7 +189,7 @@ absl::StatusOr<std::optional<ColocateArgs>> ParseColocate(const std::vector<std:
 int Conclude(const ExperimentResult& result) {
   std::vector<std::string> failures;
   for (const JobResult& job : result.jobs) {
-    if (!job.status.ok()) failures.push_back(std::string(job.status.message()));
+    if (!job.status.ok()) failures.push_back(absl::StrCat(job.spec.name, ": ", job.status.message()));
   }
   for (const JobResult& job : result.jobs) {
     if (job.status.ok() && job.steps.empty()) {

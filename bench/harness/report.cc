@@ -11,6 +11,8 @@
 #include <system_error>
 
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_split.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "bench/harness/coordinator.h"
@@ -175,6 +177,30 @@ std::string StepsCsv(const std::vector<StepRecord>& steps) {
   return csv;
 }
 
+absl::StatusOr<std::vector<StepRecord>> ParseStepsCsv(absl::string_view csv,
+                                                      absl::string_view file_name) {
+  std::vector<StepRecord> steps;
+  int line_number = 0;
+  for (absl::string_view line : absl::StrSplit(csv, '\n', absl::SkipEmpty())) {
+    if (++line_number == 1) continue;  // The header.
+    const std::vector<absl::string_view> f = absl::StrSplit(line, ',');
+    StepRecord r;
+    const bool ok = f.size() == 8 && absl::SimpleAtod(f[0], &r.time_s) &&
+                    absl::SimpleAtoi(f[1], &r.step) && absl::SimpleAtod(f[2], &r.step_ms) &&
+                    absl::SimpleAtoi(f[3], &r.device_bytes) &&
+                    absl::SimpleAtoi(f[4], &r.host_bytes) &&
+                    absl::SimpleAtoi(f[5], &r.limit_bytes) &&
+                    absl::SimpleAtoi(f[6], &r.perf_control) && absl::SimpleAtod(f[7], &r.gpu_share);
+    if (!ok) {
+      return absl::InvalidArgumentError(absl::StrCat("steps file '", file_name, "' line ",
+                                                     line_number, " is not a step: '", line,
+                                                     "'"));
+    }
+    steps.push_back(r);
+  }
+  return steps;
+}
+
 namespace {
 
 std::string TimelineCsv(const ExperimentResult& result) {
@@ -285,6 +311,11 @@ nlohmann::json SummaryJson(const ExperimentResult& result) {
     j["coordinator"] = {{"policy", result.coordinator},
                         {"decisions", result.decisions.size()},
                         {"log", kCoordinatorCsv}};
+    if (!result.coordinator_ended.empty()) j["coordinator"]["ended"] = result.coordinator_ended;
+  }
+  j["processes"] = result.processes;
+  if (result.device_bytes_after_jobs >= 0) {
+    j["device_bytes_after_jobs"] = result.device_bytes_after_jobs;
   }
   return j;
 }

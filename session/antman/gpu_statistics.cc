@@ -63,6 +63,7 @@ void GPUStatisticsState::AfterStep(int64_t graph_id, absl::Duration duration,
                         ? std::min(1.0, absl::FDivDuration(busy - tracked.last_busy, wall))
                         : 0;
       tracked.last_busy = busy;
+      s.gpu_busy_us = absl::ToInt64Microseconds(busy);
       s.perf_control = perf_control;
       samples.push_back(std::move(s));
     }

@@ -140,6 +140,7 @@ absl::Status GPUStatsFile::RecordStep(int64_t graph_id, absl::Duration duration,
     figures.host_pool_bytes = sample.host_pool_bytes;
     figures.swap_reason = sample.swap_reason;
     figures.gpu_share = sample.gpu_share;
+    figures.gpu_busy_us = sample.gpu_busy_us;
     figures.perf_control = sample.perf_control;
   }
 
@@ -177,9 +178,10 @@ bool GPUStatsFile::GPUFiguresChanged(const std::map<std::string, GPUFigures>& wi
   for (const auto& [key, now] : window) {
     auto it = written.find(key);
     if (it == written.end()) return true;
-    // Every figure counts but gpu_share, which moves at every step.
+    // Every figure counts but the busy ones, which move at every step.
     GPUFigures now_at_written_share = now;
     now_at_written_share.gpu_share = it->second.gpu_share;
+    now_at_written_share.gpu_busy_us = it->second.gpu_busy_us;
     if (now_at_written_share != it->second) return true;
   }
   return false;
@@ -216,6 +218,7 @@ std::string GPUStatsFile::Render(absl::Time now, int64_t steps, int64_t latest_d
     gpu["deviceMemLimit"] = figures.device_limit_bytes;
     gpu["deviceMemPeakStable"] = figures.device_peak_stable;
     gpu["gpuShare"] = figures.gpu_share;
+    gpu["gpuBusyUs"] = figures.gpu_busy_us;
     gpu["perfControl"] = figures.perf_control;
   }
   file["gpuUsageInfo"] = std::move(usage);

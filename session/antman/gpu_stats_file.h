@@ -38,7 +38,7 @@
 //        "swapReason": "", "deviceMemUsedNvidia": 4294967296,
 //        "device": "GPU:0", "pciBusId": "0000:50:00.0",
 //        "deviceMemLimit": 8589934592, "deviceMemPeakStable": true,
-//        "gpuShare": 0.42, "perfControl": 50}}}
+//        "gpuShare": 0.42, "gpuBusyUs": 1250000, "perfControl": 50}}}
 //
 // Sizes are integers in bytes, durations integers in microseconds.
 // AntMan's keys:
@@ -83,6 +83,8 @@
 //                        stable_steps consecutive steps (the latest included).
 //     gpuShare           the job's GPU busy share over the latest step, 0..1
 //                        (a JSON number with a fraction).
+//     gpuBusyUs          the job's GPU busy time since it began, so a reader
+//                        can measure the device's use over any window.
 //     perfControl        the perfControl in force at the latest step.
 //
 // Same keys, different figures: AntMan's Durations were the mean of each
@@ -93,7 +95,7 @@
 //
 // Write policy. A recorded step marks the file *pending* when
 //   - nothing has been written yet, or
-//   - for some GPU, a written figure other than gpuShare differs from the
+//   - for some GPU, a written figure other than gpuShare and gpuBusyUs differs from the
 //     last written file (max/min, pool sizes, deviceMemStable, limit,
 //     swapReason, perfControl, deviceMemPeakStable -- so a job that settles
 //     is reported as stable), or a GPU appears or disappears, or
@@ -145,6 +147,7 @@ struct GPUMemorySample {
   int64_t host_pool_bytes = 0;      // pinned host pool reserved
   std::string swap_reason;          // "", "OOM", "FRAGMENT"
   double gpu_share = 0;             // the job's GPU busy share over the step, 0..1
+  int64_t gpu_busy_us = 0;          // the job's GPU busy time since it began
   int perf_control = 100;           // in force
 };
 
@@ -210,6 +213,7 @@ class GPUStatsFile {
     int64_t host_pool_bytes = 0;
     std::string swap_reason;
     double gpu_share = 0;
+    int64_t gpu_busy_us = 0;
     int perf_control = 100;
 
     bool operator==(const GPUFigures&) const = default;
@@ -222,7 +226,7 @@ class GPUStatsFile {
   };
 
   // Whether the window's GPUs differ from `written` in a figure that makes
-  // the file pending (all but gpu_share).
+  // the file pending (all but gpu_share and gpu_busy_us).
   static bool GPUFiguresChanged(const std::map<std::string, GPUFigures>& window,
                                 const std::map<std::string, GPUFigures>& written);
   // The file's content.

@@ -20,6 +20,15 @@
 #                 resumes the other); coordinator.csv logs it, summary.json
 #                 names the policy; an unknown policy is exit 2
 #                 before the run
+#   processes     --processes: each job a `minitf job` process (its log and
+#                 files in out/jobs), the usual outputs (trace.json with
+#                 both jobs), the shared SimGPU's memory all free after
+#   processes_kill_job  a job process killed with SIGKILL mid-run: the
+#                 other runs to its end, the summary names the dead job and
+#                 the signal, exit 1, no device memory held after
+#   processes_kill_coordinator  the coordinator process killed with
+#                 SIGKILL: the jobs go on to their end, the summary says
+#                 when the coordinator ended
 set -u
 minitf=$1
 case_name=$2
@@ -162,6 +171,71 @@ coordinator)
   rc=$?
   [ $rc -eq 2 ] || fail "an unknown policy: exit status $rc, want 2"
   grep -q "coordinator policy wants antman or tgs, got 'fifo'" "$dir/log" || fail "not said"
+  ;;
+processes)
+  "$minitf" colocate "$dir/mlp.json" --processes --seconds 4 --baseline --baseline-seconds 1 \
+    --out "$out" --no-plots > "$dir/log" 2>&1
+  rc=$?
+  [ $rc -eq 0 ] || fail "exit status $rc, want 0"
+  grep -q '"processes": true' "$out/summary.json" || fail "summary.json: not processes"
+  grep -q '"device_bytes_after_jobs": 0' "$out/summary.json" ||
+    fail "summary.json: device memory still held after the jobs"
+  for job in a b; do
+    [ -s "$out/jobs/$job.log" ] || fail "no log of job $job's process"
+    grep -q '"status": "complete"' "$out/jobs/$job.summary.json" ||
+      fail "job $job's process did not complete"
+    [ "$(wc -l < "$out/$job.steps.csv")" -gt 2 ] || fail "job $job ran no steps"
+    grep -q "job $job (" "$out/trace.json" || fail "trace.json has no track of job $job"
+  done
+  grep -q '"vs_solo": 0[.]' "$out/summary.json" || fail "no slowdown against the baselines"
+  ;;
+processes_kill_job)
+  "$minitf" colocate "$dir/mlp.json" --processes --seconds 10 --out "$out" --no-plots \
+    --no-trace > "$dir/log" 2>&1 &
+  pid=$!
+  i=0
+  while ! grep -q '"stepCount": *[1-9]' "$out/jobs/a.status.json" 2>/dev/null; do
+    i=$((i + 1))
+    [ $i -le 600 ] || fail "job a never stepped"
+    sleep 0.1
+  done
+  victim=$(sed 's/.*"pid": *\([0-9]*\).*/\1/' "$out/jobs/a.job.json")
+  kill -KILL "$victim" || fail "cannot kill job a's process $victim"
+  killed_at=$(date +%s)
+  wait $pid
+  rc=$?
+  [ $rc -eq 1 ] || fail "exit status $rc, want 1"
+  grep -q "a: its process (pid $victim) was killed by SIGKILL" "$dir/log" ||
+    fail "the dead job is not named on stderr"
+  grep -q '"failure": "its process (pid [0-9]*) was killed by SIGKILL' "$out/summary.json" ||
+    fail "summary.json does not name the signal"
+  grep -q '"device_bytes_after_jobs": 0' "$out/summary.json" ||
+    fail "the dead job's device memory is still held"
+  # b ran on after a died: up to the end, well past the kill.
+  [ "$(date +%s)" -ge $((killed_at + 2)) ] || fail "the run ended with job a"
+  last=$(tail -1 "$out/b.steps.csv" | cut -d, -f1)
+  awk -v t="$last" 'BEGIN { exit !(t > 9) }' || fail "job b stopped at $last s, not at the end"
+  ;;
+processes_kill_coordinator)
+  "$minitf" colocate "$dir/mlp.json" --processes --coordinator antman --seconds 10 \
+    --out "$out" --no-plots --no-trace > "$dir/log" 2>&1 &
+  pid=$!
+  i=0
+  while ! grep -q ',b,found,' "$out/jobs/coordinator.csv" 2>/dev/null; do
+    i=$((i + 1))
+    [ $i -le 600 ] || fail "the coordinator never found job b"
+    sleep 0.1
+  done
+  pkill -KILL -f "coordinator $out/jobs" || fail "no coordinator process"
+  wait $pid
+  rc=$?
+  [ $rc -eq 0 ] || fail "exit status $rc, want 0"
+  grep -q '"ended": "was killed by SIGKILL at' "$out/summary.json" ||
+    fail "summary.json does not say the coordinator was killed"
+  for job in a b; do
+    last=$(tail -1 "$out/$job.steps.csv" | cut -d, -f1)
+    awk -v t="$last" 'BEGIN { exit !(t > 9) }' || fail "job $job stopped at $last s"
+  done
   ;;
 warnings)
   cat > "$dir/cut.json" <<'JSON'

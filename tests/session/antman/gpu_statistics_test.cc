@@ -95,7 +95,7 @@ TEST(GPUStatisticsTest, FirstStepWritesTheDeviceFiguresKeyedByBusId) {
   EXPECT_EQ(gpu["deviceMemUsedNvidia"], gpu["deviceMemPoolSize"]);
   for (const char* key : {"deviceMemUsedMin", "deviceMemPoolSize", "hostMemUsedMin",
                           "hostMemPoolSize", "swapReason", "deviceMemPeakStable", "gpuShare",
-                          "perfControl"}) {
+                          "gpuBusyUs", "perfControl"}) {
     EXPECT_TRUE(gpu.contains(key)) << key;
   }
   EXPECT_TRUE(file.contains("miniBatchDuration"));

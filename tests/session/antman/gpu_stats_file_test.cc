@@ -248,6 +248,7 @@ TEST_F(GPUStatsFileTest, ContentHasEveryKeyWithWindowFigures) {
   last.host_pool_bytes = 3 << 20;
   last.swap_reason = "OOM";
   last.gpu_share = 0.42;
+  last.gpu_busy_us = 1250000;
   last.perf_control = 50;
   ASSERT_TRUE(
       stats.RecordStep(1, absl::Microseconds(12000), {last, Sample("GPU:1", kBus1, 1, 2)}).ok());
@@ -274,6 +275,7 @@ TEST_F(GPUStatsFileTest, ContentHasEveryKeyWithWindowFigures) {
                                  {"deviceMemLimit", 2 << 20},
                                  {"deviceMemPeakStable", true},
                                  {"gpuShare", 0.42},
+                                 {"gpuBusyUs", 1250000},
                                  {"perfControl", 50}}));
   EXPECT_EQ(file["gpuUsageInfo"][kKey1]["device"], "GPU:1");
 }
@@ -304,9 +306,11 @@ TEST_F(GPUStatsFileTest, GPUShareAloneDoesNotRewriteButRidesAlongWithAChange) {
   GPUStatsFile stats(Options());
   GPUMemorySample sample = Sample("GPU:0", kBus0, 100, 200);
   sample.gpu_share = 0.25;
+  sample.gpu_busy_us = 1000;
   ASSERT_TRUE(stats.RecordStep(1, absl::Milliseconds(10), {sample}).ok());
   Advance(absl::Seconds(2));
   sample.gpu_share = 0.75;
+  sample.gpu_busy_us = 9000;
   ASSERT_TRUE(stats.RecordStep(1, absl::Milliseconds(10), {sample}).ok());
   EXPECT_EQ(stats.writes(), 1);
   Advance(absl::Seconds(2));
@@ -314,6 +318,7 @@ TEST_F(GPUStatsFileTest, GPUShareAloneDoesNotRewriteButRidesAlongWithAChange) {
   ASSERT_TRUE(stats.RecordStep(1, absl::Milliseconds(10), {sample}).ok());
   EXPECT_EQ(stats.writes(), 2);
   EXPECT_EQ(ReadJson()["gpuUsageInfo"][kKey0]["gpuShare"], 0.75);
+  EXPECT_EQ(ReadJson()["gpuUsageInfo"][kKey0]["gpuBusyUs"], 9000);
 }
 
 TEST_F(GPUStatsFileTest, DeviceMemPeakStableAfterStableStepsUnchangedPeaks) {
@@ -531,6 +536,7 @@ TEST_F(GPUStatsFileAntManShapeTest, KeysAntManLacksAreOnlyMinitfsAdditions) {
                            "/gpuUsageInfo/50:00.0/deviceMemLimit",
                            "/gpuUsageInfo/50:00.0/deviceMemPeakStable",
                            "/gpuUsageInfo/50:00.0/gpuShare",
+                           "/gpuUsageInfo/50:00.0/gpuBusyUs",
                            "/gpuUsageInfo/50:00.0/perfControl",
                        }))
       << minitf.dump();
@@ -547,7 +553,8 @@ TEST_F(GPUStatsFileAntManShapeTest, OneStepPerGraphGivesAntMansFigures) {
     minitf.erase(std::string(extra));
   }
   for (const char* extra :
-       {"device", "pciBusId", "deviceMemLimit", "deviceMemPeakStable", "gpuShare", "perfControl"}) {
+       {"device", "pciBusId", "deviceMemLimit", "deviceMemPeakStable", "gpuShare", "gpuBusyUs",
+        "perfControl"}) {
     minitf["gpuUsageInfo"]["50:00.0"].erase(std::string(extra));
   }
   EXPECT_EQ(minitf, antman) << minitf.dump();
