@@ -1,7 +1,5 @@
 #include "bench/harness/experiment.h"
 
-#include <signal.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -24,11 +22,11 @@
 #include "absl/time/clock.h"
 #include "bench/harness/cli_args.h"
 #include "bench/harness/coordinator.h"
+#include "bench/harness/coordinator_process.h"
 #include "bench/harness/job_process.h"
 #include "bench/harness/metrics.h"
 #include "bench/harness/timeline.h"
 #include "fmt/format.h"
-#include "platform/file.h"
 #include "platform/logging.h"
 #include "platform/status_macros.h"
 #include "stream/sim_gpu/sim_gpu_options.h"
@@ -111,93 +109,6 @@ absl::StatusOr<std::unique_ptr<ExperimentJob>> MakeJob(const Scenario& scenario,
   MINITF_ASSIGN_OR_RETURN(std::unique_ptr<JobProcess> job, JobProcess::Create(p));
   return std::unique_ptr<ExperimentJob>(std::move(job));
 }
-
-// A `minitf coordinator` process over the jobs' directory.
-class CoordinatorProcess {
- public:
-  static absl::StatusOr<std::unique_ptr<CoordinatorProcess>> Start(
-      const std::string& jobs_dir, const ExperimentOptions& options, int64_t capacity_bytes) {
-    const std::string log = jobs_dir + "/coordinator.csv";
-    std::error_code ignored;
-    std::filesystem::remove(log, ignored);  // An earlier run's decisions.
-    MINITF_ASSIGN_OR_RETURN(
-        const pid_t pid,
-        SpawnMinitf({"coordinator", jobs_dir, "--policy", options.coordinator, "--gpu-memory",
-                     absl::StrCat(capacity_bytes), "--target",
-                     absl::StrCat(options.coordinator_target), "--interval",
-                     absl::StrCat(kCoordinatorIntervalSeconds), "--log", log},
-                    jobs_dir + "/coordinator.log", {}));
-    return std::unique_ptr<CoordinatorProcess>(new CoordinatorProcess(pid, log, absl::Now()));
-  }
-  ~CoordinatorProcess() { Stop(); }
-
-  // How it ended, once it has ("" while it runs).
-  std::string Ended() {
-    if (!ended_.empty()) return ended_;
-    int wait_status = 0;
-    if (waitpid(pid_, &wait_status, WNOHANG) == pid_) ended_ = DescribeExit(wait_status);
-    return ended_;
-  }
-
-  // SIGTERM, then SIGKILL if it has not ended within 10 s.
-  void Stop() {
-    if (!Ended().empty()) return;
-    kill(pid_, SIGTERM);
-    const absl::Time give_up = absl::Now() + absl::Seconds(10);
-    while (Ended().empty() && absl::Now() < give_up) absl::SleepFor(absl::Milliseconds(10));
-    if (Ended().empty()) {
-      kill(pid_, SIGKILL);
-      int wait_status = 0;
-      waitpid(pid_, &wait_status, 0);
-      ended_ = DescribeExit(wait_status);
-    }
-  }
-
-  // Its decisions, timed from `experiment_start`, into `result` (as
-  // decisions, and as actions for the settings it changed).
-  void ReadDecisions(absl::Time experiment_start, ExperimentResult* result) const {
-    absl::StatusOr<std::string> csv = ReadRegularFile(log_, int64_t{1} << 30, "a decision log");
-    if (!csv.ok()) {
-      LOG(WARNING, "the coordinator's decisions are lost: {}", csv.status());
-      return;
-    }
-    const double offset_s = absl::ToDoubleSeconds(started_ - experiment_start);
-    bool header = true;
-    for (absl::string_view line : absl::StrSplit(*csv, '\n', absl::SkipEmpty())) {
-      if (std::exchange(header, false)) continue;
-      // time, job, setting, old, new, reason (job names and values hold no comma).
-      const std::vector<absl::string_view> f = absl::StrSplit(line, absl::MaxSplits(',', 5));
-      double time_s = 0;
-      if (f.size() < 6 || !absl::SimpleAtod(f[0], &time_s)) continue;
-      time_s += offset_s;
-      result->decisions.push_back({time_s, absl::StrCat(fmt::format("{:.3f}", time_s), ",",
-                                                        absl::StrJoin(f.begin() + 1, f.end(), ","),
-                                                        "\n")});
-      int64_t value = 0;
-      if (!absl::SimpleAtoi(f[4], &value)) continue;
-      TimelineAction action;
-      action.at_s = time_s;
-      action.job = std::string(f[1]);
-      if (f[2] == "perfControl") {
-        action.perf_control = static_cast<int>(value);
-      } else if (f[2] == "maxDeviceMem") {
-        action.max_device_mem = value;
-      } else {
-        continue;
-      }
-      result->actions.push_back({time_s, std::move(action)});
-    }
-  }
-
- private:
-  CoordinatorProcess(pid_t pid, std::string log, absl::Time started)
-      : pid_(pid), log_(std::move(log)), started_(started) {}
-
-  const pid_t pid_;
-  const std::string log_;
-  const absl::Time started_;
-  std::string ended_;
-};
 
 // Runs `spec` alone, unrestricted, for `seconds`; its steady steps/s. An
 // interruption stops it at its next step boundary.
@@ -424,7 +335,10 @@ absl::StatusOr<ExperimentResult> RunExperiment(const Scenario& input,
   std::unique_ptr<CoordinatorProcess> coordinator_process;
   if (coordinated && options.processes) {
     MINITF_ASSIGN_OR_RETURN(coordinator_process,
-                            CoordinatorProcess::Start(jobs_dir, options, result.capacity_bytes));
+                            CoordinatorProcess::Start(jobs_dir, options.coordinator,
+                                                      options.coordinator_target,
+                                                      kCoordinatorIntervalSeconds,
+                                                      result.capacity_bytes));
   } else if (coordinated) {
     CoordinatorOptions o;
     o.dir = jobs_dir;
@@ -531,7 +445,7 @@ absl::StatusOr<ExperimentResult> RunExperiment(const Scenario& input,
   // suspend them again.
   if (coordinator_process != nullptr) {
     coordinator_process->Stop();
-    coordinator_process->ReadDecisions(start, &result);
+    coordinator_process->ReadDecisions(start, &result.decisions, &result.actions);
   }
 
   // A suspended job waits at its step boundary for perfControl to rise:
