@@ -26,6 +26,8 @@
 #   processes_kill_job  a job process killed with SIGKILL mid-run: the
 #                 other runs to its end, the summary names the dead job and
 #                 the signal, exit 1, no device memory held after
+#   processes_interrupt  SIGINT mid-run with --processes: each job process
+#                 is stopped and keeps its steps; exit 130, no job failed
 #   processes_kill_coordinator  the coordinator process killed with
 #                 SIGKILL: the jobs go on to their end, the summary says
 #                 when the coordinator ended
@@ -43,14 +45,20 @@ fail() {
   exit 1
 }
 
-# Waits (at most 60 s) until summary.json says the run has begun.
-wait_running() {
+# wait_for PATTERN FILE WHY: waits (at most 60 s) until FILE holds a line
+# matching PATTERN; fails saying WHY otherwise.
+wait_for() {
   i=0
-  while ! grep -q '"status": "running"' "$out/summary.json" 2>/dev/null; do
+  while ! grep -q "$1" "$2" 2>/dev/null; do
     i=$((i + 1))
-    [ $i -le 600 ] || fail "the run never wrote its running summary"
+    [ $i -le 600 ] || fail "$3"
     sleep 0.1
   done
+}
+
+# Waits until summary.json says the run has begun.
+wait_running() {
+  wait_for '"status": "running"' "$out/summary.json" "the run never wrote its running summary"
 }
 
 # Waits (at most 60 s) until job a has written its status file: it does so
@@ -193,12 +201,7 @@ processes_kill_job)
   "$minitf" colocate "$dir/mlp.json" --processes --seconds 10 --out "$out" --no-plots \
     --no-trace > "$dir/log" 2>&1 &
   pid=$!
-  i=0
-  while ! grep -q '"stepCount": *[1-9]' "$out/jobs/a.status.json" 2>/dev/null; do
-    i=$((i + 1))
-    [ $i -le 600 ] || fail "job a never stepped"
-    sleep 0.1
-  done
+  wait_for '"stepCount": *[1-9]' "$out/jobs/a.status.json" "job a never stepped"
   victim=$(sed 's/.*"pid": *\([0-9]*\).*/\1/' "$out/jobs/a.job.json")
   kill -KILL "$victim" || fail "cannot kill job a's process $victim"
   killed_at=$(date +%s)
@@ -216,16 +219,32 @@ processes_kill_job)
   last=$(tail -1 "$out/b.steps.csv" | cut -d, -f1)
   awk -v t="$last" 'BEGIN { exit !(t > 9) }' || fail "job b stopped at $last s, not at the end"
   ;;
+processes_interrupt)
+  "$minitf" colocate "$dir/mlp.json" --processes --out "$out" --no-plots --no-trace \
+    > "$dir/log" 2>&1 &
+  pid=$!
+  # A step of each in its steps file (the variables' initialisation counts
+  # in the statistics' stepCount, not there).
+  for job in a b; do
+    wait_for '^[0-9.]*,1,' "$out/jobs/$job.steps.csv" "job $job never stepped"
+  done
+  kill -INT $pid
+  wait $pid
+  rc=$?
+  [ $rc -eq 130 ] || fail "exit status $rc, want 130"
+  grep -q '"status": "interrupted"' "$out/summary.json" || fail "summary.json not interrupted"
+  grep -q 'jobs failed' "$dir/log" && fail "an interrupted job counted as failed"
+  for job in a b; do
+    grep -q '"status": "interrupted"' "$out/jobs/$job.summary.json" ||
+      fail "job $job's process was not interrupted"
+    [ "$(wc -l < "$out/$job.steps.csv")" -gt 1 ] || fail "job $job's steps were lost"
+  done
+  ;;
 processes_kill_coordinator)
   "$minitf" colocate "$dir/mlp.json" --processes --coordinator antman --seconds 10 \
     --out "$out" --no-plots --no-trace > "$dir/log" 2>&1 &
   pid=$!
-  i=0
-  while ! grep -q ',b,found,' "$out/jobs/coordinator.csv" 2>/dev/null; do
-    i=$((i + 1))
-    [ $i -le 600 ] || fail "the coordinator never found job b"
-    sleep 0.1
-  done
+  wait_for ',b,found,' "$out/jobs/coordinator.csv" "the coordinator never found job b"
   pkill -KILL -f "coordinator $out/jobs" || fail "no coordinator process"
   wait $pid
   rc=$?

@@ -10,77 +10,31 @@
 
 #include "gtest/gtest.h"
 #include "platform/mutex.h"
+#include "tests/testlib/sim_gpu_engine_testing.h"
 
 namespace minitf::se {
 namespace {
 
 using absl::Milliseconds;
 
-// Kernels finished so far, in the order they finished.
-class Finished {
- public:
-  void Add(const std::string& name) {
-    MutexLock lock(&mu_);
-    names_.push_back(name);
-  }
-  std::vector<std::string> names() const {
-    MutexLock lock(&mu_);
-    return names_;
-  }
+using testing::AwaitQueued;
+using testing::BlockingKernel;
+using testing::FinishOrder;
+using testing::LaunchKernel;
 
- private:
-  mutable Mutex mu_;
-  std::vector<std::string> names_ ABSL_GUARDED_BY(mu_);
-};
-
-// A timing-mode kernel whose body (run in timing mode) only notifies
-// `started`, when given.
 HostKernel Kernel(const std::string& name, Notification* started = nullptr) {
-  HostKernel k;
-  k.name = name;
-  if (started != nullptr) {
-    k.run_in_timing_mode = true;
-    k.body = [started] {
-      started->Notify();
-      return absl::OkStatus();
-    };
-  }
-  return k;
-}
-
-// Runs the kernel on a thread of its own; records it in `finished`.
-std::thread Launch(SimGPUEngine* engine, HostKernel kernel, absl::Duration modeled,
-                   StreamPriority priority, Finished* finished,
-                   absl::Duration* charged = nullptr) {
-  return std::thread([=] {
-    absl::Duration c;
-    EXPECT_TRUE(engine->Execute(kernel, modeled, priority, &c).ok());
-    if (charged != nullptr) *charged = c;
-    finished->Add(kernel.name);
-  });
-}
-
-// Returns once `n` kernels wait for the engine.
-void AwaitQueued(const SimGPUEngine& engine, int n) {
-  while (engine.QueuedKernels() < n) absl::SleepFor(Milliseconds(1));
+  return testing::NotifyingKernel(name, started);
 }
 
 TEST(SimGPUEngineTest, FreeEngineGoesToTheHighestPriorityThenTheEarliest) {
   // Preemption never happens here: the blocker's body holds the engine, and
   // a running body is never preempted.
   SimGPUEngine engine(SimGPUOptions::Mode::kTiming, absl::Hours(1));
-  Finished finished;
+  FinishOrder finished;
   Notification started, release;
-  HostKernel blocker;
-  blocker.name = "blocker";
-  blocker.run_in_timing_mode = true;
-  blocker.body = [&] {
-    started.Notify();
-    release.WaitForNotification();
-    return absl::OkStatus();
-  };
+  const HostKernel blocker = BlockingKernel("blocker", &started, &release);
   std::vector<std::thread> threads;
-  threads.push_back(Launch(&engine, blocker, absl::ZeroDuration(), StreamPriority::kLowest,
+  threads.push_back(LaunchKernel(&engine, blocker, absl::ZeroDuration(), StreamPriority::kLowest,
                            &finished));
   started.WaitForNotification();
   const std::vector<std::pair<std::string, StreamPriority>> arrivals = {
@@ -90,7 +44,7 @@ TEST(SimGPUEngineTest, FreeEngineGoesToTheHighestPriorityThenTheEarliest) {
       {"low2", StreamPriority::kLowest},
       {"high2", StreamPriority::kHighest}};
   for (size_t i = 0; i < arrivals.size(); ++i) {
-    threads.push_back(Launch(&engine, Kernel(arrivals[i].first), Milliseconds(1),
+    threads.push_back(LaunchKernel(&engine, Kernel(arrivals[i].first), Milliseconds(1),
                              arrivals[i].second, &finished));
     AwaitQueued(engine, static_cast<int>(i) + 1);
   }
@@ -105,14 +59,14 @@ TEST(SimGPUEngineTest, FreeEngineGoesToTheHighestPriorityThenTheEarliest) {
 
 TEST(SimGPUEngineTest, HigherPriorityKernelPreemptsARunningHold) {
   SimGPUEngine engine(SimGPUOptions::Mode::kTiming, Milliseconds(1));
-  Finished finished;
+  FinishOrder finished;
   Notification started;
   absl::Duration low_charged, high_charged;
   // The low kernel holds the engine for 3 s; the high one needs 1 ms.
-  std::thread low = Launch(&engine, Kernel("low", &started), absl::Seconds(3),
+  std::thread low = LaunchKernel(&engine, Kernel("low", &started), absl::Seconds(3),
                            StreamPriority::kLowest, &finished, &low_charged);
   started.WaitForNotification();
-  std::thread high = Launch(&engine, Kernel("high"), Milliseconds(1), StreamPriority::kHighest,
+  std::thread high = LaunchKernel(&engine, Kernel("high"), Milliseconds(1), StreamPriority::kHighest,
                             &finished, &high_charged);
   high.join();
   low.join();
@@ -126,16 +80,16 @@ TEST(SimGPUEngineTest, HigherPriorityKernelPreemptsARunningHold) {
 
 TEST(SimGPUEngineTest, PreemptedKernelResumesBeforeLaterKernelsOfItsPriority) {
   SimGPUEngine engine(SimGPUOptions::Mode::kTiming, absl::ZeroDuration());
-  Finished finished;
+  FinishOrder finished;
   Notification started;
-  std::thread low1 = Launch(&engine, Kernel("low1", &started), absl::Seconds(2),
+  std::thread low1 = LaunchKernel(&engine, Kernel("low1", &started), absl::Seconds(2),
                             StreamPriority::kLowest, &finished);
   started.WaitForNotification();
   std::thread low2 =
-      Launch(&engine, Kernel("low2"), Milliseconds(1), StreamPriority::kLowest, &finished);
+      LaunchKernel(&engine, Kernel("low2"), Milliseconds(1), StreamPriority::kLowest, &finished);
   AwaitQueued(engine, 1);
   std::thread high =
-      Launch(&engine, Kernel("high"), Milliseconds(1), StreamPriority::kHighest, &finished);
+      LaunchKernel(&engine, Kernel("high"), Milliseconds(1), StreamPriority::kHighest, &finished);
   for (std::thread* t : {&low1, &low2, &high}) t->join();
   EXPECT_EQ(finished.names(), (std::vector<std::string>{"high", "low1", "low2"}));
   EXPECT_EQ(engine.PreemptionCount(), 1);
@@ -143,13 +97,13 @@ TEST(SimGPUEngineTest, PreemptedKernelResumesBeforeLaterKernelsOfItsPriority) {
 
 TEST(SimGPUEngineTest, KernelsOfOnePriorityRunInArrivalOrderWithoutPreemption) {
   SimGPUEngine engine(SimGPUOptions::Mode::kTiming, absl::ZeroDuration());
-  Finished finished;
+  FinishOrder finished;
   Notification started;
-  std::thread first = Launch(&engine, Kernel("first", &started), Milliseconds(300),
+  std::thread first = LaunchKernel(&engine, Kernel("first", &started), Milliseconds(300),
                              StreamPriority::kDefault, &finished);
   started.WaitForNotification();
   std::thread second =
-      Launch(&engine, Kernel("second", nullptr), Milliseconds(1), StreamPriority::kDefault,
+      LaunchKernel(&engine, Kernel("second", nullptr), Milliseconds(1), StreamPriority::kDefault,
              &finished);
   first.join();
   second.join();

@@ -4,17 +4,15 @@
 // attachments), one capacity for memory.
 #include "stream/sim_gpu/sim_gpu_shared_device.h"
 
-#include <unistd.h>
-
 #include <atomic>
 #include <memory>
 #include <string>
 #include <thread>
 #include <vector>
 
-#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "platform/mutex.h"
+#include "tests/testlib/sim_gpu_engine_testing.h"
 #include "stream/sim_gpu/sim_gpu_engine.h"
 #include "stream/sim_gpu/sim_gpu_memory.h"
 
@@ -25,13 +23,15 @@ using absl::Milliseconds;
 
 constexpr int64_t kCapacity = int64_t{1} << 20;
 
-// A shared device name of this test's own, removed at the end.
+using testing::AwaitQueued;
+using testing::BlockingKernel;
+using testing::FinishOrder;
+using testing::LaunchKernel;
+using testing::NotifyingKernel;
+
+// A shared device of this test's own, removed at the end.
 class SharedDeviceTest : public ::testing::Test {
  protected:
-  SharedDeviceTest() {
-    static std::atomic<int> counter{0};
-    name_ = absl::StrCat("test-", getpid(), "-", counter++);
-  }
   ~SharedDeviceTest() override { EXPECT_TRUE(RemoveSharedSimGPU(name_, 1).ok()); }
 
   std::unique_ptr<SharedSimGPUDevice> Attach() {
@@ -41,50 +41,8 @@ class SharedDeviceTest : public ::testing::Test {
     return d.ok() ? *std::move(d) : nullptr;
   }
 
-  std::string name_;
+  const std::string name_ = testing::UniqueSharedSimGPUName("test");
 };
-
-class Finished {
- public:
-  void Add(const std::string& name) {
-    MutexLock lock(&mu_);
-    names_.push_back(name);
-  }
-  std::vector<std::string> names() const {
-    MutexLock lock(&mu_);
-    return names_;
-  }
-
- private:
-  mutable Mutex mu_;
-  std::vector<std::string> names_ ABSL_GUARDED_BY(mu_);
-};
-
-HostKernel Kernel(const std::string& name, Notification* started = nullptr) {
-  HostKernel k;
-  k.name = name;
-  if (started != nullptr) {
-    k.run_in_timing_mode = true;
-    k.body = [started] {
-      started->Notify();
-      return absl::OkStatus();
-    };
-  }
-  return k;
-}
-
-std::thread Launch(SimGPUEngine* engine, HostKernel kernel, absl::Duration modeled,
-                   StreamPriority priority, Finished* finished) {
-  return std::thread([=] {
-    absl::Duration charged;
-    EXPECT_TRUE(engine->Execute(kernel, modeled, priority, &charged).ok());
-    finished->Add(kernel.name);
-  });
-}
-
-void AwaitQueued(const EngineTurns& line, int n) {
-  while (line.Waiting() < n) absl::SleepFor(Milliseconds(1));
-}
 
 TEST_F(SharedDeviceTest, OneLineServesEveryAttachmentByPriorityThenArrival) {
   std::unique_ptr<SharedSimGPUDevice> a = Attach(), b = Attach();
@@ -92,19 +50,12 @@ TEST_F(SharedDeviceTest, OneLineServesEveryAttachmentByPriorityThenArrival) {
   ASSERT_NE(b, nullptr);
   SimGPUEngine engine_a(SimGPUOptions::Mode::kTiming, absl::Hours(1), a.get());
   SimGPUEngine engine_b(SimGPUOptions::Mode::kTiming, absl::Hours(1), b.get());
-  Finished finished;
+  FinishOrder finished;
   Notification started, release;
-  HostKernel blocker;
-  blocker.name = "blocker";
-  blocker.run_in_timing_mode = true;
-  blocker.body = [&] {
-    started.Notify();
-    release.WaitForNotification();
-    return absl::OkStatus();
-  };
+  const HostKernel blocker = BlockingKernel("blocker", &started, &release);
   std::vector<std::thread> threads;
   threads.push_back(
-      Launch(&engine_a, blocker, absl::ZeroDuration(), StreamPriority::kLowest, &finished));
+      LaunchKernel(&engine_a, blocker, absl::ZeroDuration(), StreamPriority::kLowest, &finished));
   started.WaitForNotification();
   const std::vector<std::pair<std::string, StreamPriority>> arrivals = {
       {"low1", StreamPriority::kLowest},
@@ -115,9 +66,9 @@ TEST_F(SharedDeviceTest, OneLineServesEveryAttachmentByPriorityThenArrival) {
   for (size_t i = 0; i < arrivals.size(); ++i) {
     // Alternately from either attachment.
     SimGPUEngine* engine = i % 2 == 0 ? &engine_b : &engine_a;
-    threads.push_back(Launch(engine, Kernel(arrivals[i].first), Milliseconds(1),
+    threads.push_back(LaunchKernel(engine, NotifyingKernel(arrivals[i].first), Milliseconds(1),
                              arrivals[i].second, &finished));
-    AwaitQueued(*a, static_cast<int>(i) + 1);
+    AwaitQueued(engine_a, static_cast<int>(i) + 1);
   }
   EXPECT_EQ(b->Waiting(), 5);
   release.Notify();
@@ -134,13 +85,13 @@ TEST_F(SharedDeviceTest, AHigherPriorityKernelOfAnotherAttachmentPreemptsAHold) 
   ASSERT_NE(b, nullptr);
   SimGPUEngine low_engine(SimGPUOptions::Mode::kTiming, Milliseconds(1), a.get());
   SimGPUEngine high_engine(SimGPUOptions::Mode::kTiming, Milliseconds(1), b.get());
-  Finished finished;
+  FinishOrder finished;
   Notification started;
-  std::thread low = Launch(&low_engine, Kernel("low", &started), absl::Seconds(3),
+  std::thread low = LaunchKernel(&low_engine, NotifyingKernel("low", &started), absl::Seconds(3),
                            StreamPriority::kLowest, &finished);
   started.WaitForNotification();
   std::thread high =
-      Launch(&high_engine, Kernel("high"), Milliseconds(1), StreamPriority::kHighest, &finished);
+      LaunchKernel(&high_engine, NotifyingKernel("high"), Milliseconds(1), StreamPriority::kHighest, &finished);
   high.join();
   low.join();
   EXPECT_EQ(finished.names(), (std::vector<std::string>{"high", "low"}));

@@ -20,6 +20,7 @@
 #include "stream/sim_gpu/sim_gpu_executor.h"
 #include "stream/sim_gpu/sim_gpu_options.h"
 #include "stream/sim_gpu/sim_gpu_platform.h"
+#include "tests/testlib/sim_gpu_engine_testing.h"
 
 namespace minitf::se {
 namespace {
@@ -28,10 +29,6 @@ constexpr int64_t kCapacity = int64_t{64} << 20;
 
 class SharedDeviceProcessTest : public ::testing::Test {
  protected:
-  SharedDeviceProcessTest() {
-    static std::atomic<int> counter{0};
-    name_ = absl::StrCat("proc-test-", getpid(), "-", counter++);
-  }
   ~SharedDeviceProcessTest() override { EXPECT_TRUE(RemoveSharedSimGPU(name_, 2).ok()); }
 
   std::unique_ptr<SharedSimGPUDevice> Attach() {
@@ -68,7 +65,7 @@ class SharedDeviceProcessTest : public ::testing::Test {
     EXPECT_TRUE(WIFSIGNALED(status));
   }
 
-  std::string name_;
+  const std::string name_ = testing::UniqueSharedSimGPUName("proc-test");
 };
 
 void SayReady(int fd) {
@@ -137,14 +134,7 @@ TEST_F(SharedDeviceProcessTest, AProcessKilledWhileWaitingInLineBlocksNobody) {
   ASSERT_NE(d, nullptr);
   SimGPUEngine engine(SimGPUOptions::Mode::kTiming, absl::ZeroDuration(), d.get());
   Notification started, release;
-  HostKernel blocker;
-  blocker.name = "blocker";
-  blocker.run_in_timing_mode = true;
-  blocker.body = [&] {
-    started.Notify();
-    release.WaitForNotification();
-    return absl::OkStatus();
-  };
+  const HostKernel blocker = testing::BlockingKernel("blocker", &started, &release);
   std::thread holder([&] {
     absl::Duration charged;
     EXPECT_TRUE(engine.Execute(blocker, absl::ZeroDuration(), StreamPriority::kLowest, &charged)
