@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "bench/harness/json_fields.h"
 #include "bench/models/model_util.h"
+#include "platform/file.h"
 #include "platform/status_macros.h"
 #include "runtime/graph_def_io.h"
 #include "runtime/npy_io.h"
@@ -198,6 +199,28 @@ absl::StatusOr<Tensor> MakeFeed(const std::string& job, const FeedSpec& feed,
       FillRandom<bool>(feed, rng, &t);
   }
   return t;
+}
+
+absl::StatusOr<JobSpec> GraphJobFromManifest(const std::string& manifest_path,
+                                             const std::string& name) {
+  MINITF_ASSIGN_OR_RETURN(std::string text,
+                          ReadRegularFile(manifest_path, int64_t{1} << 20, "a manifest"));
+  const Json manifest = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (!manifest.is_object()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("manifest '", manifest_path, "' is not a JSON object"));
+  }
+  const Json graph = {{"file", manifest.value("graph", "graph.pb")},
+                      {"init", manifest.value("init", "")},
+                      {"train", manifest.value("target", "")},
+                      {"feeds", manifest.value("feeds", Json::object())}};
+  JobSpec spec;
+  spec.name = name;
+  spec.model = "graphdef";
+  MINITF_RETURN_IF_ERROR(ParseGraphJob(graph, manifest_path, "manifest",
+                                       std::filesystem::path(manifest_path).parent_path().string(),
+                                       &spec.graph));
+  return spec;
 }
 
 absl::StatusOr<JobModel> BuildGraphJobModel(const JobSpec& spec) {

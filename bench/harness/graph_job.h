@@ -49,6 +49,12 @@ absl::Status ParseGraphJob(const nlohmann::json& j, const std::string& file,
 // the tensor.)
 absl::StatusOr<Tensor> MakeFeed(const std::string& job, const FeedSpec& feed, std::mt19937_64* rng);
 
+// A graphdef job named `name` from a fixture's manifest.json
+// (tests/fixtures/tf/*/manifest.json: "graph", "init", "target", "feeds"),
+// its files relative to the manifest's directory. Errors name the manifest.
+absl::StatusOr<JobSpec> GraphJobFromManifest(const std::string& manifest_path,
+                                             const std::string& name);
+
 // The job's graph, ops and feeds (spec.model == "graphdef"). Errors name
 // the job: a file that does not read, an init or train op or a fed tensor
 // the graph does not have, a feed that cannot be made.

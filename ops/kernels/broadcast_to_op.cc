@@ -1,8 +1,10 @@
-// Kernel: BroadcastTo on CPU (SimGPU twins wrap it): one strided copy whose
+// Kernel: BroadcastTo on CPU (SimGPU twins wrap it) and on
+// CUDA GPUs (element_mover.h): one strided copy whose
 // source strides are 0 along the dimensions the input is stretched in.
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "ops/kernels/element_mover.h"
 #include "ops/kernels/strided_copy.h"
 #include "ops/util/index_values.h"
 #include "runtime/kernel_registry.h"
@@ -11,6 +13,7 @@
 namespace minitf {
 namespace {
 
+template <typename Mover>
 class BroadcastToOp : public OpKernel {
  public:
   explicit BroadcastToOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
@@ -44,8 +47,8 @@ class BroadcastToOp : public OpKernel {
     Tensor* out = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, *out_shape, &out));
     if (out->NumElements() == 0) return;
-    CopyStrided(DataTypeSize(input.dtype()), *dims, input.raw_data(), 0, src_strides,
-                out->raw_data(), 0, RowMajorStrides(*dims));
+    OP_REQUIRES_OK(ctx, Mover::Copy(ctx, DataTypeSize(input.dtype()), *dims, input.raw_data(), 0,
+                                    src_strides, out->raw_data(), 0, RowMajorStrides(*dims)));
   }
 
  private:
@@ -54,11 +57,18 @@ class BroadcastToOp : public OpKernel {
   }
 };
 
+REGISTER_KERNEL_BUILDER(
+    Name("BroadcastTo").Device(DEVICE_CPU).TypeConstraint("T", AllDataTypes()).HostMemory("shape"),
+    BroadcastToOp<HostMover>);
+
+#ifdef MINITF_WITH_CUDA
 REGISTER_KERNEL_BUILDER(Name("BroadcastTo")
-                            .Device(DEVICE_CPU)
-                            .TypeConstraint("T", AllDataTypes())
+                            .Device(DEVICE_GPU)
+                            .Platform("CUDA")
+                            .TypeConstraint("T", GpuArrayTypes())
                             .HostMemory("shape"),
-                        BroadcastToOp);
+                        BroadcastToOp<CudaMover>);
+#endif  // MINITF_WITH_CUDA
 
 }  // namespace
 }  // namespace minitf

@@ -1,4 +1,5 @@
-// Kernels: ConcatV2 and ConcatOffset on CPU (SimGPU twins wrap them).
+// Kernels: ConcatV2 and ConcatOffset on CPU (SimGPU twins wrap them), and
+// ConcatV2 on CUDA GPUs (element_mover.h).
 //
 // ConcatV2 views every input as [outer, inner_i] (outer: the dimensions
 // before the axis) and copies it into columns [offset_i, offset_i + inner_i)
@@ -6,6 +7,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "ops/kernels/element_mover.h"
 #include "ops/kernels/strided_copy.h"
 #include "ops/util/index_values.h"
 #include "runtime/kernel_registry.h"
@@ -14,6 +16,7 @@
 namespace minitf {
 namespace {
 
+template <typename Mover>
 class ConcatV2Op : public OpKernel {
  public:
   explicit ConcatV2Op(OpKernelConstruction* ctx) : OpKernel(ctx) {}
@@ -59,8 +62,8 @@ class ConcatV2Op : public OpKernel {
       const Tensor& in = ctx->input(i);
       const int64_t inner = in.NumElements() / outer;
       if (inner == 0) continue;
-      CopyStrided(esize, {outer, inner}, in.raw_data(), 0, {inner, 1}, out->raw_data(), column,
-                  {out_inner, 1});
+      OP_REQUIRES_OK(ctx, Mover::Copy(ctx, esize, {outer, inner}, in.raw_data(), 0, {inner, 1},
+                                      out->raw_data(), column, {out_inner, 1}));
       column += inner;
     }
   }
@@ -71,11 +74,9 @@ class ConcatV2Op : public OpKernel {
   }
 };
 
-REGISTER_KERNEL_BUILDER(Name("ConcatV2")
-                            .Device(DEVICE_CPU)
-                            .TypeConstraint("T", AllDataTypes())
-                            .HostMemory("axis"),
-                        ConcatV2Op);
+REGISTER_KERNEL_BUILDER(
+    Name("ConcatV2").Device(DEVICE_CPU).TypeConstraint("T", AllDataTypes()).HostMemory("axis"),
+    ConcatV2Op<HostMover>);
 
 // offset[i] = the start of input i in the output of a concatenation along
 // concat_dim: zeros except at concat_dim.
@@ -148,6 +149,15 @@ REGISTER_KERNEL_BUILDER(Name("ConcatOffset")
                             .HostMemory("shape")
                             .HostMemory("offset"),
                         ConcatOffsetOp<int64_t>);
+
+#ifdef MINITF_WITH_CUDA
+REGISTER_KERNEL_BUILDER(Name("ConcatV2")
+                            .Device(DEVICE_GPU)
+                            .Platform("CUDA")
+                            .TypeConstraint("T", GpuArrayTypes())
+                            .HostMemory("axis"),
+                        ConcatV2Op<CudaMover>);
+#endif  // MINITF_WITH_CUDA
 
 }  // namespace
 }  // namespace minitf

@@ -78,6 +78,28 @@ std::vector<KernelDef> BuildCudaKernelSet() {
     add(Gpu("ZerosLike").TypeConstraint("T", {t}));
     add(Gpu("OnesLike").TypeConstraint("T", {t}));
   }
+  // The array kernels (element_mover.h): one strided copy each, their
+  // shapes, indices and pad value in host memory, as TensorFlow's.
+  const std::vector<DataType> kArrayTypes = {DT_FLOAT, DT_DOUBLE, DT_INT64, DT_BOOL};
+  const std::vector<std::pair<const char*, std::vector<const char*>>> kArrayKernels = {
+      {"Pad", {"paddings"}},
+      {"PadV2", {"paddings", "constant_values"}},
+      {"Slice", {"begin", "size"}},
+      {"StridedSlice", {"begin", "end", "strides"}},
+      {"StridedSliceGrad", {"shape", "begin", "end", "strides"}},
+      {"Tile", {"multiples"}},
+      {"ConcatV2", {"axis"}},
+      {"Split", {"split_dim"}},
+      {"SplitV", {"size_splits", "split_dim"}},
+      {"Pack", {}},
+      {"Unpack", {}},
+      {"BroadcastTo", {"shape"}}};
+  for (const auto& [op, host_args] : kArrayKernels) {
+    KernelDefBuilder builder = Gpu(op);
+    builder.TypeConstraint("T", kArrayTypes);
+    for (const char* arg : host_args) builder.HostMemory(arg);
+    add(builder);
+  }
   // Random numbers (random_ops.cc), shapes in host memory.
   for (const char* op : {"RandomUniform", "RandomStandardNormal", "TruncatedNormal"}) {
     add(Gpu(op)

@@ -1,10 +1,12 @@
-// Kernels: Pack and Unpack on CPU (SimGPU twins wrap them). With `outer`
+// Kernels: Pack and Unpack on CPU (SimGPU twins wrap them) and
+// on CUDA GPUs (element_mover.h). With `outer`
 // the product of the dimensions before the axis and `inner` the elements
 // from the axis on of one piece, piece i is columns [i * inner, (i+1) *
 // inner) of the packed tensor's [outer, N * inner] view.
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "ops/kernels/element_mover.h"
 #include "ops/kernels/strided_copy.h"
 #include "runtime/kernel_registry.h"
 #include "runtime/op_requires.h"
@@ -12,6 +14,7 @@
 namespace minitf {
 namespace {
 
+template <typename Mover>
 class PackOp : public OpKernel {
  public:
   explicit PackOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
@@ -42,8 +45,8 @@ class PackOp : public OpKernel {
     const int64_t inner = shape.num_elements() / outer;
     const size_t esize = DataTypeSize(out->dtype());
     for (int i = 0; i < n; ++i) {
-      CopyStrided(esize, {outer, inner}, ctx->input(i).raw_data(), 0, {inner, 1}, out->raw_data(),
-                  i * inner, {n * inner, 1});
+      OP_REQUIRES_OK(ctx, Mover::Copy(ctx, esize, {outer, inner}, ctx->input(i).raw_data(), 0,
+                                      {inner, 1}, out->raw_data(), i * inner, {n * inner, 1}));
     }
   }
 
@@ -55,8 +58,9 @@ class PackOp : public OpKernel {
 };
 
 REGISTER_KERNEL_BUILDER(Name("Pack").Device(DEVICE_CPU).TypeConstraint("T", AllDataTypes()),
-                        PackOp);
+                        PackOp<HostMover>);
 
+template <typename Mover>
 class UnpackOp : public OpKernel {
  public:
   explicit UnpackOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
@@ -83,8 +87,8 @@ class UnpackOp : public OpKernel {
       Tensor* out = nullptr;
       OP_REQUIRES_OK(ctx, ctx->allocate_output(i, piece_shape, &out));
       if (out->NumElements() == 0) continue;
-      CopyStrided(esize, {outer, inner}, value.raw_data(), i * inner, {num * inner, 1},
-                  out->raw_data(), 0, {inner, 1});
+      OP_REQUIRES_OK(ctx, Mover::Copy(ctx, esize, {outer, inner}, value.raw_data(), i * inner,
+                                      {num * inner, 1}, out->raw_data(), 0, {inner, 1}));
     }
   }
 
@@ -96,7 +100,16 @@ class UnpackOp : public OpKernel {
 };
 
 REGISTER_KERNEL_BUILDER(Name("Unpack").Device(DEVICE_CPU).TypeConstraint("T", AllDataTypes()),
-                        UnpackOp);
+                        UnpackOp<HostMover>);
+
+#ifdef MINITF_WITH_CUDA
+REGISTER_KERNEL_BUILDER(
+    Name("Pack").Device(DEVICE_GPU).Platform("CUDA").TypeConstraint("T", GpuArrayTypes()),
+    PackOp<CudaMover>);
+REGISTER_KERNEL_BUILDER(
+    Name("Unpack").Device(DEVICE_GPU).Platform("CUDA").TypeConstraint("T", GpuArrayTypes()),
+    UnpackOp<CudaMover>);
+#endif  // MINITF_WITH_CUDA
 
 }  // namespace
 }  // namespace minitf

@@ -1,10 +1,10 @@
-// Kernels: Pad and PadV2 on CPU (SimGPU twins wrap them): the output is
-// filled with the pad value, then the input is copied into the block that
-// starts at paddings[:, 0].
-#include <cstring>
+// Kernels: Pad and PadV2 on CPU (SimGPU twins wrap them) and on CUDA GPUs
+// (element_mover.h): the output is filled with the pad value, then the input
+// is copied into the block that starts at paddings[:, 0].
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "ops/kernels/element_mover.h"
 #include "ops/kernels/strided_copy.h"
 #include "ops/util/index_values.h"
 #include "runtime/kernel_registry.h"
@@ -13,6 +13,7 @@
 namespace minitf {
 namespace {
 
+template <typename Mover>
 class PadOp : public OpKernel {
  public:
   explicit PadOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
@@ -56,17 +57,15 @@ class PadOp : public OpKernel {
     Tensor* out = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, *out_shape, &out));
     if (out->NumElements() == 0) return;
-    if (pad_value == &zero) {
-      std::memset(out->raw_data(), 0, out->TotalBytes());
-    } else {
-      FillWithScalar(*pad_value, out);
-    }
+    OP_REQUIRES_OK(ctx,
+                   pad_value == &zero ? Mover::Zero(ctx, out) : Mover::Fill(ctx, *pad_value, out));
     if (input.NumElements() == 0) return;
     const std::vector<int64_t> out_strides = RowMajorStrides(out_dims);
     int64_t offset = 0;
     for (int d = 0; d < rank; ++d) offset += (*pads)[2 * d] * out_strides[d];
-    CopyStrided(DataTypeSize(input.dtype()), input.shape().dim_sizes(), input.raw_data(), 0,
-                RowMajorStrides(input.shape().dim_sizes()), out->raw_data(), offset, out_strides);
+    OP_REQUIRES_OK(ctx, Mover::Copy(ctx, DataTypeSize(input.dtype()), input.shape().dim_sizes(),
+                                    input.raw_data(), 0, RowMajorStrides(input.shape().dim_sizes()),
+                                    out->raw_data(), offset, out_strides));
   }
 
  private:
@@ -75,16 +74,28 @@ class PadOp : public OpKernel {
   }
 };
 
+REGISTER_KERNEL_BUILDER(
+    Name("Pad").Device(DEVICE_CPU).TypeConstraint("T", AllDataTypes()).HostMemory("paddings"),
+    PadOp<HostMover>);
+REGISTER_KERNEL_BUILDER(
+    Name("PadV2").Device(DEVICE_CPU).TypeConstraint("T", AllDataTypes()).HostMemory("paddings"),
+    PadOp<HostMover>);
+#ifdef MINITF_WITH_CUDA
+// As TensorFlow's: the paddings and the pad value in host memory.
 REGISTER_KERNEL_BUILDER(Name("Pad")
-                            .Device(DEVICE_CPU)
-                            .TypeConstraint("T", AllDataTypes())
+                            .Device(DEVICE_GPU)
+                            .Platform("CUDA")
+                            .TypeConstraint("T", GpuArrayTypes())
                             .HostMemory("paddings"),
-                        PadOp);
+                        PadOp<CudaMover>);
 REGISTER_KERNEL_BUILDER(Name("PadV2")
-                            .Device(DEVICE_CPU)
-                            .TypeConstraint("T", AllDataTypes())
-                            .HostMemory("paddings"),
-                        PadOp);
+                            .Device(DEVICE_GPU)
+                            .Platform("CUDA")
+                            .TypeConstraint("T", GpuArrayTypes())
+                            .HostMemory("paddings")
+                            .HostMemory("constant_values"),
+                        PadOp<CudaMover>);
+#endif  // MINITF_WITH_CUDA
 
 }  // namespace
 }  // namespace minitf

@@ -1,8 +1,10 @@
-// Kernel: Slice on CPU (SimGPU twins wrap it). A block that is the whole
+// Kernel: Slice on CPU (SimGPU twins wrap it) and on
+// CUDA GPUs (element_mover.h). A block that is the whole
 // input shares the input's buffer.
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "ops/kernels/element_mover.h"
 #include "ops/kernels/strided_copy.h"
 #include "ops/util/index_values.h"
 #include "runtime/kernel_registry.h"
@@ -11,6 +13,7 @@
 namespace minitf {
 namespace {
 
+template <typename Mover>
 class SliceOp : public OpKernel {
  public:
   explicit SliceOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
@@ -53,8 +56,9 @@ class SliceOp : public OpKernel {
     const std::vector<int64_t> in_strides = RowMajorStrides(input.shape().dim_sizes());
     int64_t offset = 0;
     for (int d = 0; d < rank; ++d) offset += (*begin)[d] * in_strides[d];
-    CopyStrided(DataTypeSize(input.dtype()), out_dims, input.raw_data(), offset, in_strides,
-                out->raw_data(), 0, RowMajorStrides(out_dims));
+    OP_REQUIRES_OK(ctx,
+                   Mover::Copy(ctx, DataTypeSize(input.dtype()), out_dims, input.raw_data(), offset,
+                               in_strides, out->raw_data(), 0, RowMajorStrides(out_dims)));
   }
 
  private:
@@ -68,7 +72,17 @@ REGISTER_KERNEL_BUILDER(Name("Slice")
                             .TypeConstraint("T", AllDataTypes())
                             .HostMemory("begin")
                             .HostMemory("size"),
-                        SliceOp);
+                        SliceOp<HostMover>);
+
+#ifdef MINITF_WITH_CUDA
+REGISTER_KERNEL_BUILDER(Name("Slice")
+                            .Device(DEVICE_GPU)
+                            .Platform("CUDA")
+                            .TypeConstraint("T", GpuArrayTypes())
+                            .HostMemory("begin")
+                            .HostMemory("size"),
+                        SliceOp<CudaMover>);
+#endif  // MINITF_WITH_CUDA
 
 }  // namespace
 }  // namespace minitf

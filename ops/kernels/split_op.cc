@@ -1,9 +1,11 @@
-// Kernels: Split and SplitV on CPU (SimGPU twins wrap them). Piece i of a
+// Kernels: Split and SplitV on CPU (SimGPU twins wrap them) and
+// on CUDA GPUs (element_mover.h). Piece i of a
 // split along dimension `axis` is columns [start_i, start_i + inner_i) of
 // the input's [outer, inner] view (outer: the dimensions before the axis).
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "ops/kernels/element_mover.h"
 #include "ops/kernels/strided_copy.h"
 #include "ops/util/index_values.h"
 #include "runtime/kernel_registry.h"
@@ -14,6 +16,7 @@ namespace {
 
 // Writes the pieces of `value` along `axis` with the given sizes to the
 // outputs of `ctx`; one piece of everything forwards the input.
+template <typename Mover>
 void WritePieces(OpKernelContext* ctx, const Tensor& value, int axis,
                  const std::vector<int64_t>& sizes) {
   if (sizes.size() == 1) {
@@ -34,8 +37,8 @@ void WritePieces(OpKernelContext* ctx, const Tensor& value, int axis,
     OP_REQUIRES_OK(ctx, ctx->allocate_output(static_cast<int>(i), shape, &out));
     const int64_t inner = sizes[i] * row;
     if (out->NumElements() > 0) {
-      CopyStrided(esize, {outer, inner}, value.raw_data(), start, {in_inner, 1}, out->raw_data(),
-                  0, {inner, 1});
+      OP_REQUIRES_OK(ctx, Mover::Copy(ctx, esize, {outer, inner}, value.raw_data(), start,
+                                      {in_inner, 1}, out->raw_data(), 0, {inner, 1}));
     }
     start += inner;
   }
@@ -47,6 +50,7 @@ absl::StatusOr<int> SplitAxis(const Tensor& split_dim, const Tensor& value) {
   return CanonicalAxis(*dim, value.dims(), "split_dim");
 }
 
+template <typename Mover>
 class SplitOp : public OpKernel {
  public:
   explicit SplitOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
@@ -63,16 +67,15 @@ class SplitOp : public OpKernel {
                                    "dimension, but got split_dim ", *axis, " (size = ", size,
                                    ") and num_split ", num_split)),
                                def()));
-    WritePieces(ctx, value, *axis, std::vector<int64_t>(num_split, size / num_split));
+    WritePieces<Mover>(ctx, value, *axis, std::vector<int64_t>(num_split, size / num_split));
   }
 };
 
-REGISTER_KERNEL_BUILDER(Name("Split")
-                            .Device(DEVICE_CPU)
-                            .TypeConstraint("T", AllDataTypes())
-                            .HostMemory("split_dim"),
-                        SplitOp);
+REGISTER_KERNEL_BUILDER(
+    Name("Split").Device(DEVICE_CPU).TypeConstraint("T", AllDataTypes()).HostMemory("split_dim"),
+    SplitOp<HostMover>);
 
+template <typename Mover>
 class SplitVOp : public OpKernel {
  public:
   explicit SplitVOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
@@ -108,7 +111,7 @@ class SplitVOp : public OpKernel {
                                    "size of the input along split_dim if not fully specified.  "
                                    "Got: ", known, " for split_dim ", *axis, " of size ", size)));
     if (inferred >= 0) (*sizes)[inferred] = size - known;
-    WritePieces(ctx, value, *axis, *sizes);
+    WritePieces<Mover>(ctx, value, *axis, *sizes);
   }
 
  private:
@@ -122,7 +125,23 @@ REGISTER_KERNEL_BUILDER(Name("SplitV")
                             .TypeConstraint("T", AllDataTypes())
                             .HostMemory("size_splits")
                             .HostMemory("split_dim"),
-                        SplitVOp);
+                        SplitVOp<HostMover>);
+
+#ifdef MINITF_WITH_CUDA
+REGISTER_KERNEL_BUILDER(Name("Split")
+                            .Device(DEVICE_GPU)
+                            .Platform("CUDA")
+                            .TypeConstraint("T", GpuArrayTypes())
+                            .HostMemory("split_dim"),
+                        SplitOp<CudaMover>);
+REGISTER_KERNEL_BUILDER(Name("SplitV")
+                            .Device(DEVICE_GPU)
+                            .Platform("CUDA")
+                            .TypeConstraint("T", GpuArrayTypes())
+                            .HostMemory("size_splits")
+                            .HostMemory("split_dim"),
+                        SplitVOp<CudaMover>);
+#endif  // MINITF_WITH_CUDA
 
 }  // namespace
 }  // namespace minitf

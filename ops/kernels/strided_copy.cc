@@ -5,14 +5,17 @@
 
 namespace minitf {
 
-void CopyStrided(size_t element_size, absl::Span<const int64_t> shape, const void* src,
-                 int64_t src_offset, absl::Span<const int64_t> src_strides, void* dst,
-                 int64_t dst_offset, absl::Span<const int64_t> dst_strides) {
-  // Drop size-1 dimensions and fold dimensions that are contiguous in both
-  // buffers into their outer neighbour, so a plain block is one memcpy.
-  std::vector<int64_t> dims, ss, ds;
+FoldedCopy FoldCopy(absl::Span<const int64_t> shape, absl::Span<const int64_t> src_strides,
+                    absl::Span<const int64_t> dst_strides) {
+  FoldedCopy f;
+  std::vector<int64_t>& dims = f.dims;
+  std::vector<int64_t>& ss = f.src_strides;
+  std::vector<int64_t>& ds = f.dst_strides;
   for (size_t d = 0; d < shape.size(); ++d) {
-    if (shape[d] == 0) return;
+    if (shape[d] == 0) {
+      f.empty = true;
+      return f;
+    }
     if (shape[d] == 1) continue;
     if (!dims.empty() && ss.back() == src_strides[d] * shape[d] &&
         ds.back() == dst_strides[d] * shape[d]) {
@@ -25,6 +28,18 @@ void CopyStrided(size_t element_size, absl::Span<const int64_t> shape, const voi
     ss.push_back(src_strides[d]);
     ds.push_back(dst_strides[d]);
   }
+  return f;
+}
+
+void CopyStrided(size_t element_size, absl::Span<const int64_t> shape, const void* src,
+                 int64_t src_offset, absl::Span<const int64_t> src_strides, void* dst,
+                 int64_t dst_offset, absl::Span<const int64_t> dst_strides) {
+  // A plain block is one memcpy.
+  const FoldedCopy folded = FoldCopy(shape, src_strides, dst_strides);
+  if (folded.empty) return;
+  const std::vector<int64_t>& dims = folded.dims;
+  const std::vector<int64_t>& ss = folded.src_strides;
+  const std::vector<int64_t>& ds = folded.dst_strides;
   const auto* in = static_cast<const char*>(src);
   auto* out = static_cast<char*>(dst);
   const auto esize = static_cast<int64_t>(element_size);

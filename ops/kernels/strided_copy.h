@@ -20,6 +20,17 @@
 
 namespace minitf {
 
+// A copy's index space with its size-1 dimensions dropped and the
+// dimensions contiguous in both buffers folded into their outer neighbour
+// (so a plain block is one dimension). Shared by the host's copy and the
+// CUDA kernel's (strided_copy_gpu.h). `empty`: some dimension is 0.
+struct FoldedCopy {
+  bool empty = false;
+  std::vector<int64_t> dims, src_strides, dst_strides;  // rank 0: one element
+};
+FoldedCopy FoldCopy(absl::Span<const int64_t> shape, absl::Span<const int64_t> src_strides,
+                    absl::Span<const int64_t> dst_strides);
+
 // REQUIRES: every index of `shape` addresses an element inside both
 // buffers; the spans have shape.size() entries.
 void CopyStrided(size_t element_size, absl::Span<const int64_t> shape, const void* src,

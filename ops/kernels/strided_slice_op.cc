@@ -1,12 +1,13 @@
 // Kernels: StridedSlice and StridedSliceGrad on CPU (SimGPU twins wrap
-// them). The index math is PlanStridedSlice's (ops/util/strided_slice.h);
-// the data moves over the plan's processing shape: input element
+// them) and on CUDA GPUs (element_mover.h). The index math is PlanStridedSlice's
+// (ops/util/strided_slice.h); the data moves over the plan's processing shape: input element
 // begin[d] + i_d * strides[d] in each dimension d.
 #include <cstring>
 #include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "ops/kernels/element_mover.h"
 #include "ops/kernels/strided_copy.h"
 #include "ops/util/index_values.h"
 #include "ops/util/strided_slice.h"
@@ -53,6 +54,7 @@ void SliceAddressing(const StridedSlicePlan& plan, absl::Span<const int64_t> dim
   }
 }
 
+template <typename Mover>
 class StridedSliceOp : public OpKernel {
  public:
   explicit StridedSliceOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
@@ -77,8 +79,9 @@ class StridedSliceOp : public OpKernel {
     int64_t offset;
     std::vector<int64_t> src_strides;
     SliceAddressing(*plan, input.shape().dim_sizes(), &offset, &src_strides);
-    CopyStrided(DataTypeSize(input.dtype()), plan->processing_shape, input.raw_data(), offset,
-                src_strides, out->raw_data(), 0, RowMajorStrides(plan->processing_shape));
+    OP_REQUIRES_OK(ctx, Mover::Copy(ctx, DataTypeSize(input.dtype()), plan->processing_shape,
+                                    input.raw_data(), offset, src_strides, out->raw_data(), 0,
+                                    RowMajorStrides(plan->processing_shape)));
   }
 
  private:
@@ -91,9 +94,10 @@ REGISTER_KERNEL_BUILDER(Name("StridedSlice")
                             .HostMemory("begin")
                             .HostMemory("end")
                             .HostMemory("strides"),
-                        StridedSliceOp);
+                        StridedSliceOp<HostMover>);
 
 // output = zeros of shape `shape`; output[slice] = dy.
+template <typename Mover>
 class StridedSliceGradOp : public OpKernel {
  public:
   explicit StridedSliceGradOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
@@ -118,13 +122,14 @@ class StridedSliceGradOp : public OpKernel {
     Tensor* out = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, *shape, &out));
     if (out->NumElements() == 0) return;
-    std::memset(out->raw_data(), 0, out->TotalBytes());
+    OP_REQUIRES_OK(ctx, Mover::Zero(ctx, out));
     if (dy.NumElements() == 0) return;
     int64_t offset;
     std::vector<int64_t> dst_strides;
     SliceAddressing(*plan, *dims, &offset, &dst_strides);
-    CopyStrided(DataTypeSize(dy.dtype()), plan->processing_shape, dy.raw_data(), 0,
-                RowMajorStrides(plan->processing_shape), out->raw_data(), offset, dst_strides);
+    OP_REQUIRES_OK(ctx, Mover::Copy(ctx, DataTypeSize(dy.dtype()), plan->processing_shape,
+                                    dy.raw_data(), 0, RowMajorStrides(plan->processing_shape),
+                                    out->raw_data(), offset, dst_strides));
   }
 
  private:
@@ -138,7 +143,27 @@ REGISTER_KERNEL_BUILDER(Name("StridedSliceGrad")
                             .HostMemory("begin")
                             .HostMemory("end")
                             .HostMemory("strides"),
-                        StridedSliceGradOp);
+                        StridedSliceGradOp<HostMover>);
+
+#ifdef MINITF_WITH_CUDA
+REGISTER_KERNEL_BUILDER(Name("StridedSlice")
+                            .Device(DEVICE_GPU)
+                            .Platform("CUDA")
+                            .TypeConstraint("T", GpuArrayTypes())
+                            .HostMemory("begin")
+                            .HostMemory("end")
+                            .HostMemory("strides"),
+                        StridedSliceOp<CudaMover>);
+REGISTER_KERNEL_BUILDER(Name("StridedSliceGrad")
+                            .Device(DEVICE_GPU)
+                            .Platform("CUDA")
+                            .TypeConstraint("T", GpuArrayTypes())
+                            .HostMemory("shape")
+                            .HostMemory("begin")
+                            .HostMemory("end")
+                            .HostMemory("strides"),
+                        StridedSliceGradOp<CudaMover>);
+#endif  // MINITF_WITH_CUDA
 
 }  // namespace
 }  // namespace minitf

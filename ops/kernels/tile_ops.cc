@@ -1,10 +1,12 @@
-// Kernel: Tile on CPU (SimGPU twins wrap it). The output of shape
+// Kernel: Tile on CPU (SimGPU twins wrap it) and on
+// CUDA GPUs (element_mover.h). The output of shape
 // [m_0 * d_0, ..., m_{n-1} * d_{n-1}] is viewed as [m_0, d_0, ..., m_{n-1},
 // d_{n-1}], whose element (t_0, i_0, ...) is input element (i_0, ...): one
 // strided copy whose source strides are 0 along the repeat dimensions.
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "ops/kernels/element_mover.h"
 #include "ops/kernels/strided_copy.h"
 #include "ops/util/index_values.h"
 #include "runtime/kernel_registry.h"
@@ -13,6 +15,7 @@
 namespace minitf {
 namespace {
 
+template <typename Mover>
 class TileOp : public OpKernel {
  public:
   explicit TileOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
@@ -53,8 +56,8 @@ class TileOp : public OpKernel {
       view.push_back(input.dim_size(d));
       src_strides.push_back(in_strides[d]);
     }
-    CopyStrided(DataTypeSize(input.dtype()), view, input.raw_data(), 0, src_strides,
-                out->raw_data(), 0, RowMajorStrides(view));
+    OP_REQUIRES_OK(ctx, Mover::Copy(ctx, DataTypeSize(input.dtype()), view, input.raw_data(), 0,
+                                    src_strides, out->raw_data(), 0, RowMajorStrides(view)));
   }
 
  private:
@@ -63,11 +66,18 @@ class TileOp : public OpKernel {
   }
 };
 
+REGISTER_KERNEL_BUILDER(
+    Name("Tile").Device(DEVICE_CPU).TypeConstraint("T", AllDataTypes()).HostMemory("multiples"),
+    TileOp<HostMover>);
+
+#ifdef MINITF_WITH_CUDA
 REGISTER_KERNEL_BUILDER(Name("Tile")
-                            .Device(DEVICE_CPU)
-                            .TypeConstraint("T", AllDataTypes())
+                            .Device(DEVICE_GPU)
+                            .Platform("CUDA")
+                            .TypeConstraint("T", GpuArrayTypes())
                             .HostMemory("multiples"),
-                        TileOp);
+                        TileOp<CudaMover>);
+#endif  // MINITF_WITH_CUDA
 
 }  // namespace
 }  // namespace minitf

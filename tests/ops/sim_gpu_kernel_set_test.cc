@@ -99,12 +99,18 @@ TEST(SimGpuKernelSetTest, EveryListedKernelWrapsACpuKernelOfEachOfItsDtypes) {
 }
 
 TEST(SimGpuKernelSetTest, OnlyCudasOpsAndDtypesHaveSimGpuKernels) {
-  // CUDA has float Exp, no double Exp, no Pad, and no int32 Transpose.
+  // CUDA has float Exp, no double Exp, float Pad but no int32 Pad, no Abs,
+  // and no int32 Transpose.
   EXPECT_TRUE(HasKernel("Exp", DEVICE_GPU, "SimGPU", {{"T", DT_FLOAT}}));
   EXPECT_FALSE(HasKernel("Exp", DEVICE_GPU, "SimGPU", {{"T", DT_DOUBLE}}));
   EXPECT_TRUE(HasKernel("Exp", DEVICE_CPU, "", {{"T", DT_DOUBLE}}));
   EXPECT_TRUE(HasKernel("Pad", DEVICE_CPU, "", kPadFloat));
-  EXPECT_FALSE(HasKernel("Pad", DEVICE_GPU, "SimGPU", kPadFloat));
+  EXPECT_TRUE(HasKernel("Pad", DEVICE_GPU, "SimGPU", kPadFloat));
+  const TypeAttrs int32_pad = {{"T", DT_INT32}, {"Tpaddings", DT_INT32}};
+  EXPECT_TRUE(HasKernel("Pad", DEVICE_CPU, "", int32_pad));
+  EXPECT_FALSE(HasKernel("Pad", DEVICE_GPU, "SimGPU", int32_pad));
+  EXPECT_TRUE(HasKernel("Abs", DEVICE_CPU, "", {{"T", DT_FLOAT}}));
+  EXPECT_FALSE(HasKernel("Abs", DEVICE_GPU, "SimGPU", {{"T", DT_FLOAT}}));
   const TypeAttrs int64_transpose = {{"T", DT_INT64}, {"Tperm", DT_INT32}};
   const TypeAttrs int32_transpose = {{"T", DT_INT32}, {"Tperm", DT_INT32}};
   EXPECT_TRUE(HasKernel("Transpose", DEVICE_GPU, "SimGPU", int64_transpose));
@@ -115,9 +121,9 @@ TEST(SimGpuKernelSetTest, OnlyCudasOpsAndDtypesHaveSimGpuKernels) {
 TEST(SimGpuKernelSetTest, AnOpCudaLacksRunsOnTheCpuNextToASimGpu) {
   Scope root = Scope::NewRootScope();
   auto x = ops::Const(root.WithOpName("x"), {1.0f, 2.0f, 3.0f});
-  const Tensor paddings = Tensor::FromVector<int32_t>({1, 2}, TensorShape({1, 2}));
-  auto padded = ops::Pad(root.WithOpName("pad"), x, ops::Const(root, paddings));
-  ops::Exp(root.WithOpName("exp"), padded);
+  // CUDA has no Abs kernel.
+  auto abs = ops::Abs(root.WithOpName("abs"), x);
+  ops::Exp(root.WithOpName("exp"), abs);
   GraphDef graph;
   ASSERT_TRUE(root.ToGraphDef(&graph).ok());
   SessionOptions options;
@@ -137,7 +143,7 @@ TEST(SimGpuKernelSetTest, AnOpCudaLacksRunsOnTheCpuNextToASimGpu) {
   for (const DeviceStepStats& dev : metadata.step_stats.dev_stats) {
     for (const NodeExecStats& n : dev.node_stats) device_of[n.node_name] = dev.device;
   }
-  EXPECT_EQ(device_of["pad"], "/job:localhost/replica:0/task:0/device:CPU:0");
+  EXPECT_EQ(device_of["abs"], "/job:localhost/replica:0/task:0/device:CPU:0");
   EXPECT_EQ(device_of["exp"], "/job:localhost/replica:0/task:0/device:GPU:0");
 }
 
@@ -150,7 +156,7 @@ TEST(SimGpuKernelSetDeathTest, KernelsAllTwinsEveryCpuKernel) {
   EXPECT_EXIT(
       {
         const bool all = se::SimGPUKernelSetOfProcess() == se::SimGPUOptions::KernelSet::kAll &&
-                         HasKernel("Pad", DEVICE_GPU, "SimGPU", kPadFloat) &&
+                         HasKernel("Abs", DEVICE_GPU, "SimGPU", {{"T", DT_FLOAT}}) &&
                          HasKernel("Exp", DEVICE_GPU, "SimGPU", {{"T", DT_DOUBLE}});
         std::exit(all ? 0 : 1);
       },

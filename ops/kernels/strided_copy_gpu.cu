@@ -1,0 +1,103 @@
+// The CUDA kernels of strided_copy_gpu.h: one thread per element of the
+// folded index space (a grid-stride loop), the element moved as one word of
+// its size.
+#include <cstring>
+
+#include "ops/kernels/strided_copy_gpu.h"
+
+namespace minitf::gpu {
+namespace {
+
+constexpr int kThreads = 256;
+constexpr int64_t kMaxBlocks = 65535;
+
+struct alignas(16) Bytes16 {
+  uint64_t lo, hi;
+};
+
+template <typename Word>
+__global__ void StridedCopyKernel(StridedCopyParams p, const Word* src, Word* dst) {
+  for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < p.count;
+       i += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+    int64_t rest = i;
+    int64_t s = p.src_offset;
+    int64_t d = p.dst_offset;
+    for (int k = p.rank - 1; k >= 0; --k) {
+      const int64_t index = rest % p.dims[k];
+      rest /= p.dims[k];
+      s += index * p.src_strides[k];
+      d += index * p.dst_strides[k];
+    }
+    dst[d] = src[s];
+  }
+}
+
+template <typename Word>
+__global__ void FillKernel(Word* dst, int64_t n, Word value) {
+  for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+    dst[i] = value;
+  }
+}
+
+unsigned Blocks(int64_t n) {
+  const int64_t blocks = (n + kThreads - 1) / kThreads;
+  return static_cast<unsigned>(blocks < 1 ? 1 : (blocks > kMaxBlocks ? kMaxBlocks : blocks));
+}
+
+template <typename Word>
+cudaError_t Copy(cudaStream_t stream, const StridedCopyParams& p, const void* src, void* dst) {
+  StridedCopyKernel<Word><<<Blocks(p.count), kThreads, 0, stream>>>(
+      p, static_cast<const Word*>(src), static_cast<Word*>(dst));
+  return cudaGetLastError();
+}
+
+template <typename Word>
+cudaError_t Fill(cudaStream_t stream, void* dst, int64_t n, const void* value) {
+  Word word;
+  std::memcpy(&word, value, sizeof(Word));
+  FillKernel<Word><<<Blocks(n), kThreads, 0, stream>>>(static_cast<Word*>(dst), n, word);
+  return cudaGetLastError();
+}
+
+}  // namespace
+
+cudaError_t LaunchStridedCopy(cudaStream_t stream, size_t element_size,
+                              const StridedCopyParams& params, const void* src, void* dst) {
+  if (params.count == 0) return cudaSuccess;
+  switch (element_size) {
+    case 1:
+      return Copy<uint8_t>(stream, params, src, dst);
+    case 2:
+      return Copy<uint16_t>(stream, params, src, dst);
+    case 4:
+      return Copy<uint32_t>(stream, params, src, dst);
+    case 8:
+      return Copy<uint64_t>(stream, params, src, dst);
+    case 16:
+      return Copy<Bytes16>(stream, params, src, dst);
+    default:
+      return cudaErrorInvalidValue;
+  }
+}
+
+cudaError_t LaunchFillElements(cudaStream_t stream, void* dst, int64_t n, size_t element_size,
+                               const void* value) {
+  if (n == 0) return cudaSuccess;
+  switch (element_size) {
+    case 1:
+      return Fill<uint8_t>(stream, dst, n, value);
+    case 2:
+      return Fill<uint16_t>(stream, dst, n, value);
+    case 4:
+      return Fill<uint32_t>(stream, dst, n, value);
+    case 8:
+      return Fill<uint64_t>(stream, dst, n, value);
+    case 16:
+      return Fill<Bytes16>(stream, dst, n, value);
+    default:
+      return cudaErrorInvalidValue;
+  }
+}
+
+}  // namespace minitf::gpu

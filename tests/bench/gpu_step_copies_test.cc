@@ -1,0 +1,80 @@
+// On a GPU, a ResNet-50 training step keeps its activations on the device:
+// with CUDA's kernel set (SimGPU's default), the only tensors that cross
+// PCIe in a step are the fed batch on the way in and a few bytes of shape
+// arithmetic, not the activations of the blocks (Pad, Slice, Tile and the
+// other array ops have CUDA kernels). The graph is the one TensorFlow wrote
+// (tests/fixtures/tf/resnet50_train); SimGPU runs it in timing mode.
+#include <string>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "bench/harness/graph_job.h"
+#include "gtest/gtest.h"
+#include "session/session.h"
+
+namespace minitf::harness {
+namespace {
+
+struct Crossings {
+  int64_t to_device_bytes = 0;
+  int64_t to_host_bytes = 0;
+  std::vector<std::string> large;  // receives of more than kSmall bytes
+};
+
+constexpr int64_t kSmall = 64 << 10;
+
+Crossings CrossingsOf(const StepStats& stats) {
+  Crossings c;
+  for (const DeviceStepStats& dev : stats.dev_stats) {
+    const bool gpu = absl::StrContains(dev.device, "GPU");
+    for (const NodeExecStats& n : dev.node_stats) {
+      if (n.op != "_Recv" && n.op != "_HostRecv") continue;
+      int64_t bytes = 0;
+      for (const NodeOutputStats& o : n.outputs) bytes += o.allocated_bytes;
+      (gpu ? c.to_device_bytes : c.to_host_bytes) += bytes;
+      if (bytes > kSmall)
+        c.large.push_back(absl::StrCat(n.node_name, " on ", dev.device, ": ", bytes));
+    }
+  }
+  return c;
+}
+
+TEST(GpuStepCopiesTest, AResNet50StepMovesOnlyItsBatchToTheDevice) {
+  absl::StatusOr<JobSpec> spec = GraphJobFromManifest(
+      std::string(MINITF_SOURCE_DIR) + "/tests/fixtures/tf/resnet50_train/manifest.json",
+      "resnet50");
+  ASSERT_TRUE(spec.ok()) << spec.status();
+  absl::StatusOr<JobModel> model = BuildGraphJobModel(*spec);
+  ASSERT_TRUE(model.ok()) << model.status();
+  SessionOptions options;
+  options.config.gpu_options.platform = "SimGPU";
+  options.config.gpu_options.simgpu_options = "memory=16GiB,mode=timing";
+  options.config.allow_soft_placement = true;
+  auto session = NewSession(options);
+  ASSERT_TRUE(session.ok()) << session.status();
+  ASSERT_TRUE((*session)->Create(model->graph).ok());
+  ASSERT_TRUE((*session)->Run({}, {}, {model->init}, nullptr).ok());
+  RunOptions run_options;
+  run_options.trace_level = RunOptions::FULL_TRACE;
+  RunMetadata metadata;
+  std::vector<Tensor> out;
+  absl::Status s = (*session)->Run(run_options, model->feeds, {}, {model->train}, &out, &metadata);
+  ASSERT_TRUE(s.ok()) << s;
+
+  int64_t fed_bytes = 0;
+  for (const auto& [name, tensor] : model->feeds) fed_bytes += tensor.TotalBytes();
+  const Crossings c = CrossingsOf(metadata.step_stats);
+  // The images (32 x 224 x 224 x 3 floats) and labels, and no more than a
+  // few shape tensors besides.
+  EXPECT_GE(c.to_device_bytes, 32 * 224 * 224 * 3 * 4);
+  EXPECT_LE(c.to_device_bytes, fed_bytes + kSmall);
+  EXPECT_LE(c.to_host_bytes, kSmall);
+  ASSERT_EQ(c.large.size(), 1u) << "only the images cross in bulk, not: "
+                                << absl::StrJoin(c.large, "; ");
+  EXPECT_TRUE(absl::StrContains(c.large[0], "GPU")) << c.large[0];
+}
+
+}  // namespace
+}  // namespace minitf::harness
