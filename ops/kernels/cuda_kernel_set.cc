@@ -33,6 +33,14 @@ std::vector<KernelDef> BuildCudaKernelSet() {
        {"ReluGrad", "RsqrtGrad", "SqrtGrad", "SigmoidGrad", "TanhGrad", "ReciprocalGrad"}) {
     add(Gpu(op).TypeConstraint<float>("T"));
   }
+  // Select and SelectV2 (cwise_op_select.cc): a bool condition.
+  for (const char* op : {"Select", "SelectV2"}) {
+    add(Gpu(op).TypeConstraint("T", {DT_FLOAT, DT_DOUBLE, DT_INT64, DT_BOOL}));
+  }
+  // Comparisons (cwise_ops_compare.cc), float operands, bool results.
+  for (const char* op : {"Less", "LessEqual", "Greater", "GreaterEqual", "Equal", "NotEqual"}) {
+    add(Gpu(op).TypeConstraint<float>("T"));
+  }
   // Linear algebra, NN ops and their gradients, float.
   for (const char* op : {"AddN", "MatMul", "BatchMatMul", "BatchMatMulV2", "BiasAdd",
                          "BiasAddGrad", "Conv2D", "MaxPool", "MaxPoolGrad", "Softmax",

@@ -1,5 +1,8 @@
 // Kernels: Select and SelectV2 on CPU for float, double, int32, int64 and
-// bool: output = condition ? t : e, element by element.
+// bool, and on CUDA GPUs for float, double, int64 and bool
+// (cwise_op_select_gpu.cu): output = condition ? t : e, element by element.
+// Every device checks the shapes alike; the CPU evaluates with its fast
+// paths, a CUDA GPU walks the output with each operand's strides.
 //
 // Select (TensorFlow's v1 semantics) takes a condition of t's shape, a
 // scalar condition (choosing all of t or all of e), or a condition vector
@@ -7,6 +10,7 @@
 // shape. SelectV2 broadcasts all three inputs NumPy-style.
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -15,8 +19,22 @@
 #include "runtime/node_def_util.h"
 #include "runtime/op_requires.h"
 
+#ifdef MINITF_WITH_CUDA
+#include "ops/kernels/cuda/cuda_kernel_helpers.h"
+#include "ops/kernels/cwise_op_select_gpu.h"
+#endif
+
 namespace minitf {
 namespace {
+
+// How a device walks the output: its dimensions and each operand's element
+// strides (0 along the dimensions it is stretched over).
+struct SelectWalk {
+  std::vector<int64_t> dims, cond_strides, t_strides, e_strides;
+};
+
+// The CPU evaluates in the kernels themselves.
+struct CpuSelect {};
 
 class SelectOpBase : public OpKernel {
  public:
@@ -28,7 +46,7 @@ class SelectOpBase : public OpKernel {
   }
 };
 
-template <typename T>
+template <typename T, typename Device = CpuSelect>
 class SelectOp : public SelectOpBase {
  public:
   using SelectOpBase::SelectOpBase;
@@ -56,6 +74,17 @@ class SelectOp : public SelectOpBase {
     OP_REQUIRES_OK(ctx, ctx->forward_input_or_allocate_output({1, 2}, 0, t.shape(), &out));
     const int64_t n = t.NumElements();
     if (n == 0) return;
+    if constexpr (!std::is_same_v<Device, CpuSelect>) {
+      SelectWalk walk{{n}, {1}, {1}, {1}};
+      if (cond.dims() == 0) {
+        walk.cond_strides = {0};
+      } else if (rows) {
+        const int64_t row_size = n / t.dim_size(0);
+        walk = {{t.dim_size(0), row_size}, {1, 0}, {row_size, 1}, {row_size, 1}};
+      }
+      OP_REQUIRES_OK(ctx, Device::Walk(ctx, walk, cond, t, e, out));
+      return;
+    }
     const T* tv = t.flat<T>().data();
     const T* ev = e.flat<T>().data();
     T* ov = out->flat<T>().data();
@@ -91,7 +120,7 @@ std::vector<int64_t> BroadcastStrides(const TensorShape& shape, const TensorShap
   return strides;
 }
 
-template <typename T>
+template <typename T, typename Device = CpuSelect>
 class SelectV2Op : public SelectOpBase {
  public:
   using SelectOpBase::SelectOpBase;
@@ -111,6 +140,13 @@ class SelectV2Op : public SelectOpBase {
     OP_REQUIRES_OK(ctx, ctx->forward_input_or_allocate_output({1, 2}, 0, shape, &out));
     const int64_t n = shape.num_elements();
     if (n == 0) return;
+    if constexpr (!std::is_same_v<Device, CpuSelect>) {
+      const SelectWalk walk{std::vector<int64_t>(shape.dim_sizes().begin(), shape.dim_sizes().end()),
+                            BroadcastStrides(cond.shape(), shape),
+                            BroadcastStrides(t.shape(), shape), BroadcastStrides(e.shape(), shape)};
+      OP_REQUIRES_OK(ctx, Device::Walk(ctx, walk, cond, t, e, out));
+      return;
+    }
     if (cond.shape() == shape && t.shape() == shape && e.shape() == shape) {
       const auto c = cond.flat<bool>();
       out->flat<T>().device(ctx->eigen_cpu_device()) = c.select(t.flat<T>(), e.flat<T>());
@@ -154,6 +190,47 @@ MINITF_REGISTER_SELECT_(int32_t);
 MINITF_REGISTER_SELECT_(int64_t);
 MINITF_REGISTER_SELECT_(bool);
 #undef MINITF_REGISTER_SELECT_
+
+#ifdef MINITF_WITH_CUDA
+struct CudaSelect {
+  static absl::Status Walk(OpKernelContext* ctx, const SelectWalk& walk, const Tensor& cond,
+                           const Tensor& t, const Tensor& e, Tensor* out) {
+    const int rank = static_cast<int>(walk.dims.size());
+    if (rank > gpu::kMaxSelectRank) {
+      return AttachNodeName(
+          absl::UnimplementedError(absl::StrCat("the CUDA Select walks at most ",
+                                                gpu::kMaxSelectRank, " dimensions, not ", rank)),
+          ctx->op_kernel().def());
+    }
+    gpu::SelectWalkParams p;
+    p.rank = rank;
+    for (int d = 0; d < rank; ++d) {
+      p.dims[d] = walk.dims[d];
+      p.cond_strides[d] = walk.cond_strides[d];
+      p.t_strides[d] = walk.t_strides[d];
+      p.e_strides[d] = walk.e_strides[d];
+      p.count *= walk.dims[d];
+    }
+    return LaunchOnComputeStream(ctx, "Select", [&](cudaStream_t stream) {
+      return gpu::LaunchSelect(stream, DataTypeSize(t.dtype()), p, cond.data<bool>(), t.raw_data(),
+                               e.raw_data(), out->raw_data());
+    });
+  }
+};
+
+#define MINITF_REGISTER_CUDA_SELECT_(T)                                                   \
+  REGISTER_KERNEL_BUILDER(                                                                \
+      Name("Select").Device(DEVICE_GPU).Platform("CUDA").TypeConstraint<T>("T"),          \
+      SelectOp<T, CudaSelect>);                                                           \
+  REGISTER_KERNEL_BUILDER(                                                                \
+      Name("SelectV2").Device(DEVICE_GPU).Platform("CUDA").TypeConstraint<T>("T"),        \
+      SelectV2Op<T, CudaSelect>)
+MINITF_REGISTER_CUDA_SELECT_(float);
+MINITF_REGISTER_CUDA_SELECT_(double);
+MINITF_REGISTER_CUDA_SELECT_(int64_t);
+MINITF_REGISTER_CUDA_SELECT_(bool);
+#undef MINITF_REGISTER_CUDA_SELECT_
+#endif  // MINITF_WITH_CUDA
 
 }  // namespace
 }  // namespace minitf

@@ -21,6 +21,7 @@
 #include "runtime/op_requires.h"
 
 #ifdef MINITF_WITH_CUDA
+#include "ops/kernels/cuda/broadcast_layout.h"
 #include "ops/kernels/cuda/cuda_kernel_helpers.h"
 #include "ops/kernels/cwise_ops_gpu.h"
 #endif
@@ -301,24 +302,6 @@ constexpr gpu::BinaryOpKind CudaKindOf(SquaredDifferenceFn) {
 }
 constexpr gpu::BinaryOpKind CudaKindOf(PowFn) { return gpu::BinaryOpKind::kPow; }
 
-// Row-major strides of `reshape`, 0 where the operand is stretched.
-void OperandStrides(const BCast::Dims& reshape, int64_t* strides) {
-  int64_t stride = 1;
-  for (int d = static_cast<int>(reshape.size()) - 1; d >= 0; --d) {
-    strides[d] = reshape[d] == 1 ? 0 : stride;
-    stride *= reshape[d];
-  }
-}
-
-gpu::BroadcastLayout LayoutOf(const BCast& bcast) {
-  gpu::BroadcastLayout layout;
-  layout.rank = bcast.rank();
-  for (int d = 0; d < bcast.rank(); ++d) layout.result_dims[d] = bcast.result_dims()[d];
-  OperandStrides(bcast.x_reshape(), layout.x_strides);
-  OperandStrides(bcast.y_reshape(), layout.y_strides);
-  return layout;
-}
-
 struct CudaBinary {
   static constexpr int kMaxBroadcastRank = gpu::kMaxBroadcastRank;
 
@@ -327,7 +310,7 @@ struct CudaBinary {
                              const Tensor& y, Tensor* z) {
     static_assert(std::is_same_v<T, float>, "the CUDA kernels are float only");
     return LaunchOnComputeStream(ctx, ctx->op_kernel().type_string(), [&](cudaStream_t stream) {
-      return gpu::LaunchBinaryOp(stream, CudaKindOf(Fn()), LayoutOf(bcast), x.data<float>(),
+      return gpu::LaunchBinaryOp(stream, CudaKindOf(Fn()), BroadcastLayoutOf(bcast), x.data<float>(),
                                  y.data<float>(), z->data<float>());
     });
   }

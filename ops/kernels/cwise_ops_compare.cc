@@ -2,17 +2,28 @@
 // broadcasting (see bcast.h): the comparisons Less, LessEqual, Greater,
 // GreaterEqual (float, double, int32, int64), Equal and NotEqual (also
 // bool), and the logical ops LogicalAnd, LogicalOr and LogicalNot (bool).
+// The comparisons of float tensors also on CUDA GPUs
+// (cwise_ops_binary_gpu.cu).
 //
-// One kernel template, BinaryPredicateOp<T, Fn>, is BinaryOp<T, Fn> of
+// One kernel template, BinaryPredicateOp<T, Fn, Device>, is BinaryOp of
 // cwise_ops_binary.cc with a bool output: BinaryOpShared checks the shapes,
-// the template picks an evaluation strategy, and Fn only says how two
-// operand expressions combine. Comparisons follow IEEE 754: a NaN operand
+// the template handles what every device shares (the equality ops'
+// incompatible shapes, empty results, the broadcast's rank), Device
+// evaluates, and Fn only says how two operand expressions combine. Comparisons follow IEEE 754: a NaN operand
 // makes every comparison false except NotEqual, which it makes true.
 #include <functional>
 
 #include "ops/kernels/cwise_ops_common.h"
 #include "runtime/kernel_registry.h"
 #include "runtime/op_requires.h"
+
+#ifdef MINITF_WITH_CUDA
+#include <type_traits>
+
+#include "ops/kernels/cuda/broadcast_layout.h"
+#include "ops/kernels/cuda/cuda_kernel_helpers.h"
+#include "ops/kernels/cwise_ops_gpu.h"
+#endif
 
 namespace minitf {
 namespace {
@@ -74,10 +85,60 @@ bool CanBroadcast(const TensorShape& x, const TensorShape& y) {
   return true;
 }
 
-// The largest rank of the merged broadcast view (BCast) this kernel handles.
-constexpr int kMaxBroadcastRank = 5;
+// The CPU's evaluation: Eigen expressions over the merged broadcast view.
+struct CpuPredicate {
+  // The largest rank of the merged broadcast view (BCast) it handles.
+  static constexpr int kMaxBroadcastRank = 5;
 
-template <typename T, typename Fn>
+  static absl::Status SetScalar(OpKernelContext*, Tensor* z, bool value) {
+    z->scalar<bool>()() = value;
+    return absl::OkStatus();
+  }
+
+  // REQUIRES: bcast.rank() <= kMaxBroadcastRank; z has the result's shape
+  // and at least one element.
+  template <typename T, typename Fn>
+  static absl::Status Evaluate(OpKernelContext* ctx, const BCast& bcast, const Tensor& x,
+                               const Tensor& y, Tensor* z) {
+    const Eigen::ThreadPoolDevice& d = ctx->eigen_cpu_device();
+    auto out = z->flat<bool>();
+    auto xf = x.flat<T>();
+    auto yf = y.flat<T>();
+    const int64_t n = z->NumElements();
+    if (bcast.IsTrivial()) {
+      out.device(d) = Fn::Apply(xf, yf);
+    } else if (x.NumElements() == 1 && y.NumElements() == n) {
+      const auto xs = yf.constant(xf(0));
+      out.device(d) = Fn::Apply(xs, yf);
+    } else if (y.NumElements() == 1 && x.NumElements() == n) {
+      const auto ys = xf.constant(yf(0));
+      out.device(d) = Fn::Apply(xf, ys);
+    } else {
+      switch (bcast.rank()) {
+        case 1: EvaluateBroadcastOfRank<T, Fn, 1>(d, bcast, x, y, z); break;
+        case 2: EvaluateBroadcastOfRank<T, Fn, 2>(d, bcast, x, y, z); break;
+        case 3: EvaluateBroadcastOfRank<T, Fn, 3>(d, bcast, x, y, z); break;
+        case 4: EvaluateBroadcastOfRank<T, Fn, 4>(d, bcast, x, y, z); break;
+        default: EvaluateBroadcastOfRank<T, Fn, 5>(d, bcast, x, y, z); break;
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  template <typename T, typename Fn, int N>
+  static void EvaluateBroadcastOfRank(const Eigen::ThreadPoolDevice& d, const BCast& bcast,
+                                      const Tensor& x, const Tensor& y, Tensor* z) {
+    // Eigen expressions refer to TensorMaps by reference: keep them named.
+    const auto xm = x.shaped<T, N>(bcast.x_reshape());
+    const auto ym = y.shaped<T, N>(bcast.y_reshape());
+    auto zm = z->shaped<bool, N>(bcast.result_dims());
+    const auto xb = xm.broadcast(ToEigenArray<N>(bcast.x_bcast()));
+    const auto yb = ym.broadcast(ToEigenArray<N>(bcast.y_bcast()));
+    zm.device(d) = Fn::Apply(xb, yb);
+  }
+};
+
+template <typename T, typename Fn, typename Device = CpuPredicate>
 class BinaryPredicateOp : public BinaryOpShared {
  public:
   explicit BinaryPredicateOp(OpKernelConstruction* ctx) : BinaryOpShared(ctx) {
@@ -93,7 +154,7 @@ class BinaryPredicateOp : public BinaryOpShared {
       if (!incompatible_shape_error_ && !CanBroadcast(x.shape(), y.shape())) {
         Tensor* z = nullptr;
         OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape(), &z));
-        z->scalar<bool>()() = Fn::kResultIfIncompatible;
+        OP_REQUIRES_OK(ctx, Device::SetScalar(ctx, z, Fn::kResultIfIncompatible));
         return;
       }
     }
@@ -106,51 +167,11 @@ class BinaryPredicateOp : public BinaryOpShared {
     Tensor* z = nullptr;
     OP_REQUIRES_OK(ctx, ctx->forward_input_or_allocate_output({0, 1}, 0, out_shape, &z));
     if (out_shape.num_elements() == 0) return;
-
-    const Eigen::ThreadPoolDevice& d = ctx->eigen_cpu_device();
-    auto out = z->flat<bool>();
-    auto xf = x.flat<T>();
-    auto yf = y.flat<T>();
-    const int64_t n = out_shape.num_elements();
-    if (bcast->IsTrivial()) {
-      out.device(d) = Fn::Apply(xf, yf);
-    } else if (x.NumElements() == 1 && y.NumElements() == n) {
-      const auto xs = yf.constant(xf(0));
-      out.device(d) = Fn::Apply(xs, yf);
-    } else if (y.NumElements() == 1 && x.NumElements() == n) {
-      const auto ys = xf.constant(yf(0));
-      out.device(d) = Fn::Apply(xf, ys);
-    } else {
-      OP_REQUIRES_OK(ctx, EvaluateBroadcast(d, *bcast, x, y, z));
-    }
+    OP_REQUIRES_OK(ctx, CheckBroadcastRank(*bcast, x, y, Device::kMaxBroadcastRank));
+    OP_REQUIRES_OK(ctx, Device::template Evaluate<T, Fn>(ctx, *bcast, x, y, z));
   }
 
  private:
-  absl::Status EvaluateBroadcast(const Eigen::ThreadPoolDevice& d, const BCast& bcast,
-                                 const Tensor& x, const Tensor& y, Tensor* z) const {
-    switch (bcast.rank()) {
-      case 1: return EvaluateBroadcastOfRank<1>(d, bcast, x, y, z);
-      case 2: return EvaluateBroadcastOfRank<2>(d, bcast, x, y, z);
-      case 3: return EvaluateBroadcastOfRank<3>(d, bcast, x, y, z);
-      case 4: return EvaluateBroadcastOfRank<4>(d, bcast, x, y, z);
-      case 5: return EvaluateBroadcastOfRank<5>(d, bcast, x, y, z);
-      default: return CheckBroadcastRank(bcast, x, y, kMaxBroadcastRank);
-    }
-  }
-
-  template <int N>
-  static absl::Status EvaluateBroadcastOfRank(const Eigen::ThreadPoolDevice& d, const BCast& bcast,
-                                              const Tensor& x, const Tensor& y, Tensor* z) {
-    // Eigen expressions refer to TensorMaps by reference: keep them named.
-    const auto xm = x.shaped<T, N>(bcast.x_reshape());
-    const auto ym = y.shaped<T, N>(bcast.y_reshape());
-    auto zm = z->shaped<bool, N>(bcast.result_dims());
-    const auto xb = xm.broadcast(ToEigenArray<N>(bcast.x_bcast()));
-    const auto yb = ym.broadcast(ToEigenArray<N>(bcast.y_bcast()));
-    zm.device(d) = Fn::Apply(xb, yb);
-    return absl::OkStatus();
-  }
-
   // Constant after construction; read only by ops with the attr.
   bool incompatible_shape_error_ = true;
 };
@@ -190,6 +211,52 @@ MINITF_REGISTER_PREDICATE_KERNEL_("NotEqual", NotEqualFn, bool);
 
 #undef MINITF_REGISTER_COMPARISON_KERNELS_
 #undef MINITF_REGISTER_PREDICATE_KERNEL_
+
+#ifdef MINITF_WITH_CUDA
+// The CUDA kernel computing each comparison (float only).
+constexpr gpu::PredicateKind CudaKindOf(LessFn) { return gpu::PredicateKind::kLess; }
+constexpr gpu::PredicateKind CudaKindOf(LessEqualFn) { return gpu::PredicateKind::kLessEqual; }
+constexpr gpu::PredicateKind CudaKindOf(GreaterFn) { return gpu::PredicateKind::kGreater; }
+constexpr gpu::PredicateKind CudaKindOf(GreaterEqualFn) {
+  return gpu::PredicateKind::kGreaterEqual;
+}
+constexpr gpu::PredicateKind CudaKindOf(EqualFn) { return gpu::PredicateKind::kEqual; }
+constexpr gpu::PredicateKind CudaKindOf(NotEqualFn) { return gpu::PredicateKind::kNotEqual; }
+
+struct CudaPredicate {
+  static constexpr int kMaxBroadcastRank = gpu::kMaxBroadcastRank;
+
+  static absl::Status SetScalar(OpKernelContext* ctx, Tensor* z, bool value) {
+    return LaunchOnComputeStream(ctx, "cudaMemsetAsync", [&](cudaStream_t stream) {
+      return cudaMemsetAsync(z->raw_data(), value ? 1 : 0, sizeof(bool), stream);
+    });
+  }
+
+  template <typename T, typename Fn>
+  static absl::Status Evaluate(OpKernelContext* ctx, const BCast& bcast, const Tensor& x,
+                               const Tensor& y, Tensor* z) {
+    static_assert(std::is_same_v<T, float>, "the CUDA comparisons are float only");
+    return LaunchOnComputeStream(ctx, ctx->op_kernel().type_string(), [&](cudaStream_t stream) {
+      return gpu::LaunchPredicateOp(stream, CudaKindOf(Fn()), BroadcastLayoutOf(bcast),
+                                    x.data<float>(), y.data<float>(), z->data<bool>());
+    });
+  }
+};
+
+#define MINITF_REGISTER_CUDA_PREDICATE_KERNEL_(name, Fn)                         \
+  REGISTER_KERNEL_BUILDER(                                                       \
+      Name(name).Device(DEVICE_GPU).Platform("CUDA").TypeConstraint<float>("T"), \
+      BinaryPredicateOp<float, Fn, CudaPredicate>)
+
+MINITF_REGISTER_CUDA_PREDICATE_KERNEL_("Less", LessFn);
+MINITF_REGISTER_CUDA_PREDICATE_KERNEL_("LessEqual", LessEqualFn);
+MINITF_REGISTER_CUDA_PREDICATE_KERNEL_("Greater", GreaterFn);
+MINITF_REGISTER_CUDA_PREDICATE_KERNEL_("GreaterEqual", GreaterEqualFn);
+MINITF_REGISTER_CUDA_PREDICATE_KERNEL_("Equal", EqualFn);
+MINITF_REGISTER_CUDA_PREDICATE_KERNEL_("NotEqual", NotEqualFn);
+
+#undef MINITF_REGISTER_CUDA_PREDICATE_KERNEL_
+#endif  // MINITF_WITH_CUDA
 
 REGISTER_KERNEL_BUILDER(Name("LogicalAnd").Device(DEVICE_CPU),
                         BinaryPredicateOp<bool, LogicalAndFn>);

@@ -1,5 +1,6 @@
 // Launchers of the element-wise CUDA kernels (cwise_ops_binary_gpu.cu,
-// cwise_ops_unary_gpu.cu) for float tensors. Plain types only, so the .cu files
+// cwise_ops_unary_gpu.cu) for float tensors (bool results for the
+// comparisons). Plain types only, so the .cu files
 // stay free of minitf's heavier headers. Each enqueues on `stream` and
 // returns the launch's error.
 //
@@ -33,6 +34,15 @@ struct BroadcastLayout {
 
 cudaError_t LaunchBinaryOp(cudaStream_t stream, BinaryOpKind kind, const BroadcastLayout& layout,
                            const float* x, const float* y, float* z);
+
+// The comparisons (cwise_ops_compare.cc), IEEE 754's: a NaN operand makes
+// each false but kNotEqual, which it makes true.
+enum class PredicateKind { kLess, kLessEqual, kGreater, kGreaterEqual, kEqual, kNotEqual };
+
+// z[index] = op(x[...], y[...]) as LaunchBinaryOp, with a bool result.
+cudaError_t LaunchPredicateOp(cudaStream_t stream, PredicateKind kind,
+                              const BroadcastLayout& layout, const float* x, const float* y,
+                              bool* z);
 
 // The layout of two operands of n elements each, combined element by
 // element.

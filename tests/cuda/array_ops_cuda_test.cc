@@ -1,6 +1,7 @@
 // CPU/CUDA parity of the array kernels that move elements with one strided
 // copy (element_mover.h): Pad, PadV2, Slice, StridedSlice, StridedSliceGrad,
-// Tile, ConcatV2, Split, SplitV, Pack, Unpack and BroadcastTo, for every
+// Tile, ConcatV2, Split, SplitV, Pack, Unpack and BroadcastTo, and Select
+// and SelectV2, for every
 // dtype their CUDA kernels take, with int32 and int64 index arguments in
 // host memory, forwarding and empty cases, and argument errors that fail as
 // on the CPU. Skipped without a GPU.
@@ -121,6 +122,25 @@ TEST_P(ArrayOpsCudaTest, ConcatSplitPackUnpack) {
   ExpectCudaMatchesCpu(Node("Pack", {{"N", 2}, {"axis", 1}}),
                        {Values({2, 3}, 1), Values({2, 3}, 2)});
   ExpectCudaMatchesCpu(Node("Unpack", {{"num", 3}, {"axis", -2}}), {Values({2, 3, 2})});
+}
+
+TEST_P(ArrayOpsCudaTest, SelectAndSelectV2) {
+  auto cond = [](const TensorShape& shape, unsigned seed) {
+    const Tensor r = RandomTensor(shape, -1, 1, seed);
+    Tensor c(DT_BOOL, shape);
+    for (int64_t i = 0; i < c.NumElements(); ++i) c.data<bool>()[i] = r.data<float>()[i] > 0;
+    return c;
+  };
+  // Select: a condition of t's shape, a scalar, a vector of t's rows.
+  ExpectCudaMatchesCpu(Node("Select"), {cond({3, 4}, 1), Values({3, 4}, 2), Values({3, 4}, 3)});
+  ExpectCudaMatchesCpu(Node("Select"), {cond({}, 4), Values({3, 4}, 2), Values({3, 4}, 3)});
+  ExpectCudaMatchesCpu(Node("Select"), {cond({3}, 5), Values({3, 2, 2}, 2), Values({3, 2, 2}, 3)});
+  // Mismatched shapes fail as on the CPU.
+  ExpectCudaMatchesCpu(Node("Select"), {cond({2}, 1), Values({3, 4}, 2), Values({3, 4}, 3)});
+  // SelectV2 broadcasts all three.
+  ExpectCudaMatchesCpu(Node("SelectV2"), {cond({3, 1}, 6), Values({1, 4}, 2), Values({3, 4}, 3)});
+  ExpectCudaMatchesCpu(Node("SelectV2"), {cond({2, 3, 4}, 7), Values({4}, 2), Values({}, 3)});
+  ExpectCudaMatchesCpu(Node("SelectV2"), {cond({2, 3}, 8), Values({3, 2}, 2), Values({3}, 3)});
 }
 
 INSTANTIATE_TEST_SUITE_P(Dtypes, ArrayOpsCudaTest,

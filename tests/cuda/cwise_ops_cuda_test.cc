@@ -1,7 +1,9 @@
 // CPU/CUDA parity of the element-wise CUDA kernels: Add, Sub, Mul, Div,
-// Maximum, Minimum (with broadcasting), the unary math ops and activations,
+// Maximum, Minimum and the comparisons (with broadcasting), the unary math
+// ops and activations,
 // ReluGrad and BiasAdd, on random inputs; shape errors match the CPU's.
 // Skipped without a GPU.
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -42,6 +44,40 @@ TEST_F(CwiseOpsCudaTest, BinaryOpsMatchCpuWithBroadcasting) {
       ExpectCudaMatchesCpu(FloatNode(op),
                            {RandomTensor(x, -2, 2, 1), RandomTensor(y, 0.5f, 2, 2)});
     }
+  }
+}
+
+TEST_F(CwiseOpsCudaTest, ComparisonsMatchCpuWithBroadcastingEqualValuesAndNaN) {
+  // Values on a coarse grid, so equal pairs occur, and a NaN.
+  auto grid = [](const TensorShape& shape, unsigned seed) {
+    Tensor t = RandomTensor(shape, -3, 3, seed);
+    for (int64_t i = 0; i < t.NumElements(); ++i) {
+      t.data<float>()[i] = static_cast<float>(static_cast<int>(t.data<float>()[i]));
+    }
+    if (t.NumElements() > 2) t.data<float>()[2] = std::nanf("");
+    return t;
+  };
+  const std::vector<std::pair<TensorShape, TensorShape>> shapes = {
+      {TensorShape({4, 5}), TensorShape({4, 5})},
+      {TensorShape({3, 1}), TensorShape({1, 4})},
+      {TensorShape({}), TensorShape({7})},
+      {TensorShape({2, 1, 3}), TensorShape({4, 1})},
+      {TensorShape({0, 3}), TensorShape({3})}};
+  for (const char* op : {"Less", "LessEqual", "Greater", "GreaterEqual", "Equal", "NotEqual"}) {
+    for (const auto& [x, y] : shapes) {
+      SCOPED_TRACE(std::string(op) + " " + x.DebugString() + " " + y.DebugString());
+      ExpectCudaMatchesCpu(FloatNode(op), {grid(x, 1), grid(y, 2)});
+    }
+  }
+  // Shapes that do not broadcast: an error, or for the equality ops with
+  // incompatible_shape_error false, a scalar answer.
+  const std::vector<Tensor> incompatible = {RandomTensor(TensorShape({2, 3})),
+                                            RandomTensor(TensorShape({4}))};
+  ExpectCudaMatchesCpu(FloatNode("Greater"), incompatible);
+  for (const char* op : {"Equal", "NotEqual"}) {
+    ExpectCudaMatchesCpu(
+        MakeNodeDef("n", op, {{"T", DT_FLOAT}, {"incompatible_shape_error", false}}),
+        incompatible);
   }
 }
 

@@ -1,0 +1,53 @@
+// The CUDA kernel of Select and SelectV2 (cwise_op_select_gpu.h): one
+// thread per output element (a grid-stride loop), elements moved as words
+// of their size.
+#include "ops/kernels/cwise_op_select_gpu.h"
+
+namespace minitf::gpu {
+namespace {
+
+constexpr int kThreads = 256;
+constexpr int64_t kMaxBlocks = 65535;
+
+template <typename Word>
+__global__ void SelectKernel(SelectWalkParams p, const bool* cond, const Word* t, const Word* e,
+                             Word* out) {
+  for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < p.count;
+       i += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+    int64_t rest = i, c = 0, ti = 0, ei = 0;
+    for (int k = p.rank - 1; k >= 0; --k) {
+      const int64_t index = rest % p.dims[k];
+      rest /= p.dims[k];
+      c += index * p.cond_strides[k];
+      ti += index * p.t_strides[k];
+      ei += index * p.e_strides[k];
+    }
+    out[i] = cond[c] ? t[ti] : e[ei];
+  }
+}
+
+template <typename Word>
+cudaError_t Launch(cudaStream_t stream, const SelectWalkParams& p, const bool* cond,
+                   const void* t, const void* e, void* out) {
+  int64_t blocks = (p.count + kThreads - 1) / kThreads;
+  blocks = blocks < 1 ? 1 : (blocks > kMaxBlocks ? kMaxBlocks : blocks);
+  SelectKernel<Word><<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(
+      p, cond, static_cast<const Word*>(t), static_cast<const Word*>(e), static_cast<Word*>(out));
+  return cudaGetLastError();
+}
+
+}  // namespace
+
+cudaError_t LaunchSelect(cudaStream_t stream, size_t element_size, const SelectWalkParams& params,
+                         const bool* cond, const void* t, const void* e, void* out) {
+  if (params.count == 0) return cudaSuccess;
+  switch (element_size) {
+    case 1: return Launch<uint8_t>(stream, params, cond, t, e, out);
+    case 2: return Launch<uint16_t>(stream, params, cond, t, e, out);
+    case 4: return Launch<uint32_t>(stream, params, cond, t, e, out);
+    case 8: return Launch<uint64_t>(stream, params, cond, t, e, out);
+    default: return cudaErrorInvalidValue;
+  }
+}
+
+}  // namespace minitf::gpu
