@@ -292,9 +292,31 @@ int64_t JobProcess::steps_done() const {
     ReadOutputs();
     return static_cast<int64_t>(records_.size());
   }
-  const nlohmann::json stats = ReadJson(options_.status_file);
-  if (stats.is_object()) last_steps_ = IntField(stats, "stepCount");
+  ReadStatus();
   return last_steps_;
+}
+
+void JobProcess::ReadStatus() const {
+  // The job rewrites its statistics about once a second; the experiment
+  // asks ten times as often, so an unchanged file is not parsed again.
+  std::error_code error;
+  const std::filesystem::file_time_type written =
+      std::filesystem::last_write_time(options_.status_file, error);
+  if (error || written == status_written_) return;
+  const nlohmann::json stats = ReadJson(options_.status_file);
+  if (!stats.is_object()) return;  // Not written yet: read again next time.
+  status_written_ = written;
+  last_steps_ = IntField(stats, "stepCount");
+  if (!stats.contains("gpuUsageInfo") || !stats["gpuUsageInfo"].is_object() ||
+      stats["gpuUsageInfo"].empty()) {
+    return;
+  }
+  const nlohmann::json& gpu = stats["gpuUsageInfo"].begin().value();
+  last_sample_.device_bytes_in_use = IntField(gpu, "deviceMemUsedMax");
+  last_sample_.device_pool_bytes = IntField(gpu, "deviceMemPoolSize");
+  last_sample_.device_limit_bytes = IntField(gpu, "deviceMemLimit");
+  last_sample_.host_bytes_in_use = IntField(gpu, "hostMemUsedMax");
+  last_sample_.gpu_busy = absl::Microseconds(IntField(gpu, "gpuBusyUs"));
 }
 
 bool JobProcess::finished() const {
@@ -315,20 +337,8 @@ JobSample JobProcess::Sample() const {
     ended.gpu_busy = last_sample_.gpu_busy;
     return ended;
   }
-  const nlohmann::json stats = ReadJson(options_.status_file);
-  if (!stats.is_object() || !stats.contains("gpuUsageInfo") ||
-      !stats["gpuUsageInfo"].is_object() || stats["gpuUsageInfo"].empty()) {
-    return last_sample_;
-  }
-  const nlohmann::json& gpu = stats["gpuUsageInfo"].begin().value();
-  JobSample s;
-  s.device_bytes_in_use = IntField(gpu, "deviceMemUsedMax");
-  s.device_pool_bytes = IntField(gpu, "deviceMemPoolSize");
-  s.device_limit_bytes = IntField(gpu, "deviceMemLimit");
-  s.host_bytes_in_use = IntField(gpu, "hostMemUsedMax");
-  s.gpu_busy = absl::Microseconds(IntField(gpu, "gpuBusyUs"));
-  last_sample_ = s;
-  return s;
+  ReadStatus();
+  return last_sample_;
 }
 
 std::vector<TraceSpan> JobProcess::TraceSpans() const {

@@ -28,6 +28,7 @@
 
 #include <sys/types.h>
 
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
@@ -94,6 +95,9 @@ class JobProcess final : public ExperimentJob {
   JobProcess(Options options, pid_t pid, int64_t capacity_bytes);
   // Reaps the process if it has ended; whether it has.
   bool Reap() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Takes its step count and GPU figures from its statistics file, when the
+  // file has changed since last read.
+  void ReadStatus() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Reads its outputs once it has ended.
   void ReadOutputs() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   std::string File(absl::string_view suffix) const;
@@ -114,6 +118,8 @@ class JobProcess final : public ExperimentJob {
   mutable int64_t trace_dropped_ ABSL_GUARDED_BY(mu_) = 0;
   mutable JobSample last_sample_ ABSL_GUARDED_BY(mu_);
   mutable int64_t last_steps_ ABSL_GUARDED_BY(mu_) = 0;
+  // When the statistics file last read was written.
+  mutable std::filesystem::file_time_type status_written_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace minitf::harness

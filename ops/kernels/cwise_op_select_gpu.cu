@@ -2,18 +2,20 @@
 // thread per output element (a grid-stride loop), elements moved as words
 // of their size.
 #include "ops/kernels/cwise_op_select_gpu.h"
+#include "stream/cuda/gpu_launch_config.h"
 
 namespace minitf::gpu {
 namespace {
 
-constexpr int kThreads = 256;
-constexpr int64_t kMaxBlocks = 65535;
+using se::cuda::FirstIndex;
+using se::cuda::IndexStride;
+using se::cuda::LaunchConfig;
+using se::cuda::LaunchConfigFor;
 
 template <typename Word>
 __global__ void SelectKernel(SelectWalkParams p, const bool* cond, const Word* t, const Word* e,
                              Word* out) {
-  for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < p.count;
-       i += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+  for (int64_t i = FirstIndex(); i < p.count; i += IndexStride()) {
     int64_t rest = i, c = 0, ti = 0, ei = 0;
     for (int k = p.rank - 1; k >= 0; --k) {
       const int64_t index = rest % p.dims[k];
@@ -29,9 +31,8 @@ __global__ void SelectKernel(SelectWalkParams p, const bool* cond, const Word* t
 template <typename Word>
 cudaError_t Launch(cudaStream_t stream, const SelectWalkParams& p, const bool* cond,
                    const void* t, const void* e, void* out) {
-  int64_t blocks = (p.count + kThreads - 1) / kThreads;
-  blocks = blocks < 1 ? 1 : (blocks > kMaxBlocks ? kMaxBlocks : blocks);
-  SelectKernel<Word><<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(
+  const LaunchConfig config = LaunchConfigFor(p.count);
+  SelectKernel<Word><<<config.blocks, config.threads, 0, stream>>>(
       p, cond, static_cast<const Word*>(t), static_cast<const Word*>(e), static_cast<Word*>(out));
   return cudaGetLastError();
 }

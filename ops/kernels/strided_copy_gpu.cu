@@ -4,12 +4,15 @@
 #include <cstring>
 
 #include "ops/kernels/strided_copy_gpu.h"
+#include "stream/cuda/gpu_launch_config.h"
 
 namespace minitf::gpu {
 namespace {
 
-constexpr int kThreads = 256;
-constexpr int64_t kMaxBlocks = 65535;
+using se::cuda::FirstIndex;
+using se::cuda::IndexStride;
+using se::cuda::LaunchConfig;
+using se::cuda::LaunchConfigFor;
 
 struct alignas(16) Bytes16 {
   uint64_t lo, hi;
@@ -17,8 +20,7 @@ struct alignas(16) Bytes16 {
 
 template <typename Word>
 __global__ void StridedCopyKernel(StridedCopyParams p, const Word* src, Word* dst) {
-  for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < p.count;
-       i += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+  for (int64_t i = FirstIndex(); i < p.count; i += IndexStride()) {
     int64_t rest = i;
     int64_t s = p.src_offset;
     int64_t d = p.dst_offset;
@@ -34,20 +36,13 @@ __global__ void StridedCopyKernel(StridedCopyParams p, const Word* src, Word* ds
 
 template <typename Word>
 __global__ void FillKernel(Word* dst, int64_t n, Word value) {
-  for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < n;
-       i += static_cast<int64_t>(gridDim.x) * blockDim.x) {
-    dst[i] = value;
-  }
-}
-
-unsigned Blocks(int64_t n) {
-  const int64_t blocks = (n + kThreads - 1) / kThreads;
-  return static_cast<unsigned>(blocks < 1 ? 1 : (blocks > kMaxBlocks ? kMaxBlocks : blocks));
+  for (int64_t i = FirstIndex(); i < n; i += IndexStride()) dst[i] = value;
 }
 
 template <typename Word>
 cudaError_t Copy(cudaStream_t stream, const StridedCopyParams& p, const void* src, void* dst) {
-  StridedCopyKernel<Word><<<Blocks(p.count), kThreads, 0, stream>>>(
+  const LaunchConfig config = LaunchConfigFor(p.count);
+  StridedCopyKernel<Word><<<config.blocks, config.threads, 0, stream>>>(
       p, static_cast<const Word*>(src), static_cast<Word*>(dst));
   return cudaGetLastError();
 }
@@ -56,7 +51,8 @@ template <typename Word>
 cudaError_t Fill(cudaStream_t stream, void* dst, int64_t n, const void* value) {
   Word word;
   std::memcpy(&word, value, sizeof(Word));
-  FillKernel<Word><<<Blocks(n), kThreads, 0, stream>>>(static_cast<Word*>(dst), n, word);
+  const LaunchConfig config = LaunchConfigFor(n);
+  FillKernel<Word><<<config.blocks, config.threads, 0, stream>>>(static_cast<Word*>(dst), n, word);
   return cudaGetLastError();
 }
 
