@@ -86,10 +86,6 @@ TEST(JobRunnerTest, ATracedPacedJobRecordsItsKernelsSlotsAndSamples) {
   const std::string dir = test::MakeTempDir("job_runner");
   JobRunner::Options o = Options(dir, "paced", 8, 32 * kMiB);
   o.max_trace_spans = 100000;
-  // Kernels whose modeled time dwarfs the host's work, so the job's GPU
-  // share unrestricted is near 1 however loaded the machine is (in
-  // functional mode a busy machine's host time could leave it under 2%).
-  o.simgpu_options = "memory=96MiB,mode=timing,tflops=0.001";
   // 2%: far below the share the job takes unrestricted, so it must idle.
   test::WriteFileAtomically(o.config_file, R"({"perfControl": 2})");
   auto job = JobRunner::Create(o);
