@@ -9,6 +9,7 @@
 #define MINITF_STREAM_DNN_H_
 
 #include <cstdint>
+#include <utility>
 
 #include "absl/status/status.h"
 #include "stream/device_memory.h"
@@ -29,6 +30,16 @@ struct ConvolutionDescriptor {
   // Padding before the first row / column (SAME padding may pad one more
   // after the last, which the shapes above imply).
   int64_t pad_top = 0, pad_left = 0;
+
+  bool operator==(const ConvolutionDescriptor&) const = default;
+
+  // Hashes every field (a key of cuDNN's plan cache).
+  template <typename H>
+  friend H AbslHashValue(H h, const ConvolutionDescriptor& c) {
+    return H::combine(std::move(h), c.batch, c.in_rows, c.in_cols, c.in_depth, c.filter_rows,
+                      c.filter_cols, c.out_depth, c.out_rows, c.out_cols, c.stride_rows,
+                      c.stride_cols, c.pad_top, c.pad_left);
+  }
 };
 
 }  // namespace dnn

@@ -3,6 +3,7 @@
 #include <climits>
 
 #include "absl/strings/str_cat.h"
+#include "platform/tensor_float_32.h"
 #include "stream/cuda/cuda_executor.h"
 #include "stream/cuda/cuda_status.h"
 #include "stream/cuda/cuda_stream.h"
@@ -14,23 +15,20 @@ cublasOperation_t ToCublas(blas::Transpose t) {
   return t == blas::Transpose::kTranspose ? CUBLAS_OP_T : CUBLAS_OP_N;
 }
 
-}  // namespace
-
-CudaBlas::CudaBlas(CudaExecutor* parent) : parent_(parent) {}
-
-CudaBlas::~CudaBlas() {
-  MutexLock lock(&mu_);
-  if (handle_ != nullptr && parent_->Activate().ok()) cublasDestroy(handle_);
-}
-
-absl::StatusOr<cublasHandle_t> CudaBlas::Handle() {
-  if (handle_ != nullptr) return handle_;
-  if (absl::Status active = parent_->Activate(); !active.ok()) return active;
+absl::StatusOr<cublasHandle_t> CreateHandle() {
   cublasHandle_t handle = nullptr;
   MINITF_RETURN_IF_CUBLAS_ERROR(cublasCreate(&handle));
-  handle_ = handle;
-  return handle_;
+  return handle;
 }
+
+}  // namespace
+
+CudaBlas::CudaBlas(CudaExecutor* parent)
+    : parent_(parent), handles_(&CreateHandle, [](cublasHandle_t h) { cublasDestroy(h); }) {}
+
+// The pool, destroyed after this body, destroys its handles on the device
+// made current here.
+CudaBlas::~CudaBlas() { parent_->Activate().IgnoreError(); }
 
 template <typename Call>
 absl::Status CudaBlas::Enqueue(Stream* stream, const char* routine, uint64_t m, uint64_t n,
@@ -46,14 +44,19 @@ absl::Status CudaBlas::Enqueue(Stream* stream, const char* routine, uint64_t m, 
                                                    ": sizes must fit in an int"));
   }
   if (absl::Status s = cuda_stream->status(); !s.ok()) return s;
-  MutexLock lock(&mu_);
-  absl::StatusOr<cublasHandle_t> handle = Handle();
-  if (!handle.ok()) return handle.status();
   if (absl::Status active = parent_->Activate(); !active.ok()) return active;
-  absl::Status s = CublasStatus(cublasSetStream(*handle, cuda_stream->handle()), "cublasSetStream");
+  absl::StatusOr<HandlePool<cublasHandle_t>::Lease> handle = handles_.Acquire();
+  if (!handle.ok()) return handle.status();
+  absl::Status s =
+      CublasStatus(cublasSetStream(handle->get(), cuda_stream->handle()), "cublasSetStream");
   if (s.ok()) {
-    s = CublasStatus(call(*handle), absl::StrCat(routine, " (m=", m, ", n=", n, ", k=", k,
-                                                 ", batch=", batch_count, ")"));
+    const cublasMath_t math =
+        TensorFloat32ExecutionEnabled() ? CUBLAS_TF32_TENSOR_OP_MATH : CUBLAS_DEFAULT_MATH;
+    s = CublasStatus(cublasSetMathMode(handle->get(), math), "cublasSetMathMode");
+  }
+  if (s.ok()) {
+    s = CublasStatus(call(handle->get()), absl::StrCat(routine, " (m=", m, ", n=", n, ", k=", k,
+                                                       ", batch=", batch_count, ")"));
   }
   if (!s.ok()) return cuda_stream->SetError(s);
   return absl::OkStatus();

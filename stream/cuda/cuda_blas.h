@@ -1,8 +1,9 @@
-// CudaBlas: the BLAS plugin of a CudaExecutor, over cuBLAS. One cuBLAS
-// handle per executor, created on first use and shared by every stream:
-// each call takes the lock, points the handle at the caller's stream and
-// enqueues the routine there. cuBLAS's default math mode computes sgemm in
-// full FP32 (no TF32 tensor cores), so results match the CPU kernels to
+// CudaBlas: the BLAS plugin of a CudaExecutor, over cuBLAS. Each call leases
+// a cuBLAS handle of its own from a pool (one per concurrent caller), points
+// it at the caller's stream and enqueues the routine there; no lock is held
+// across a cuBLAS call. sgemm uses TF32 tensor cores while
+// TensorFloat32ExecutionEnabled() (platform/tensor_float_32.h), cuBLAS's
+// FP32 default math otherwise, whose results match the CPU kernels to
 // rounding.
 //
 //   BlasSupport* blas = stream->parent()->AsBlas();
@@ -14,10 +15,9 @@
 
 #include <cublas_v2.h>
 
-#include "absl/base/thread_annotations.h"
 #include "absl/status/statusor.h"
-#include "platform/mutex.h"
 #include "stream/blas.h"
+#include "stream/handle_pool.h"
 
 namespace minitf::se::cuda {
 
@@ -47,17 +47,14 @@ class CudaBlas : public BlasSupport {
                                         uint64_t batch_count) override;
 
  private:
-  // Checks `stream` and the sizes, then takes the lock and runs `call` with
-  // the handle pointed at the stream; a cuBLAS error becomes the stream's.
+  // Checks `stream` and the sizes, then leases a handle, points it at the
+  // stream, sets the math mode and runs `call`; a cuBLAS error becomes the
+  // stream's.
   template <typename Call>
   absl::Status Enqueue(Stream* stream, const char* routine, uint64_t m, uint64_t n, uint64_t k,
                        uint64_t batch_count, Call call);
-  // The handle, created on the first call.
-  absl::StatusOr<cublasHandle_t> Handle() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-
   CudaExecutor* const parent_;  // Not owned.
-  Mutex mu_;
-  cublasHandle_t handle_ ABSL_GUARDED_BY(mu_) = nullptr;
+  HandlePool<cublasHandle_t> handles_;
 };
 
 }  // namespace minitf::se::cuda

@@ -1,6 +1,14 @@
 #include "stream/cuda/cuda_dnn.h"
 
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "platform/env.h"
+#include "platform/status_macros.h"
+#include "platform/tensor_float_32.h"
 #include "stream/cuda/cuda_executor.h"
 #include "stream/cuda/cuda_status.h"
 #include "stream/cuda/cuda_stream.h"
@@ -14,21 +22,6 @@ namespace {
 
 constexpr int kHwioToOhwi[4] = {3, 0, 1, 2};
 constexpr int kOhwiToHwio[4] = {1, 2, 3, 0};
-
-// The first algorithm in cuDNN's heuristic ranking that works and whose
-// workspace fits. `Perf` is one of cuDNN's *AlgoPerf_t structs.
-template <typename Perf>
-absl::StatusOr<Perf> PickAlgorithm(const Perf* ranked, int count, const char* direction) {
-  for (int i = 0; i < count; ++i) {
-    if (ranked[i].status == CUDNN_STATUS_SUCCESS &&
-        ranked[i].memory <= CudaDnn::kMaxWorkspaceBytes) {
-      return ranked[i];
-    }
-  }
-  return absl::UnimplementedError(absl::StrCat("cuDNN offers no ", direction,
-                                               " convolution algorithm for this shape within a ",
-                                               CudaDnn::kMaxWorkspaceBytes, "-byte workspace"));
-}
 
 absl::Status LaunchStatus(cudaError_t error, const char* kernel) {
   return CudaStatus(error, absl::StrCat("launch of ", kernel));
@@ -48,13 +41,13 @@ absl::StatusOr<float*> FilterToOhwi(ScratchArena* scratch, cudaStream_t stream,
 // The input as cuDNN reads it: itself, or zero-padded at the bottom/right.
 absl::StatusOr<const float*> PaddedInput(ScratchArena* scratch, cudaStream_t stream,
                                          const dnn::ConvolutionDescriptor& c,
-                                         const CudnnConvolution& d, const float* input) {
-  if (!d.padded()) return input;
-  absl::StatusOr<float*> padded = scratch->AllocateFloats(
-      c.batch * (c.in_rows + d.extra_rows) * (c.in_cols + d.extra_cols) * c.in_depth);
+                                         const ExtraPadding& extra, const float* input) {
+  if (!extra.any()) return input;
+  absl::StatusOr<float*> padded = scratch->AllocateFloats(c.batch * (c.in_rows + extra.rows) *
+                                                          (c.in_cols + extra.cols) * c.in_depth);
   if (!padded.ok()) return padded.status();
   if (cudaError_t e = LaunchPadNhwc(stream, input, c.batch, c.in_rows, c.in_cols, c.in_depth,
-                                    d.extra_rows, d.extra_cols, *padded);
+                                    extra.rows, extra.cols, *padded);
       e != cudaSuccess) {
     return LaunchStatus(e, "PadNhwc");
   }
@@ -67,6 +60,17 @@ absl::Status ZeroFill(cudaStream_t stream, float* data, int64_t count) {
   return absl::OkStatus();
 }
 
+bool AutotuneFromEnv() {
+  const std::string v = absl::AsciiStrToLower(GetEnvOr("TF_CUDNN_USE_AUTOTUNE", "true"));
+  return v != "0" && v != "false";
+}
+
+absl::StatusOr<cudnnHandle_t> CreateHandle() {
+  cudnnHandle_t handle = nullptr;
+  MINITF_RETURN_IF_CUDNN_ERROR(cudnnCreate(&handle));
+  return handle;
+}
+
 PoolShape ToPoolShape(const dnn::ConvolutionDescriptor& p) {
   return PoolShape{p.batch,       p.in_rows,     p.in_cols,     p.in_depth,
                    p.filter_rows, p.filter_cols, p.stride_rows, p.stride_cols,
@@ -75,12 +79,14 @@ PoolShape ToPoolShape(const dnn::ConvolutionDescriptor& p) {
 
 }  // namespace
 
-CudaDnn::CudaDnn(CudaExecutor* parent) : parent_(parent) {}
+CudaDnn::CudaDnn(CudaExecutor* parent)
+    : parent_(parent),
+      autotune_(AutotuneFromEnv()),
+      handles_(&CreateHandle, [](cudnnHandle_t h) { cudnnDestroy(h); }) {}
 
-CudaDnn::~CudaDnn() {
-  MutexLock lock(&mu_);
-  if (handle_ != nullptr && parent_->Activate().ok()) cudnnDestroy(handle_);
-}
+// The pool, destroyed after this body, destroys its handles on the device
+// made current here.
+CudaDnn::~CudaDnn() { parent_->Activate().IgnoreError(); }
 
 absl::StatusOr<CudaStream*> CudaDnn::CheckStream(Stream* stream) const {
   CudaStream* cuda_stream = CudaStream::FromStream(stream);
@@ -92,14 +98,44 @@ absl::StatusOr<CudaStream*> CudaDnn::CheckStream(Stream* stream) const {
   return cuda_stream;
 }
 
-absl::StatusOr<cudnnHandle_t> CudaDnn::HandleFor(cudaStream_t stream) {
-  if (handle_ == nullptr) {
-    cudnnHandle_t handle = nullptr;
-    MINITF_RETURN_IF_CUDNN_ERROR(cudnnCreate(&handle));
-    handle_ = handle;
+absl::StatusOr<const ConvolutionPlan*> CudaDnn::PlanFor(ConvolutionDirection direction,
+                                                        const dnn::ConvolutionDescriptor& c,
+                                                        cudnnHandle_t handle, ScratchArena* scratch,
+                                                        const MeasureOn& operands) {
+  const bool tf32 = TensorFloat32ExecutionEnabled();
+  const ConvolutionPlanCache::Key key{direction, tf32, c};
+  if (const ConvolutionPlan* plan = plans_.Find(key); plan != nullptr) return plan;
+
+  auto plan = std::make_unique<ConvolutionPlan>();
+  MINITF_ASSIGN_OR_RETURN(plan->descriptors,
+                          DescribeConvolution(c, tf32 ? CUDNN_DEFAULT_MATH : CUDNN_FMA_MATH));
+  std::optional<MeasureOn> measure;
+  if (autotune_) {
+    // A device too full for the largest workspace is left to the heuristics.
+    if (absl::StatusOr<void*> workspace = scratch->Allocate(kMaxWorkspaceBytes); workspace.ok()) {
+      measure = operands;
+      measure->workspace = *workspace;
+      measure->workspace_bytes = kMaxWorkspaceBytes;
+    }
   }
-  MINITF_RETURN_IF_CUDNN_ERROR(cudnnSetStream(handle_, stream));
-  return handle_;
+  absl::StatusOr<AlgorithmChoice> choice =
+      ChooseAlgorithm(handle, direction, plan->descriptors, kMaxWorkspaceBytes,
+                      measure.has_value() ? &*measure : nullptr);
+  if (!choice.ok() && measure.has_value()) {
+    // Measuring failed (cuDNN could not run the candidates): ask the heuristics.
+    choice = ChooseAlgorithm(handle, direction, plan->descriptors, kMaxWorkspaceBytes, nullptr);
+  }
+  if (!choice.ok()) return choice.status();
+  // The algorithm runs in the math it was ranked with (tensor-core TF32 or
+  // FMA); with TF32 off the descriptor allows FMA alone.
+  if (tf32) {
+    MINITF_RETURN_IF_CUDNN_ERROR(
+        cudnnSetConvolutionMathType(plan->descriptors.conv.get(), choice->math));
+  }
+  plan->algorithm = choice->algorithm;
+  plan->workspace_bytes = choice->workspace_bytes;
+  plan->measured = choice->measured;
+  return plans_.Insert(key, std::move(plan));
 }
 
 absl::Status CudaDnn::DoConvolve(Stream* stream, const dnn::ConvolutionDescriptor& conv,
@@ -112,7 +148,6 @@ absl::Status CudaDnn::DoConvolve(Stream* stream, const dnn::ConvolutionDescripto
     status = ZeroFill((*s)->handle(), output->base(),
                       conv.batch * conv.out_rows * conv.out_cols * conv.out_depth);
   } else {
-    MutexLock lock(&mu_);
     status = Convolve(*s, conv, input.base(), filter.base(), output->base());
   }
   if (!status.ok()) return (*s)->SetError(status);
@@ -131,7 +166,6 @@ absl::Status CudaDnn::DoConvolveBackwardData(Stream* stream,
     status = ZeroFill((*s)->handle(), in_backprop->base(),
                       conv.batch * conv.in_rows * conv.in_cols * conv.in_depth);
   } else {
-    MutexLock lock(&mu_);
     status = ConvolveBackwardData(*s, conv, filter.base(), out_backprop.base(),
                                   in_backprop->base());
   }
@@ -151,7 +185,6 @@ absl::Status CudaDnn::DoConvolveBackwardFilter(Stream* stream,
     status = ZeroFill((*s)->handle(), filter_backprop->base(),
                       conv.filter_rows * conv.filter_cols * conv.in_depth * conv.out_depth);
   } else {
-    MutexLock lock(&mu_);
     status = ConvolveBackwardFilter(*s, conv, input.base(), out_backprop.base(),
                                     filter_backprop->base());
   }
@@ -162,30 +195,21 @@ absl::Status CudaDnn::DoConvolveBackwardFilter(Stream* stream,
 absl::Status CudaDnn::Convolve(CudaStream* stream, const dnn::ConvolutionDescriptor& c,
                                const float* input, const float* filter, float* output) {
   const cudaStream_t raw = stream->handle();
-  absl::StatusOr<cudnnHandle_t> handle = HandleFor(raw);
-  if (!handle.ok()) return handle.status();
-  absl::StatusOr<CudnnConvolution> d = DescribeConvolution(c);
-  if (!d.ok()) return d.status();
+  MINITF_ASSIGN_OR_RETURN(HandlePool<cudnnHandle_t>::Lease handle, handles_.Acquire());
+  MINITF_RETURN_IF_CUDNN_ERROR(cudnnSetStream(handle.get(), raw));
   ScratchArena scratch(parent_, raw);
-  absl::StatusOr<const float*> x = PaddedInput(&scratch, raw, c, *d, input);
-  if (!x.ok()) return x.status();
-  absl::StatusOr<float*> w = FilterToOhwi(&scratch, raw, c, filter);
-  if (!w.ok()) return w.status();
-
-  cudnnConvolutionFwdAlgoPerf_t ranked[CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
-  int returned = 0;
-  MINITF_RETURN_IF_CUDNN_ERROR(cudnnGetConvolutionForwardAlgorithm_v7(
-      *handle, d->input.get(), d->filter.get(), d->conv.get(), d->output.get(),
-      CUDNN_CONVOLUTION_FWD_ALGO_COUNT, &returned, ranked));
-  absl::StatusOr<cudnnConvolutionFwdAlgoPerf_t> algo =
-      PickAlgorithm(ranked, returned, "forward");
-  if (!algo.ok()) return algo.status();
-  absl::StatusOr<void*> workspace = scratch.Allocate(algo->memory);
-  if (!workspace.ok()) return workspace.status();
+  MINITF_ASSIGN_OR_RETURN(const float* x, PaddedInput(&scratch, raw, c, ExtraPaddingOf(c), input));
+  MINITF_ASSIGN_OR_RETURN(const float* w, FilterToOhwi(&scratch, raw, c, filter));
+  MINITF_ASSIGN_OR_RETURN(const ConvolutionPlan* plan,
+                          PlanFor(ConvolutionDirection::kForward, c, handle.get(), &scratch,
+                                  MeasureOn{.input = x, .filter = w, .result = output}));
+  MINITF_ASSIGN_OR_RETURN(void* workspace, scratch.Allocate(plan->workspace_bytes));
+  const CudnnConvolution& d = plan->descriptors;
   const float one = 1.0f, zero = 0.0f;
-  MINITF_RETURN_IF_CUDNN_ERROR(cudnnConvolutionForward(
-      *handle, &one, d->input.get(), *x, d->filter.get(), *w, d->conv.get(), algo->algo,
-      *workspace, algo->memory, &zero, d->output.get(), output));
+  MINITF_RETURN_IF_CUDNN_ERROR(
+      cudnnConvolutionForward(handle.get(), &one, d.input.get(), x, d.filter.get(), w, d.conv.get(),
+                              static_cast<cudnnConvolutionFwdAlgo_t>(plan->algorithm), workspace,
+                              plan->workspace_bytes, &zero, d.output.get(), output));
   return absl::OkStatus();
 }
 
@@ -194,39 +218,31 @@ absl::Status CudaDnn::ConvolveBackwardData(CudaStream* stream,
                                            const float* filter, const float* out_backprop,
                                            float* in_backprop) {
   const cudaStream_t raw = stream->handle();
-  absl::StatusOr<cudnnHandle_t> handle = HandleFor(raw);
-  if (!handle.ok()) return handle.status();
-  absl::StatusOr<CudnnConvolution> d = DescribeConvolution(c);
-  if (!d.ok()) return d.status();
+  MINITF_ASSIGN_OR_RETURN(HandlePool<cudnnHandle_t>::Lease handle, handles_.Acquire());
+  MINITF_RETURN_IF_CUDNN_ERROR(cudnnSetStream(handle.get(), raw));
   ScratchArena scratch(parent_, raw);
-  absl::StatusOr<float*> w = FilterToOhwi(&scratch, raw, c, filter);
-  if (!w.ok()) return w.status();
+  MINITF_ASSIGN_OR_RETURN(const float* w, FilterToOhwi(&scratch, raw, c, filter));
   // The gradient of the padded input, cropped afterwards.
+  const ExtraPadding extra = ExtraPaddingOf(c);
   float* dx = in_backprop;
-  if (d->padded()) {
-    absl::StatusOr<float*> padded = scratch.AllocateFloats(
-        c.batch * (c.in_rows + d->extra_rows) * (c.in_cols + d->extra_cols) * c.in_depth);
-    if (!padded.ok()) return padded.status();
-    dx = *padded;
+  if (extra.any()) {
+    MINITF_ASSIGN_OR_RETURN(dx, scratch.AllocateFloats(c.batch * (c.in_rows + extra.rows) *
+                                                       (c.in_cols + extra.cols) * c.in_depth));
   }
-
-  cudnnConvolutionBwdDataAlgoPerf_t ranked[CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT];
-  int returned = 0;
-  MINITF_RETURN_IF_CUDNN_ERROR(cudnnGetConvolutionBackwardDataAlgorithm_v7(
-      *handle, d->filter.get(), d->output.get(), d->conv.get(), d->input.get(),
-      CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT, &returned, ranked));
-  absl::StatusOr<cudnnConvolutionBwdDataAlgoPerf_t> algo =
-      PickAlgorithm(ranked, returned, "backward-data");
-  if (!algo.ok()) return algo.status();
-  absl::StatusOr<void*> workspace = scratch.Allocate(algo->memory);
-  if (!workspace.ok()) return workspace.status();
+  MINITF_ASSIGN_OR_RETURN(
+      const ConvolutionPlan* plan,
+      PlanFor(ConvolutionDirection::kBackwardData, c, handle.get(), &scratch,
+              MeasureOn{.filter = w, .out_backprop = out_backprop, .result = dx}));
+  MINITF_ASSIGN_OR_RETURN(void* workspace, scratch.Allocate(plan->workspace_bytes));
+  const CudnnConvolution& d = plan->descriptors;
   const float one = 1.0f, zero = 0.0f;
   MINITF_RETURN_IF_CUDNN_ERROR(cudnnConvolutionBackwardData(
-      *handle, &one, d->filter.get(), *w, d->output.get(), out_backprop, d->conv.get(),
-      algo->algo, *workspace, algo->memory, &zero, d->input.get(), dx));
-  if (d->padded()) {
+      handle.get(), &one, d.filter.get(), w, d.output.get(), out_backprop, d.conv.get(),
+      static_cast<cudnnConvolutionBwdDataAlgo_t>(plan->algorithm), workspace, plan->workspace_bytes,
+      &zero, d.input.get(), dx));
+  if (extra.any()) {
     if (cudaError_t e = LaunchCropNhwc(raw, dx, c.batch, c.in_rows, c.in_cols, c.in_depth,
-                                       d->extra_rows, d->extra_cols, in_backprop);
+                                       extra.rows, extra.cols, in_backprop);
         e != cudaSuccess) {
       return LaunchStatus(e, "CropNhwc");
     }
@@ -239,33 +255,25 @@ absl::Status CudaDnn::ConvolveBackwardFilter(CudaStream* stream,
                                              const float* input, const float* out_backprop,
                                              float* filter_backprop) {
   const cudaStream_t raw = stream->handle();
-  absl::StatusOr<cudnnHandle_t> handle = HandleFor(raw);
-  if (!handle.ok()) return handle.status();
-  absl::StatusOr<CudnnConvolution> d = DescribeConvolution(c);
-  if (!d.ok()) return d.status();
+  MINITF_ASSIGN_OR_RETURN(HandlePool<cudnnHandle_t>::Lease handle, handles_.Acquire());
+  MINITF_RETURN_IF_CUDNN_ERROR(cudnnSetStream(handle.get(), raw));
   ScratchArena scratch(parent_, raw);
-  absl::StatusOr<const float*> x = PaddedInput(&scratch, raw, c, *d, input);
-  if (!x.ok()) return x.status();
-  absl::StatusOr<float*> dw_ohwi =
-      scratch.AllocateFloats(c.filter_rows * c.filter_cols * c.in_depth * c.out_depth);
-  if (!dw_ohwi.ok()) return dw_ohwi.status();
-
-  cudnnConvolutionBwdFilterAlgoPerf_t ranked[CUDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT];
-  int returned = 0;
-  MINITF_RETURN_IF_CUDNN_ERROR(cudnnGetConvolutionBackwardFilterAlgorithm_v7(
-      *handle, d->input.get(), d->output.get(), d->conv.get(), d->filter.get(),
-      CUDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT, &returned, ranked));
-  absl::StatusOr<cudnnConvolutionBwdFilterAlgoPerf_t> algo =
-      PickAlgorithm(ranked, returned, "backward-filter");
-  if (!algo.ok()) return algo.status();
-  absl::StatusOr<void*> workspace = scratch.Allocate(algo->memory);
-  if (!workspace.ok()) return workspace.status();
+  MINITF_ASSIGN_OR_RETURN(const float* x, PaddedInput(&scratch, raw, c, ExtraPaddingOf(c), input));
+  MINITF_ASSIGN_OR_RETURN(float* dw_ohwi, scratch.AllocateFloats(c.filter_rows * c.filter_cols *
+                                                                 c.in_depth * c.out_depth));
+  MINITF_ASSIGN_OR_RETURN(
+      const ConvolutionPlan* plan,
+      PlanFor(ConvolutionDirection::kBackwardFilter, c, handle.get(), &scratch,
+              MeasureOn{.input = x, .out_backprop = out_backprop, .result = dw_ohwi}));
+  MINITF_ASSIGN_OR_RETURN(void* workspace, scratch.Allocate(plan->workspace_bytes));
+  const CudnnConvolution& d = plan->descriptors;
   const float one = 1.0f, zero = 0.0f;
   MINITF_RETURN_IF_CUDNN_ERROR(cudnnConvolutionBackwardFilter(
-      *handle, &one, d->input.get(), *x, d->output.get(), out_backprop, d->conv.get(),
-      algo->algo, *workspace, algo->memory, &zero, d->filter.get(), *dw_ohwi));
+      handle.get(), &one, d.input.get(), x, d.output.get(), out_backprop, d.conv.get(),
+      static_cast<cudnnConvolutionBwdFilterAlgo_t>(plan->algorithm), workspace,
+      plan->workspace_bytes, &zero, d.filter.get(), dw_ohwi));
   const int64_t ohwi_dims[4] = {c.out_depth, c.filter_rows, c.filter_cols, c.in_depth};
-  if (cudaError_t e = LaunchTranspose4D(raw, *dw_ohwi, ohwi_dims, kOhwiToHwio, filter_backprop);
+  if (cudaError_t e = LaunchTranspose4D(raw, dw_ohwi, ohwi_dims, kOhwiToHwio, filter_backprop);
       e != cudaSuccess) {
     return LaunchStatus(e, "Transpose4D");
   }

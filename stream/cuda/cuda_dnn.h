@@ -4,19 +4,28 @@
 //
 // Layout bridging: tensors are NHWC floats as cuDNN takes them, but cuDNN
 // wants NHWC-convolution filters as OHWI (KRSC) where TensorFlow keeps HWIO,
-// so filters and filter gradients are transposed through scratch memory; and
-// cuDNN pads symmetrically where TensorFlow's SAME padding may put one more
-// row or column after the input, so such inputs are zero-padded at the
-// bottom and right first (and input gradients cropped back). Scratch and
-// cuDNN workspaces come from CudaExecutor::AllocateScratch, ordered on the
-// caller's stream; algorithms are cuDNN's heuristic choice among those whose
-// workspace fits kMaxWorkspaceBytes, in FP32 FMA math (no TF32).
+// so filters and filter gradients are transposed through scratch memory (as
+// TensorFlow transforms its filters on every call); and cuDNN pads
+// symmetrically where TensorFlow's SAME padding may put one more row or
+// column after the input, so such inputs are zero-padded at the bottom and
+// right first (and input gradients cropped back). Scratch and cuDNN
+// workspaces come from CudaExecutor::AllocateScratch, ordered on the
+// caller's stream.
+//
+// Each shape's descriptors and algorithm are chosen once and kept in a
+// ConvolutionPlanCache: measured on the first call's buffers
+// (cudnnFind*AlgorithmEx) unless TF_CUDNN_USE_AUTOTUNE is 0 or false, when
+// cuDNN's heuristic ranking decides, as in TensorFlow. Convolutions use
+// TF32 tensor cores while TensorFloat32ExecutionEnabled()
+// (platform/tensor_float_32.h), FP32 FMA math otherwise.
 //
 //   DnnSupport* dnn = stream->parent()->AsDnn();
 //   MINITF_RETURN_IF_ERROR(dnn->DoConvolve(stream, conv, input, filter, &output));
 //
 // A failure puts the stream into its error state. Owned by its CudaExecutor.
-// Thread-safe: one cuDNN handle per executor, used under a lock.
+// Thread-safe, with no lock held across a cuDNN call: each call leases a
+// cuDNN handle of its own from a pool (one per concurrent caller) and points
+// it at its stream.
 #ifndef MINITF_STREAM_CUDA_CUDA_DNN_H_
 #define MINITF_STREAM_CUDA_CUDA_DNN_H_
 
@@ -25,22 +34,25 @@
 
 #include <cstdint>
 
-#include "absl/base/thread_annotations.h"
 #include "absl/status/statusor.h"
-#include "platform/mutex.h"
+#include "stream/cuda/cudnn_algorithm.h"
+#include "stream/cuda/cudnn_plan_cache.h"
 #include "stream/dnn.h"
+#include "stream/handle_pool.h"
 
 namespace minitf::se::cuda {
 
 class CudaExecutor;
 class CudaStream;
+class ScratchArena;
 
 class CudaDnn : public DnnSupport {
  public:
   // The largest cuDNN workspace an algorithm may ask for.
   static constexpr uint64_t kMaxWorkspaceBytes = uint64_t{256} << 20;
 
-  // `parent` is not owned and outlives the plugin.
+  // `parent` is not owned and outlives the plugin. Autotuning follows
+  // TF_CUDNN_USE_AUTOTUNE (on unless "0" or "false").
   explicit CudaDnn(CudaExecutor* parent);
   ~CudaDnn() override;
   CudaDnn(const CudaDnn&) = delete;
@@ -65,25 +77,36 @@ class CudaDnn : public DnnSupport {
                                  const DeviceMemory<float>& out_backprop,
                                  DeviceMemory<float>* in_backprop) override;
 
+  // Whether algorithms are measured (cudnnFind*) rather than taken from the
+  // heuristics.
+  bool autotune() const { return autotune_; }
+  // The plans made so far: one per direction, shape and math mode.
+  size_t plan_count() const { return plans_.size(); }
+
  private:
   // The CudaStream behind `stream`; InvalidArgument for another device's.
   absl::StatusOr<CudaStream*> CheckStream(Stream* stream) const;
-  // The handle (created on first use), pointed at `stream`.
-  absl::StatusOr<cudnnHandle_t> HandleFor(cudaStream_t stream) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // The plan of `c` in `direction` under the current math mode: the cached
+  // one, or one made now (measured on `operands` when autotuning, with a
+  // workspace from `scratch`).
+  absl::StatusOr<const ConvolutionPlan*> PlanFor(ConvolutionDirection direction,
+                                                 const dnn::ConvolutionDescriptor& c,
+                                                 cudnnHandle_t handle, ScratchArena* scratch,
+                                                 const MeasureOn& operands);
 
   absl::Status Convolve(CudaStream* stream, const dnn::ConvolutionDescriptor& conv,
-                        const float* input, const float* filter, float* output)
-      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+                        const float* input, const float* filter, float* output);
   absl::Status ConvolveBackwardData(CudaStream* stream, const dnn::ConvolutionDescriptor& conv,
                                     const float* filter, const float* out_backprop,
-                                    float* in_backprop) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+                                    float* in_backprop);
   absl::Status ConvolveBackwardFilter(CudaStream* stream, const dnn::ConvolutionDescriptor& conv,
                                       const float* input, const float* out_backprop,
-                                      float* filter_backprop) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+                                      float* filter_backprop);
 
   CudaExecutor* const parent_;  // Not owned.
-  Mutex mu_;
-  cudnnHandle_t handle_ ABSL_GUARDED_BY(mu_) = nullptr;
+  const bool autotune_;
+  HandlePool<cudnnHandle_t> handles_;
+  ConvolutionPlanCache plans_;
 };
 
 }  // namespace minitf::se::cuda

@@ -35,12 +35,19 @@ bool IsDegenerate(const dnn::ConvolutionDescriptor& c) {
          c.out_cols == 0;
 }
 
-absl::StatusOr<CudnnConvolution> DescribeConvolution(const dnn::ConvolutionDescriptor& c) {
+ExtraPadding ExtraPaddingOf(const dnn::ConvolutionDescriptor& c) {
+  return ExtraPadding{std::max<int64_t>(0, (c.out_rows - 1) * c.stride_rows + c.filter_rows -
+                                               c.in_rows - 2 * c.pad_top),
+                      std::max<int64_t>(0, (c.out_cols - 1) * c.stride_cols + c.filter_cols -
+                                               c.in_cols - 2 * c.pad_left)};
+}
+
+absl::StatusOr<CudnnConvolution> DescribeConvolution(const dnn::ConvolutionDescriptor& c,
+                                                     cudnnMathType_t math) {
   CudnnConvolution d;
-  d.extra_rows = std::max<int64_t>(
-      0, (c.out_rows - 1) * c.stride_rows + c.filter_rows - c.in_rows - 2 * c.pad_top);
-  d.extra_cols = std::max<int64_t>(
-      0, (c.out_cols - 1) * c.stride_cols + c.filter_cols - c.in_cols - 2 * c.pad_left);
+  const ExtraPadding extra = ExtraPaddingOf(c);
+  d.extra_rows = extra.rows;
+  d.extra_cols = extra.cols;
   const int64_t rows = c.in_rows + d.extra_rows, cols = c.in_cols + d.extra_cols;
   for (auto [value, what] : {std::pair<int64_t, const char*>{c.batch, "batch"},
                              {rows, "input rows"},
@@ -79,7 +86,7 @@ absl::StatusOr<CudnnConvolution> DescribeConvolution(const dnn::ConvolutionDescr
       conv, static_cast<int>(c.pad_top), static_cast<int>(c.pad_left),
       static_cast<int>(c.stride_rows), static_cast<int>(c.stride_cols), /*dilation_h=*/1,
       /*dilation_w=*/1, CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT));
-  MINITF_RETURN_IF_CUDNN_ERROR(cudnnSetConvolutionMathType(conv, CUDNN_FMA_MATH));
+  MINITF_RETURN_IF_CUDNN_ERROR(cudnnSetConvolutionMathType(conv, math));
 
   int n = 0, depth = 0, out_rows = 0, out_cols = 0;
   MINITF_RETURN_IF_CUDNN_ERROR(cudnnGetConvolution2dForwardOutputDim(

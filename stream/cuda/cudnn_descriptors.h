@@ -2,7 +2,7 @@
 // minitf convolution as cuDNN runs it (see cuda_dnn.h for why the input may
 // be padded first).
 //
-//   absl::StatusOr<CudnnConvolution> c = DescribeConvolution(conv);
+//   absl::StatusOr<CudnnConvolution> c = DescribeConvolution(conv, CUDNN_FMA_MATH);
 //   cudnnConvolutionForward(handle, &one, c->input.get(), x, c->filter.get(), w,
 //                           c->conv.get(), algo, ...);
 #ifndef MINITF_STREAM_CUDA_CUDNN_DESCRIPTORS_H_
@@ -32,10 +32,20 @@ using FilterDescriptor = std::unique_ptr<cudnnFilterStruct, FilterDescriptorDele
 using ConvolutionDescriptor =
     std::unique_ptr<cudnnConvolutionStruct, ConvolutionDescriptorDeleter>;
 
+// The zero rows and columns cuDNN's input needs appended where SAME padding
+// is larger after the input than before (cuDNN pads symmetrically).
+struct ExtraPadding {
+  int64_t rows = 0;
+  int64_t cols = 0;
+
+  bool any() const { return rows > 0 || cols > 0; }
+};
+ExtraPadding ExtraPaddingOf(const dnn::ConvolutionDescriptor& c);
+
 // One convolution in cuDNN's terms. The input (and its gradient) is
-// [batch, in_rows + extra_rows, in_cols + extra_cols, in_depth]: zero rows and
-// columns appended where SAME padding is larger after the input than before.
-// The filter is OHWI.
+// [batch, in_rows + extra_rows, in_cols + extra_cols, in_depth] (see
+// ExtraPaddingOf); the filter is OHWI. Read-only once made, so calls on
+// several threads may share it.
 struct CudnnConvolution {
   int64_t extra_rows = 0;
   int64_t extra_cols = 0;
@@ -51,9 +61,12 @@ struct CudnnConvolution {
 // or all zeros).
 bool IsDegenerate(const dnn::ConvolutionDescriptor& c);
 
-// REQUIRES: !IsDegenerate(c). InvalidArgument when a size exceeds cuDNN's
-// int range; Internal if cuDNN's output size disagrees with `c`.
-absl::StatusOr<CudnnConvolution> DescribeConvolution(const dnn::ConvolutionDescriptor& c);
+// REQUIRES: !IsDegenerate(c). `math` is the convolution's math type
+// (CUDNN_FMA_MATH: FP32 only; CUDNN_DEFAULT_MATH: TF32 tensor cores
+// allowed). InvalidArgument when a size exceeds cuDNN's int range; Internal
+// if cuDNN's output size disagrees with `c`.
+absl::StatusOr<CudnnConvolution> DescribeConvolution(const dnn::ConvolutionDescriptor& c,
+                                                     cudnnMathType_t math);
 
 }  // namespace minitf::se::cuda
 

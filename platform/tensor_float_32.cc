@@ -1,0 +1,27 @@
+#include "platform/tensor_float_32.h"
+
+#include <atomic>
+
+#include "platform/env.h"
+
+namespace minitf {
+namespace {
+
+std::atomic<bool>& Enabled() {
+  static std::atomic<bool> enabled{true};
+  return enabled;
+}
+
+bool OverriddenOff() { return GetEnvOr("NVIDIA_TF32_OVERRIDE", "") == "0"; }
+
+}  // namespace
+
+void EnableTensorFloat32Execution(bool enabled) {
+  Enabled().store(enabled, std::memory_order_relaxed);
+}
+
+bool TensorFloat32ExecutionEnabled() {
+  return !OverriddenOff() && Enabled().load(std::memory_order_relaxed);
+}
+
+}  // namespace minitf
