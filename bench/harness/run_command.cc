@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <iostream>
+#include <limits>
 #include <numeric>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/numbers.h"
@@ -14,6 +16,7 @@
 #include "bench/harness/interrupt.h"
 #include "bench/harness/run_graph.h"
 #include "platform/status_macros.h"
+#include "platform/tensor_float_32.h"
 
 namespace minitf::harness {
 
@@ -31,6 +34,8 @@ options:
                         (repeatable)
   --target OP           an op to run each step, e.g. a train op (repeatable)
   --steps N             how many steps (default 1; at most 2147483647)
+  --warmup N            run N more steps first, left out of the steps' times
+                        (default 0)
   --fetch NAME          a tensor to fetch at the end (repeatable)
   --device CPU|GPU      CPU: no GPU in the session (default). GPU: nodes
                         with a GPU kernel run on the GPU (SimGPU unless
@@ -38,6 +43,9 @@ options:
   --out DIR             write each fetched tensor to DIR/<name>.npy, with
                         '/' and ':' replaced by '_' (probs:0 -> probs_0.npy);
                         DIR is made if missing
+  --tf32 on|off         TensorFloat-32 for convolutions and matrix products
+                        on a CUDA GPU (default on, as in TensorFlow; off
+                        also by NVIDIA_TF32_OVERRIDE=0)
   --timeout SECONDS     fail a Run (init, a step, the fetch) that takes
                         longer: DEADLINE_EXCEEDED, naming it (RunOptions'
                         timeout; default none)
@@ -67,9 +75,17 @@ std::string ForTerminal(absl::string_view text) {
   return out;
 }
 
+// What `run` does beyond RunGraph's options.
+struct RunCommandOptions {
+  RunGraphOptions graph;
+  int warmup = 0;  // steps run before the measured ones
+  bool tf32 = true;
+};
+
 // Parses run's arguments; std::nullopt after --help.
-absl::StatusOr<std::optional<RunGraphOptions>> ParseRun(const std::vector<std::string>& args) {
-  RunGraphOptions out;
+absl::StatusOr<std::optional<RunCommandOptions>> ParseRun(const std::vector<std::string>& args) {
+  RunCommandOptions command;
+  RunGraphOptions& out = command.graph;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     auto value = [&] { return FlagValue(args, &i); };
@@ -94,6 +110,18 @@ absl::StatusOr<std::optional<RunGraphOptions>> ParseRun(const std::vector<std::s
         return absl::InvalidArgumentError(absl::StrCat(
             "--steps wants a whole number from 0 to 2147483647, got '", v, "'"));
       }
+    } else if (a == "--warmup") {
+      MINITF_ASSIGN_OR_RETURN(std::string v, value());
+      if (!absl::SimpleAtoi(v, &command.warmup) || command.warmup < 0) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("--warmup wants a whole number from 0 to 2147483647, got '", v, "'"));
+      }
+    } else if (a == "--tf32") {
+      MINITF_ASSIGN_OR_RETURN(std::string v, value());
+      if (v != "on" && v != "off") {
+        return absl::InvalidArgumentError(absl::StrCat("--tf32 wants on or off, got '", v, "'"));
+      }
+      command.tf32 = v == "on";
     } else if (a == "--timeout") {
       MINITF_ASSIGN_OR_RETURN(std::string v, value());
       if (!absl::SimpleAtod(v, &out.timeout_seconds) || !(out.timeout_seconds > 0) ||
@@ -124,27 +152,39 @@ absl::StatusOr<std::optional<RunGraphOptions>> ParseRun(const std::vector<std::s
   if (out.targets.empty() && out.fetches.empty() && out.init.empty()) {
     return absl::InvalidArgumentError("run wants something to run: --init, --target or --fetch");
   }
-  return out;
+  if (out.steps > std::numeric_limits<int>::max() - command.warmup) {
+    return absl::InvalidArgumentError(absl::StrCat("--steps ", out.steps, " and --warmup ",
+                                                   command.warmup,
+                                                   " make more than 2147483647 steps"));
+  }
+  return command;
 }
 
-void PrintResult(const RunGraphOptions& options, const RunGraphResult& result) {
+// The measured steps' figures: all but the first `warmup`.
+std::vector<double> AfterWarmup(const std::vector<double>& steps, int warmup) {
+  if (static_cast<size_t>(warmup) >= steps.size()) return {};
+  return std::vector<double>(steps.begin() + warmup, steps.end());
+}
+
+void PrintResult(const RunGraphOptions& options, int warmup, const RunGraphResult& result) {
   std::cout << absl::StrFormat("minitf run: %s, %d nodes, on %s; created in %.3f s\n",
                                options.graph, result.nodes, options.device,
                                result.create_seconds);
   if (!options.init.empty()) {
     std::cout << absl::StrFormat("init: %.3f s\n", result.init_seconds);
   }
-  if (!result.step_seconds.empty()) {
-    std::vector<double> sorted = result.step_seconds;
+  if (std::vector<double> sorted = AfterWarmup(result.step_seconds, warmup); !sorted.empty()) {
     std::sort(sorted.begin(), sorted.end());
     const double total = std::accumulate(sorted.begin(), sorted.end(), 0.0);
     std::cout << absl::StrFormat(
-        "steps: %d in %.3f s; per step mean %.3f ms, median %.3f ms, min %.3f ms, max %.3f ms\n",
-        sorted.size(), total, 1e3 * total / sorted.size(), 1e3 * sorted[sorted.size() / 2],
-        1e3 * sorted.front(), 1e3 * sorted.back());
+        "steps: %d in %.3f s%s; per step mean %.3f ms, median %.3f ms, min %.3f ms, max %.3f "
+        "ms\n",
+        sorted.size(), total,
+        warmup > 0 ? absl::StrFormat(" (after %d warm-up steps)", warmup) : std::string(),
+        1e3 * total / sorted.size(), 1e3 * sorted[sorted.size() / 2], 1e3 * sorted.front(),
+        1e3 * sorted.back());
   }
-  if (!result.step_gpu_busy_seconds.empty()) {
-    std::vector<double> busy = result.step_gpu_busy_seconds;
+  if (std::vector<double> busy = AfterWarmup(result.step_gpu_busy_seconds, warmup); !busy.empty()) {
     std::sort(busy.begin(), busy.end());
     std::cout << absl::StrFormat(
         "GPU busy per step (kernel time on the compute streams; on SimGPU, modeled): "
@@ -160,7 +200,7 @@ void PrintResult(const RunGraphOptions& options, const RunGraphResult& result) {
 }  // namespace
 
 int RunCommand(const std::vector<std::string>& args) {
-  absl::StatusOr<std::optional<RunGraphOptions>> parsed = ParseRun(args);
+  absl::StatusOr<std::optional<RunCommandOptions>> parsed = ParseRun(args);
   if (!parsed.ok()) {
     std::cerr << "minitf run: " << ForTerminal(parsed.status().message()) << "\n\n" << kRunUsage;
     return 2;
@@ -169,7 +209,10 @@ int RunCommand(const std::vector<std::string>& args) {
     std::cout << kRunUsage;
     return 0;
   }
-  RunGraphOptions& options = **parsed;
+  RunGraphOptions& options = (*parsed)->graph;
+  const int warmup = (*parsed)->warmup;
+  options.steps += warmup;
+  EnableTensorFloat32Execution((*parsed)->tf32);
   // Ctrl-C or SIGTERM cancels the Run in flight and prints what was
   // measured; a second one ends the process at once.
   InstallInterruptHandlers(
@@ -181,7 +224,7 @@ int RunCommand(const std::vector<std::string>& args) {
     std::cerr << "minitf run: " << ForTerminal(result.status().ToString()) << "\n";
     return InterruptSignal() != 0 ? 128 + InterruptSignal() : 1;
   }
-  PrintResult(options, *result);
+  PrintResult(options, warmup, *result);
   if (!result->stopped.ok()) {
     std::cerr << "minitf run: stopped by " << InterruptSignalName() << " after "
               << result->step_seconds.size() << " of " << options.steps

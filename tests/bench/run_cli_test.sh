@@ -69,6 +69,12 @@ train)
   status=$?
   [ $status -eq 0 ] || fail "exit status $status, expected 0"
   grep -q "^steps: 100 in " "$dir/log" || fail "the steps' times are not reported"
+  # Warm-up steps run first and are left out of the figures.
+  "$minitf" run "$fixtures/linear_gd/graph.pb" --init init --target train --steps 4 --warmup 3 \
+    --tf32 off --feed "x:0=$fixtures/linear_gd/x.npy" --feed "y:0=$fixtures/linear_gd/y.npy" \
+    > "$dir/warm.log" 2>&1 || fail "--warmup 3: exit status $?"
+  grep -q "^steps: 4 in [0-9.]* s (after 3 warm-up steps); per step" "$dir/warm.log" ||
+    fail "--warmup: $(grep '^steps' "$dir/warm.log")"
   grep -q "^w/read:0 float \[3,1\] = " "$dir/log" || fail "w/read:0 not printed"
   [ -f "$dir/w_read_0.npy" ] || fail "w_read_0.npy not written"
   # On the GPU the steps' device time is reported too.
@@ -113,6 +119,19 @@ bad_args)
   status=$?
   [ $status -eq 2 ] || fail "--steps 2^31: exit status $status, expected 2"
   grep -q "from 0 to 2147483647" "$dir/log" || fail "--steps 2^31: the bound is not said"
+  "$minitf" run "$fixtures/linear_gd/graph.pb" --target train --warmup -1 > "$dir/log" 2>&1
+  status=$?
+  [ $status -eq 2 ] || fail "--warmup -1: exit status $status, expected 2"
+  grep -q "warmup wants a whole number" "$dir/log" || fail "--warmup -1: no reason given"
+  "$minitf" run "$fixtures/linear_gd/graph.pb" --target train --steps 2147483647 --warmup 1 \
+    > "$dir/log" 2>&1
+  status=$?
+  [ $status -eq 2 ] || fail "--steps 2^31-1 --warmup 1: exit status $status, expected 2"
+  grep -q "make more than 2147483647 steps" "$dir/log" || fail "the sum's bound is not said"
+  "$minitf" run "$fixtures/linear_gd/graph.pb" --target train --tf32 maybe > "$dir/log" 2>&1
+  status=$?
+  [ $status -eq 2 ] || fail "--tf32 maybe: exit status $status, expected 2"
+  grep -q "tf32 wants on or off, got 'maybe'" "$dir/log" || fail "--tf32 maybe: no reason given"
   "$minitf" run "$fixtures/linear_gd/graph.pb" --target train --timeout 0 > "$dir/log" 2>&1
   status=$?
   [ $status -eq 2 ] || fail "--timeout 0: exit status $status, expected 2"
