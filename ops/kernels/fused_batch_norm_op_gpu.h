@@ -1,9 +1,10 @@
 // Launchers of the CUDA batch normalization kernels (fused_batch_norm_op_gpu.cu)
 // for float tensors seen as [outer, channels, inner] (BatchNormLayout: NHWC
-// is [N*H*W, C, 1], NCHW is [N, C, H*W]). One block per channel folds its
-// elements in double precision, as the CPU kernels do, so both devices
-// agree to float rounding. Each enqueues on `stream` and returns the
-// launch's error.
+// is [N*H*W, C, 1], NCHW is [N, C, H*W]). Each channel's elements are cut
+// into chunks folded by blocks across the whole GPU, in double precision as
+// the CPU kernels fold them, so both devices agree to float rounding. Each
+// enqueues on `stream`, using `scratch` (BatchNormScratchBytes of device
+// memory, free once the work is done), and returns the launch's error.
 #ifndef MINITF_OPS_KERNELS_FUSED_BATCH_NORM_OP_GPU_H_
 #define MINITF_OPS_KERNELS_FUSED_BATCH_NORM_OP_GPU_H_
 
@@ -18,6 +19,9 @@ struct BatchNormDims {
   int64_t channels = 0;
   int64_t inner = 1;
 };
+
+// The device scratch either launch needs for `dims`.
+int64_t BatchNormScratchBytes(const BatchNormDims& dims);
 
 struct BatchNormForward {
   const float* x;
@@ -38,7 +42,8 @@ struct BatchNormForward {
 // Inference: mean and variance normalize x and are passed on.
 // REQUIRES: dims.outer * dims.inner > 0.
 cudaError_t LaunchBatchNormForward(cudaStream_t stream, const BatchNormDims& dims, float epsilon,
-                                   float factor, bool is_training, const BatchNormForward& args);
+                                   float factor, bool is_training, const BatchNormForward& args,
+                                   void* scratch);
 
 struct BatchNormBackward {
   const float* y_backprop;
@@ -53,9 +58,8 @@ struct BatchNormBackward {
 
 // FusedBatchNormGrad's formulas (fused_batch_norm_op.cc).
 // REQUIRES: dims.outer * dims.inner > 0.
-cudaError_t LaunchBatchNormBackward(cudaStream_t stream, const BatchNormDims& dims,
-                                    float epsilon, bool is_training,
-                                    const BatchNormBackward& args);
+cudaError_t LaunchBatchNormBackward(cudaStream_t stream, const BatchNormDims& dims, float epsilon,
+                                    bool is_training, const BatchNormBackward& args, void* scratch);
 
 }  // namespace minitf::gpu
 

@@ -75,6 +75,37 @@ TEST(TrainingOpsCudaTest, FusedBatchNormGradMatchesCpu) {
                        {RandomTensor(TensorShape({3, 8, 6, 4})), x, scale, mean, variance});
 }
 
+// Shapes whose channels the CUDA kernels fold in many chunks: NHWC with a
+// partial 32-channel tile, NCHW with several chunks per channel.
+TEST(TrainingOpsCudaTest, FusedBatchNormAndGradFoldManyChunksAsCpu) {
+  if (VisibleCudaDevices() == 0) GTEST_SKIP() << "no CUDA device visible";
+  struct Case {
+    const char* format;
+    TensorShape x;
+    int64_t channels;
+  };
+  for (const Case& c : {Case{"NHWC", TensorShape({8, 16, 16, 40}), 40},
+                        Case{"NCHW", TensorShape({8, 3, 32, 32}), 3}}) {
+    SCOPED_TRACE(c.format);
+    const TensorShape vector({c.channels});
+    const Tensor x = RandomTensor(c.x, -3, 3, 12);
+    const Tensor dy = RandomTensor(c.x, -1, 1, 13);
+    const Tensor scale = RandomTensor(vector, 0.5, 2, 14);
+    const Tensor offset = RandomTensor(vector, -1, 1, 15);
+    const Tensor mean = RandomTensor(vector, -1, 1, 16);
+    const Tensor variance = RandomTensor(vector, 0.5, 2, 17);
+    const Tensor empty(DT_FLOAT, TensorShape({0}));
+    ExpectCudaMatchesCpu(BatchNorm("FusedBatchNormV3", true, c.format),
+                         {x, scale, offset, empty, empty}, 1e-5, 1e-5);
+    ExpectCudaMatchesCpu(BatchNorm("FusedBatchNormV3", true, c.format, 0.1f),
+                         {x, scale, offset, mean, variance}, 1e-5, 1e-5);
+    for (bool is_training : {true, false}) {
+      ExpectCudaMatchesCpu(BatchNorm("FusedBatchNormGrad", is_training, c.format),
+                           {dy, x, scale, mean, variance}, 1e-5, 1e-5);
+    }
+  }
+}
+
 TEST(TrainingOpsCudaTest, ElementwiseOpsOfTensorFlowGraphsMatchCpu) {
   if (VisibleCudaDevices() == 0) GTEST_SKIP() << "no CUDA device visible";
   const Tensor a = RandomTensor(TensorShape({4, 1, 6}), -3, 3, 12);
