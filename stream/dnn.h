@@ -2,7 +2,7 @@
 // Float tensors in NHWC layout, filters in HWIO (TensorFlow's layouts).
 //
 //   ConvolutionDescriptor conv = ...;  // shapes, strides, padding
-//   MINITF_RETURN_IF_ERROR(dnn->DoConvolve(stream, conv, input, filter, &output));
+//   MINITF_RETURN_IF_ERROR(dnn->DoConvolve(stream, conv, input, filter, &output, &scratch));
 //
 // Each call enqueues its work on `stream` and returns enqueue-time errors.
 #ifndef MINITF_STREAM_DNN_H_
@@ -13,6 +13,7 @@
 
 #include "absl/status/status.h"
 #include "stream/device_memory.h"
+#include "stream/scratch_allocator.h"
 
 namespace minitf::se {
 
@@ -48,23 +49,28 @@ class DnnSupport {
  public:
   virtual ~DnnSupport() = default;
 
+  // The convolutions take their scratch (workspaces, relaid-out operands)
+  // from `scratch_allocator`, or from the plugin's own pool when it is null.
+
   // output[N, out_rows, out_cols, out_depth] = conv(input, filter[HWIO]).
   virtual absl::Status DoConvolve(Stream* stream, const dnn::ConvolutionDescriptor& conv,
                                   const DeviceMemory<float>& input,
-                                  const DeviceMemory<float>& filter,
-                                  DeviceMemory<float>* output) = 0;
+                                  const DeviceMemory<float>& filter, DeviceMemory<float>* output,
+                                  ScratchAllocator* scratch_allocator) = 0;
   // The gradient with respect to the input.
   virtual absl::Status DoConvolveBackwardData(Stream* stream,
                                               const dnn::ConvolutionDescriptor& conv,
                                               const DeviceMemory<float>& filter,
                                               const DeviceMemory<float>& out_backprop,
-                                              DeviceMemory<float>* in_backprop) = 0;
+                                              DeviceMemory<float>* in_backprop,
+                                              ScratchAllocator* scratch_allocator) = 0;
   // The gradient with respect to the filter.
   virtual absl::Status DoConvolveBackwardFilter(Stream* stream,
                                                 const dnn::ConvolutionDescriptor& conv,
                                                 const DeviceMemory<float>& input,
                                                 const DeviceMemory<float>& out_backprop,
-                                                DeviceMemory<float>* filter_backprop) = 0;
+                                                DeviceMemory<float>* filter_backprop,
+                                                ScratchAllocator* scratch_allocator) = 0;
   // Max pooling (out_depth unused: the depth is in_depth) and its gradient.
   virtual absl::Status DoMaxPool(Stream* stream, const dnn::ConvolutionDescriptor& pool,
                                  const DeviceMemory<float>& input,

@@ -20,6 +20,7 @@
 
 #ifdef MINITF_WITH_CUDA
 #include "ops/kernels/cuda/cuda_kernel_helpers.h"
+#include "ops/kernels/cuda/op_scratch_allocator.h"
 #include "stream/dnn.h"
 #endif
 
@@ -277,8 +278,9 @@ struct CudaConv2D {
                                const Tensor& input, const Tensor& filter, Tensor* output) {
     return DnnOnComputeStream(ctx, [&](se::Stream* stream, se::DnnSupport* dnn) {
       se::DeviceMemory<float> out = AsDeviceMemory(*output);
-      return dnn->DoConvolve(stream, ToDescriptor(g), AsDeviceMemory(input),
-                             AsDeviceMemory(filter), &out);
+      OpScratchAllocator scratch(ctx);
+      return dnn->DoConvolve(stream, ToDescriptor(g), AsDeviceMemory(input), AsDeviceMemory(filter),
+                             &out, &scratch);
     });
   }
 
@@ -287,8 +289,9 @@ struct CudaConv2D {
                                     Tensor* in_backprop) {
     return DnnOnComputeStream(ctx, [&](se::Stream* stream, se::DnnSupport* dnn) {
       se::DeviceMemory<float> result = AsDeviceMemory(*in_backprop);
+      OpScratchAllocator scratch(ctx);
       return dnn->DoConvolveBackwardData(stream, ToDescriptor(g), AsDeviceMemory(filter),
-                                         AsDeviceMemory(out_backprop), &result);
+                                         AsDeviceMemory(out_backprop), &result, &scratch);
     });
   }
 
@@ -297,8 +300,9 @@ struct CudaConv2D {
                                      Tensor* filter_backprop) {
     return DnnOnComputeStream(ctx, [&](se::Stream* stream, se::DnnSupport* dnn) {
       se::DeviceMemory<float> result = AsDeviceMemory(*filter_backprop);
+      OpScratchAllocator scratch(ctx);
       return dnn->DoConvolveBackwardFilter(stream, ToDescriptor(g), AsDeviceMemory(input),
-                                           AsDeviceMemory(out_backprop), &result);
+                                           AsDeviceMemory(out_backprop), &result, &scratch);
     });
   }
 };

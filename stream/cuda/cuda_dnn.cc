@@ -100,7 +100,7 @@ absl::StatusOr<CudaStream*> CudaDnn::CheckStream(Stream* stream) const {
 
 absl::StatusOr<const ConvolutionPlan*> CudaDnn::PlanFor(ConvolutionDirection direction,
                                                         const dnn::ConvolutionDescriptor& c,
-                                                        cudnnHandle_t handle, ScratchArena* scratch,
+                                                        cudnnHandle_t handle, cudaStream_t stream,
                                                         const MeasureOn& operands) {
   const bool tf32 = TensorFloat32ExecutionEnabled();
   const ConvolutionPlanCache::Key key{direction, tf32, c};
@@ -110,9 +110,12 @@ absl::StatusOr<const ConvolutionPlan*> CudaDnn::PlanFor(ConvolutionDirection dir
   MINITF_ASSIGN_OR_RETURN(plan->descriptors,
                           DescribeConvolution(c, tf32 ? CUDNN_DEFAULT_MATH : CUDNN_FMA_MATH));
   std::optional<MeasureOn> measure;
+  // The measuring workspace, once per shape, is the plugin's own: the op's
+  // allocator may be held to a memory limit the call's workspace fits in.
+  ScratchArena measuring(parent_, stream, /*allocator=*/nullptr);
   if (autotune_) {
     // A device too full for the largest workspace is left to the heuristics.
-    if (absl::StatusOr<void*> workspace = scratch->Allocate(kMaxWorkspaceBytes); workspace.ok()) {
+    if (absl::StatusOr<void*> workspace = measuring.Allocate(kMaxWorkspaceBytes); workspace.ok()) {
       measure = operands;
       measure->workspace = *workspace;
       measure->workspace_bytes = kMaxWorkspaceBytes;
@@ -140,7 +143,8 @@ absl::StatusOr<const ConvolutionPlan*> CudaDnn::PlanFor(ConvolutionDirection dir
 
 absl::Status CudaDnn::DoConvolve(Stream* stream, const dnn::ConvolutionDescriptor& conv,
                                  const DeviceMemory<float>& input,
-                                 const DeviceMemory<float>& filter, DeviceMemory<float>* output) {
+                                 const DeviceMemory<float>& filter, DeviceMemory<float>* output,
+                                 ScratchAllocator* scratch_allocator) {
   absl::StatusOr<CudaStream*> s = CheckStream(stream);
   if (!s.ok()) return s.status();
   absl::Status status;
@@ -148,17 +152,17 @@ absl::Status CudaDnn::DoConvolve(Stream* stream, const dnn::ConvolutionDescripto
     status = ZeroFill((*s)->handle(), output->base(),
                       conv.batch * conv.out_rows * conv.out_cols * conv.out_depth);
   } else {
-    status = Convolve(*s, conv, input.base(), filter.base(), output->base());
+    status = Convolve(*s, conv, input.base(), filter.base(), output->base(), scratch_allocator);
   }
   if (!status.ok()) return (*s)->SetError(status);
   return absl::OkStatus();
 }
 
-absl::Status CudaDnn::DoConvolveBackwardData(Stream* stream,
-                                             const dnn::ConvolutionDescriptor& conv,
+absl::Status CudaDnn::DoConvolveBackwardData(Stream* stream, const dnn::ConvolutionDescriptor& conv,
                                              const DeviceMemory<float>& filter,
                                              const DeviceMemory<float>& out_backprop,
-                                             DeviceMemory<float>* in_backprop) {
+                                             DeviceMemory<float>* in_backprop,
+                                             ScratchAllocator* scratch_allocator) {
   absl::StatusOr<CudaStream*> s = CheckStream(stream);
   if (!s.ok()) return s.status();
   absl::Status status;
@@ -166,8 +170,8 @@ absl::Status CudaDnn::DoConvolveBackwardData(Stream* stream,
     status = ZeroFill((*s)->handle(), in_backprop->base(),
                       conv.batch * conv.in_rows * conv.in_cols * conv.in_depth);
   } else {
-    status = ConvolveBackwardData(*s, conv, filter.base(), out_backprop.base(),
-                                  in_backprop->base());
+    status = ConvolveBackwardData(*s, conv, filter.base(), out_backprop.base(), in_backprop->base(),
+                                  scratch_allocator);
   }
   if (!status.ok()) return (*s)->SetError(status);
   return absl::OkStatus();
@@ -177,7 +181,8 @@ absl::Status CudaDnn::DoConvolveBackwardFilter(Stream* stream,
                                                const dnn::ConvolutionDescriptor& conv,
                                                const DeviceMemory<float>& input,
                                                const DeviceMemory<float>& out_backprop,
-                                               DeviceMemory<float>* filter_backprop) {
+                                               DeviceMemory<float>* filter_backprop,
+                                               ScratchAllocator* scratch_allocator) {
   absl::StatusOr<CudaStream*> s = CheckStream(stream);
   if (!s.ok()) return s.status();
   absl::Status status;
@@ -186,22 +191,23 @@ absl::Status CudaDnn::DoConvolveBackwardFilter(Stream* stream,
                       conv.filter_rows * conv.filter_cols * conv.in_depth * conv.out_depth);
   } else {
     status = ConvolveBackwardFilter(*s, conv, input.base(), out_backprop.base(),
-                                    filter_backprop->base());
+                                    filter_backprop->base(), scratch_allocator);
   }
   if (!status.ok()) return (*s)->SetError(status);
   return absl::OkStatus();
 }
 
 absl::Status CudaDnn::Convolve(CudaStream* stream, const dnn::ConvolutionDescriptor& c,
-                               const float* input, const float* filter, float* output) {
+                               const float* input, const float* filter, float* output,
+                               ScratchAllocator* scratch_allocator) {
   const cudaStream_t raw = stream->handle();
   MINITF_ASSIGN_OR_RETURN(HandlePool<cudnnHandle_t>::Lease handle, handles_.Acquire());
   MINITF_RETURN_IF_CUDNN_ERROR(cudnnSetStream(handle.get(), raw));
-  ScratchArena scratch(parent_, raw);
+  ScratchArena scratch(parent_, raw, scratch_allocator);
   MINITF_ASSIGN_OR_RETURN(const float* x, PaddedInput(&scratch, raw, c, ExtraPaddingOf(c), input));
   MINITF_ASSIGN_OR_RETURN(const float* w, FilterToOhwi(&scratch, raw, c, filter));
   MINITF_ASSIGN_OR_RETURN(const ConvolutionPlan* plan,
-                          PlanFor(ConvolutionDirection::kForward, c, handle.get(), &scratch,
+                          PlanFor(ConvolutionDirection::kForward, c, handle.get(), raw,
                                   MeasureOn{.input = x, .filter = w, .result = output}));
   MINITF_ASSIGN_OR_RETURN(void* workspace, scratch.Allocate(plan->workspace_bytes));
   const CudnnConvolution& d = plan->descriptors;
@@ -213,14 +219,14 @@ absl::Status CudaDnn::Convolve(CudaStream* stream, const dnn::ConvolutionDescrip
   return absl::OkStatus();
 }
 
-absl::Status CudaDnn::ConvolveBackwardData(CudaStream* stream,
-                                           const dnn::ConvolutionDescriptor& c,
+absl::Status CudaDnn::ConvolveBackwardData(CudaStream* stream, const dnn::ConvolutionDescriptor& c,
                                            const float* filter, const float* out_backprop,
-                                           float* in_backprop) {
+                                           float* in_backprop,
+                                           ScratchAllocator* scratch_allocator) {
   const cudaStream_t raw = stream->handle();
   MINITF_ASSIGN_OR_RETURN(HandlePool<cudnnHandle_t>::Lease handle, handles_.Acquire());
   MINITF_RETURN_IF_CUDNN_ERROR(cudnnSetStream(handle.get(), raw));
-  ScratchArena scratch(parent_, raw);
+  ScratchArena scratch(parent_, raw, scratch_allocator);
   MINITF_ASSIGN_OR_RETURN(const float* w, FilterToOhwi(&scratch, raw, c, filter));
   // The gradient of the padded input, cropped afterwards.
   const ExtraPadding extra = ExtraPaddingOf(c);
@@ -231,7 +237,7 @@ absl::Status CudaDnn::ConvolveBackwardData(CudaStream* stream,
   }
   MINITF_ASSIGN_OR_RETURN(
       const ConvolutionPlan* plan,
-      PlanFor(ConvolutionDirection::kBackwardData, c, handle.get(), &scratch,
+      PlanFor(ConvolutionDirection::kBackwardData, c, handle.get(), raw,
               MeasureOn{.filter = w, .out_backprop = out_backprop, .result = dx}));
   MINITF_ASSIGN_OR_RETURN(void* workspace, scratch.Allocate(plan->workspace_bytes));
   const CudnnConvolution& d = plan->descriptors;
@@ -253,17 +259,18 @@ absl::Status CudaDnn::ConvolveBackwardData(CudaStream* stream,
 absl::Status CudaDnn::ConvolveBackwardFilter(CudaStream* stream,
                                              const dnn::ConvolutionDescriptor& c,
                                              const float* input, const float* out_backprop,
-                                             float* filter_backprop) {
+                                             float* filter_backprop,
+                                             ScratchAllocator* scratch_allocator) {
   const cudaStream_t raw = stream->handle();
   MINITF_ASSIGN_OR_RETURN(HandlePool<cudnnHandle_t>::Lease handle, handles_.Acquire());
   MINITF_RETURN_IF_CUDNN_ERROR(cudnnSetStream(handle.get(), raw));
-  ScratchArena scratch(parent_, raw);
+  ScratchArena scratch(parent_, raw, scratch_allocator);
   MINITF_ASSIGN_OR_RETURN(const float* x, PaddedInput(&scratch, raw, c, ExtraPaddingOf(c), input));
   MINITF_ASSIGN_OR_RETURN(float* dw_ohwi, scratch.AllocateFloats(c.filter_rows * c.filter_cols *
                                                                  c.in_depth * c.out_depth));
   MINITF_ASSIGN_OR_RETURN(
       const ConvolutionPlan* plan,
-      PlanFor(ConvolutionDirection::kBackwardFilter, c, handle.get(), &scratch,
+      PlanFor(ConvolutionDirection::kBackwardFilter, c, handle.get(), raw,
               MeasureOn{.input = x, .out_backprop = out_backprop, .result = dw_ohwi}));
   MINITF_ASSIGN_OR_RETURN(void* workspace, scratch.Allocate(plan->workspace_bytes));
   const CudnnConvolution& d = plan->descriptors;

@@ -44,7 +44,6 @@ namespace minitf::se::cuda {
 
 class CudaExecutor;
 class CudaStream;
-class ScratchArena;
 
 class CudaDnn : public DnnSupport {
  public:
@@ -60,15 +59,18 @@ class CudaDnn : public DnnSupport {
 
   absl::Status DoConvolve(Stream* stream, const dnn::ConvolutionDescriptor& conv,
                           const DeviceMemory<float>& input, const DeviceMemory<float>& filter,
-                          DeviceMemory<float>* output) override;
+                          DeviceMemory<float>* output,
+                          ScratchAllocator* scratch_allocator) override;
   absl::Status DoConvolveBackwardData(Stream* stream, const dnn::ConvolutionDescriptor& conv,
                                       const DeviceMemory<float>& filter,
                                       const DeviceMemory<float>& out_backprop,
-                                      DeviceMemory<float>* in_backprop) override;
+                                      DeviceMemory<float>* in_backprop,
+                                      ScratchAllocator* scratch_allocator) override;
   absl::Status DoConvolveBackwardFilter(Stream* stream, const dnn::ConvolutionDescriptor& conv,
                                         const DeviceMemory<float>& input,
                                         const DeviceMemory<float>& out_backprop,
-                                        DeviceMemory<float>* filter_backprop) override;
+                                        DeviceMemory<float>* filter_backprop,
+                                        ScratchAllocator* scratch_allocator) override;
   absl::Status DoMaxPool(Stream* stream, const dnn::ConvolutionDescriptor& pool,
                          const DeviceMemory<float>& input, DeviceMemory<float>* output) override;
   absl::Status DoMaxPoolBackward(Stream* stream, const dnn::ConvolutionDescriptor& pool,
@@ -88,20 +90,21 @@ class CudaDnn : public DnnSupport {
   absl::StatusOr<CudaStream*> CheckStream(Stream* stream) const;
   // The plan of `c` in `direction` under the current math mode: the cached
   // one, or one made now (measured on `operands` when autotuning, with a
-  // workspace from `scratch`).
+  // workspace of the plugin's own, given back on `stream` at once).
   absl::StatusOr<const ConvolutionPlan*> PlanFor(ConvolutionDirection direction,
                                                  const dnn::ConvolutionDescriptor& c,
-                                                 cudnnHandle_t handle, ScratchArena* scratch,
+                                                 cudnnHandle_t handle, cudaStream_t stream,
                                                  const MeasureOn& operands);
 
   absl::Status Convolve(CudaStream* stream, const dnn::ConvolutionDescriptor& conv,
-                        const float* input, const float* filter, float* output);
+                        const float* input, const float* filter, float* output,
+                        ScratchAllocator* scratch_allocator);
   absl::Status ConvolveBackwardData(CudaStream* stream, const dnn::ConvolutionDescriptor& conv,
                                     const float* filter, const float* out_backprop,
-                                    float* in_backprop);
+                                    float* in_backprop, ScratchAllocator* scratch_allocator);
   absl::Status ConvolveBackwardFilter(CudaStream* stream, const dnn::ConvolutionDescriptor& conv,
                                       const float* input, const float* out_backprop,
-                                      float* filter_backprop);
+                                      float* filter_backprop, ScratchAllocator* scratch_allocator);
 
   CudaExecutor* const parent_;  // Not owned.
   const bool autotune_;

@@ -13,6 +13,11 @@ ScratchArena::~ScratchArena() {
 
 absl::StatusOr<void*> ScratchArena::Allocate(uint64_t bytes) {
   if (bytes == 0) return nullptr;
+  if (allocator_ != nullptr) {
+    absl::StatusOr<DeviceMemoryBase> buffer = allocator_->AllocateBytes(bytes);
+    if (!buffer.ok()) return buffer.status();
+    return buffer->opaque();
+  }
   absl::StatusOr<DeviceMemoryBase> buffer = executor_->AllocateScratch(stream_, bytes);
   if (!buffer.ok()) return buffer.status();
   buffers_.push_back(*buffer);

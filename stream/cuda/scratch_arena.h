@@ -1,9 +1,10 @@
-// ScratchArena: the temporary device buffers of one plugin call, taken from
-// CudaExecutor::AllocateScratch on the call's stream and all given back on
-// that stream when the arena goes out of scope, so they are reused only by
-// work enqueued after the call's.
+// ScratchArena: the temporary device buffers of one plugin call, from the
+// caller's ScratchAllocator (the op's device allocator), or without one from
+// CudaExecutor::AllocateScratch on the call's stream, all given back on that
+// stream when the arena goes out of scope; either way they are reused only
+// by work enqueued after the call's.
 //
-//   ScratchArena scratch(executor, stream);
+//   ScratchArena scratch(executor, stream, scratch_allocator);
 //   absl::StatusOr<void*> workspace = scratch.Allocate(bytes);
 //   ... enqueue work using *workspace on `stream` ...
 //   // ~ScratchArena returns the buffer in stream order.
@@ -19,6 +20,7 @@
 
 #include "absl/status/statusor.h"
 #include "stream/device_memory.h"
+#include "stream/scratch_allocator.h"
 
 namespace minitf::se::cuda {
 
@@ -26,9 +28,10 @@ class CudaExecutor;
 
 class ScratchArena {
  public:
-  // `executor` is not owned and outlives the arena.
-  ScratchArena(CudaExecutor* executor, cudaStream_t stream)
-      : executor_(executor), stream_(stream) {}
+  // `executor` and `allocator` (nullable) are not owned and outlive the
+  // arena.
+  ScratchArena(CudaExecutor* executor, cudaStream_t stream, ScratchAllocator* allocator)
+      : executor_(executor), stream_(stream), allocator_(allocator) {}
   ~ScratchArena();
   ScratchArena(const ScratchArena&) = delete;
   ScratchArena& operator=(const ScratchArena&) = delete;
@@ -41,7 +44,8 @@ class ScratchArena {
  private:
   CudaExecutor* const executor_;
   const cudaStream_t stream_;
-  std::vector<DeviceMemoryBase> buffers_;
+  ScratchAllocator* const allocator_;
+  std::vector<DeviceMemoryBase> buffers_;  // from the executor, to give back
 };
 
 }  // namespace minitf::se::cuda
