@@ -9,8 +9,9 @@
 // symmetrically where TensorFlow's SAME padding may put one more row or
 // column after the input, so such inputs are zero-padded at the bottom and
 // right first (and input gradients cropped back). Scratch and cuDNN
-// workspaces come from CudaExecutor::AllocateScratch, ordered on the
-// caller's stream.
+// workspaces come from the caller's ScratchAllocator (the op's device
+// allocator), or without one from CudaExecutor::AllocateScratch, ordered on
+// the caller's stream.
 //
 // Each shape's descriptors and algorithm are chosen once and kept in a
 // ConvolutionPlanCache: measured on the first call's buffers
