@@ -108,6 +108,45 @@ std::vector<KernelDef> BuildCudaKernelSet() {
     for (const char* arg : host_args) builder.HostMemory(arg);
     add(builder);
   }
+  // Gathers, segment sums, one-hots and scatters by index. int32 indices
+  // are kept in host memory (as every int32 tensor on a GPU), checked there
+  // and copied over; int64 indices are checked on the device
+  // (cuda/cuda_indices.h).
+  for (DataType index : kIndices) {
+    const bool host = index == DT_INT32;
+    KernelDefBuilder gather = Gpu("GatherV2");
+    gather.TypeConstraint("Tparams", kArrayTypes).TypeConstraint("Tindices", {index});
+    gather.HostMemory("axis");
+    if (host) gather.HostMemory("indices");
+    add(gather);
+    KernelDefBuilder segment_sum = Gpu("UnsortedSegmentSum");
+    segment_sum.TypeConstraint<float>("T").TypeConstraint("Tindices", {index});
+    segment_sum.HostMemory("num_segments");
+    if (host) segment_sum.HostMemory("segment_ids");
+    add(segment_sum);
+    KernelDefBuilder one_hot = Gpu("OneHot");
+    one_hot.TypeConstraint("T", kArrayTypes).TypeConstraint("TI", {index}).HostMemory("depth");
+    if (host) one_hot.HostMemory("indices");
+    add(one_hot);
+    KernelDefBuilder scatter_add = Gpu("ScatterAdd");
+    scatter_add.TypeConstraint<float>("T").TypeConstraint("Tindices", {index});
+    if (host) scatter_add.HostMemory("indices");
+    add(scatter_add);
+    // Unique: TensorFlow's host kernel for int32 values; a sort on the
+    // device for the others, an int32 idx copied back to the host.
+    add(Gpu("Unique")
+            .TypeConstraint<int32_t>("T")
+            .TypeConstraint("out_idx", {index})
+            .HostMemory("x")
+            .HostMemory("y")
+            .HostMemory("idx"));
+    KernelDefBuilder unique = Gpu("Unique");
+    unique.TypeConstraint("T", {DT_FLOAT, DT_INT64}).TypeConstraint("out_idx", {index});
+    if (host) unique.HostMemory("idx");
+    add(unique);
+  }
+  // InvertPermutation: the CPU kernel on host memory, as TensorFlow's.
+  add(Gpu("InvertPermutation").TypeConstraint<int32_t>("T").HostMemory("x").HostMemory("y"));
   // Random numbers (random_ops.cc), shapes in host memory.
   for (const char* op : {"RandomUniform", "RandomStandardNormal", "TruncatedNormal"}) {
     add(Gpu(op)

@@ -1,18 +1,37 @@
-// Kernel: UnsortedSegmentSum on CPU (SimGPU twins wrap it; num_segments is
-// read on the host). data is viewed as [n, inner] with n the element count
-// of segment_ids; row j is added to output row segment_ids[j].
+// Kernel: UnsortedSegmentSum on CPU (SimGPU twins wrap it) and, for float,
+// on CUDA GPUs (segment_reduction_ops_gpu.cu); num_segments is read on the
+// host. data is viewed as [n, inner] with n the element count of
+// segment_ids; row j is added to output row segment_ids[j] (negative ids are
+// dropped, as in TensorFlow; an id >= num_segments fails the node on every
+// device).
+//
+// UnsortedSegmentSumOp<T, Device> checks the inputs and ids and allocates
+// the output; a device supplies
+//   static absl::StatusOr<std::optional<BadIndex>> FindBadIndex(
+//       OpKernelContext*, int input, int64_t lower, int64_t limit);
+//   static absl::Status Sum(OpKernelContext*, const Tensor& data, const Tensor& segment_ids,
+//                           Tensor* out);
+#include <optional>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "ops/kernels/index_checks.h"
 #include "ops/kernels/sum_accumulator.h"
 #include "ops/util/index_values.h"
 #include "runtime/kernel_registry.h"
 #include "runtime/op_requires.h"
 
+#ifdef MINITF_WITH_CUDA
+#include "ops/kernels/cuda/cuda_indices.h"
+#include "ops/kernels/cuda/cuda_kernel_helpers.h"
+#include "ops/kernels/segment_reduction_ops_gpu.h"
+#include "platform/status_macros.h"
+#endif
+
 namespace minitf {
 namespace {
 
-template <typename T>
+template <typename T, typename Device>
 class UnsortedSegmentSumOp : public OpKernel {
  public:
   explicit UnsortedSegmentSumOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
@@ -38,53 +57,104 @@ class UnsortedSegmentSumOp : public OpKernel {
                                    segment_ids.shape().DebugString())));
     TensorShape out_shape({*num_segments});
     for (int d = segment_ids.dims(); d < data.dims(); ++d) out_shape.AddDim(data.dim_size(d));
-    absl::StatusOr<std::vector<int64_t>> ids = IndexValues(segment_ids, "segment_ids");
-    OP_REQUIRES(ctx, ids.ok(), AttachNodeName(ids.status(), def()));
-    for (int64_t j = 0; j < static_cast<int64_t>(ids->size()); ++j) {
-      OP_REQUIRES(ctx, (*ids)[j] < *num_segments,
-                  Error(absl::StrCat("segment_ids[", j, "] = ", (*ids)[j],
-                                     " is out of range [0, ", *num_segments, ")")));
-    }
+    absl::StatusOr<std::optional<BadIndex>> bad =
+        Device::FindBadIndex(ctx, 1, kNoLowerBound, *num_segments);
+    OP_REQUIRES(ctx, bad.ok(), bad.status());
+    OP_REQUIRES(ctx, !bad->has_value(),
+                Error(absl::StrCat("segment_ids[", (*bad)->position, "] = ", (*bad)->value,
+                                   " is out of range [0, ", *num_segments, ")")));
     Tensor* out = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, out_shape, &out));
+    OP_REQUIRES_OK(ctx, Device::Sum(ctx, data, segment_ids, out));
+  }
+
+ private:
+  absl::Status Error(absl::string_view message) const {
+    return AttachNodeName(absl::InvalidArgumentError(message), def());
+  }
+};
+
+// The rows add up in SumAccumulator<T> (double for float), so a segment of
+// millions of rows keeps TensorFlow's accuracy.
+template <typename T>
+struct CpuSegmentSum {
+  static absl::StatusOr<std::optional<BadIndex>> FindBadIndex(OpKernelContext* ctx, int input,
+                                                              int64_t lower, int64_t limit) {
+    return FindBadIndexOnHost(ctx->input(input), lower, limit);
+  }
+  static absl::Status Sum(OpKernelContext*, const Tensor& data, const Tensor& segment_ids,
+                          Tensor* out) {
+    using Acc = SumAccumulator<T>;
+    absl::StatusOr<std::vector<int64_t>> ids = IndexValues(segment_ids, "segment_ids");
+    if (!ids.ok()) return ids.status();
     T* o = out->flat<T>().data();
     const int64_t total = out->NumElements();
-    // The rows add up in SumAccumulator<T> (double for float), so a segment
-    // of millions of rows keeps TensorFlow's accuracy.
     std::vector<Acc> sums(static_cast<size_t>(total), Acc(0));
     if (!ids->empty() && data.NumElements() > 0) {
       const int64_t inner = data.NumElements() / static_cast<int64_t>(ids->size());
       const T* x = data.flat<T>().data();
       for (int64_t j = 0; j < static_cast<int64_t>(ids->size()); ++j) {
         const int64_t id = (*ids)[j];
-        if (id < 0) continue;  // Negative ids are dropped, as in TensorFlow.
+        if (id < 0) continue;
         Acc* row = sums.data() + id * inner;
         const T* in = x + j * inner;
         for (int64_t k = 0; k < inner; ++k) row[k] += static_cast<Acc>(in[k]);
       }
     }
     for (int64_t k = 0; k < total; ++k) o[k] = static_cast<T>(sums[k]);
-  }
-
- private:
-  using Acc = SumAccumulator<T>;
-
-  absl::Status Error(absl::string_view message) const {
-    return AttachNodeName(absl::InvalidArgumentError(message), def());
+    return absl::OkStatus();
   }
 };
 
-#define MINITF_REGISTER_SEGMENT_SUM_(T)                              \
-  REGISTER_KERNEL_BUILDER(Name("UnsortedSegmentSum")                 \
-                              .Device(DEVICE_CPU)                    \
-                              .TypeConstraint<T>("T")                \
-                              .HostMemory("num_segments"),           \
-                          UnsortedSegmentSumOp<T>)
+#define MINITF_REGISTER_SEGMENT_SUM_(T)                    \
+  REGISTER_KERNEL_BUILDER(Name("UnsortedSegmentSum")       \
+                              .Device(DEVICE_CPU)          \
+                              .TypeConstraint<T>("T")      \
+                              .HostMemory("num_segments"), \
+                          UnsortedSegmentSumOp<T, CpuSegmentSum<T>>)
 MINITF_REGISTER_SEGMENT_SUM_(float);
 MINITF_REGISTER_SEGMENT_SUM_(double);
 MINITF_REGISTER_SEGMENT_SUM_(int32_t);
 MINITF_REGISTER_SEGMENT_SUM_(int64_t);
 #undef MINITF_REGISTER_SEGMENT_SUM_
+
+#ifdef MINITF_WITH_CUDA
+// float, added up in float by atomicAdd (TensorFlow's GPU kernel too).
+struct CudaSegmentSum {
+  static absl::StatusOr<std::optional<BadIndex>> FindBadIndex(OpKernelContext* ctx, int input,
+                                                              int64_t lower, int64_t limit) {
+    return FindBadIndexCuda(ctx, input, lower, limit);
+  }
+  static absl::Status Sum(OpKernelContext* ctx, const Tensor& data, const Tensor&, Tensor* out) {
+    MINITF_ASSIGN_OR_RETURN(Tensor ids, IndicesOnDevice(ctx, 1));
+    const int64_t num_segments = out->dim_size(0);
+    const int64_t inner = num_segments == 0 ? 0 : out->NumElements() / num_segments;
+    return LaunchOnComputeStream(ctx, "UnsortedSegmentSum", [&](cudaStream_t stream) {
+      return gpu::LaunchUnsortedSegmentSum(stream, data.data<float>(), ids.raw_data(),
+                                           ids.dtype() == DT_INT64, ids.NumElements(), inner,
+                                           num_segments, out->data<float>());
+    });
+  }
+};
+
+// int32 ids stay in host memory (as every int32 tensor on a GPU:
+// memory_types.h), are checked there and copied over.
+REGISTER_KERNEL_BUILDER(Name("UnsortedSegmentSum")
+                            .Device(DEVICE_GPU)
+                            .Platform("CUDA")
+                            .TypeConstraint<float>("T")
+                            .TypeConstraint<int32_t>("Tindices")
+                            .HostMemory("segment_ids")
+                            .HostMemory("num_segments"),
+                        UnsortedSegmentSumOp<float, CudaSegmentSum>);
+REGISTER_KERNEL_BUILDER(Name("UnsortedSegmentSum")
+                            .Device(DEVICE_GPU)
+                            .Platform("CUDA")
+                            .TypeConstraint<float>("T")
+                            .TypeConstraint<int64_t>("Tindices")
+                            .HostMemory("num_segments"),
+                        UnsortedSegmentSumOp<float, CudaSegmentSum>);
+#endif  // MINITF_WITH_CUDA
 
 }  // namespace
 }  // namespace minitf

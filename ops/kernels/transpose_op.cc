@@ -2,8 +2,8 @@
 // float, double, int64 and bool (int32 tensors stay in host memory on GPU
 // devices, so int32 has no CUDA kernel: it used to have one, which wrote
 // to those host buffers from the device); the perm is int32 or int64, in
-// host memory. InvertPermutation (which Transpose's gradient emits) is at
-// the end.
+// host memory. InvertPermutation (which Transpose's gradient emits; on CUDA
+// GPUs the CPU kernel, on host memory) is at the end.
 //
 // Every device shares TransposeOp: the perm is checked by PlanTranspose,
 // with the same errors; a perm that keeps every dimension in place (rank 0
@@ -245,6 +245,17 @@ REGISTER_KERNEL_BUILDER(Name("InvertPermutation")
                             .HostMemory("x")
                             .HostMemory("y"),
                         InvertPermutationOp<int64_t>);
+#ifdef MINITF_WITH_CUDA
+// TensorFlow's GPU kernel: the CPU kernel, its int32 input and output in
+// host memory, so a Transpose gradient's permutation never crosses PCIe.
+REGISTER_KERNEL_BUILDER(Name("InvertPermutation")
+                            .Device(DEVICE_GPU)
+                            .Platform("CUDA")
+                            .TypeConstraint<int32_t>("T")
+                            .HostMemory("x")
+                            .HostMemory("y"),
+                        InvertPermutationOp<int32_t>);
+#endif  // MINITF_WITH_CUDA
 
 }  // namespace
 }  // namespace minitf

@@ -1,9 +1,8 @@
 // Kernels: Variable (and VariableV2), Assign, AssignAdd, AssignSub,
-// ScatterAdd and ApplyGradientDescent on the CPU, and Variable, VariableV2,
-// Assign, AssignAdd, AssignSub and ApplyGradientDescent for float on CUDA
-// GPUs (the arithmetic is cwise_ops_gpu.h's and training_ops_gpu.cu's), so a
-// variable and its updates stay on the GPU (reference edges keep them on one
-// device).
+// ScatterAdd and ApplyGradientDescent on the CPU, and the same for float on
+// CUDA GPUs (the arithmetic is cwise_ops_gpu.h's, training_ops_gpu.cu's and
+// scatter_add_gpu.cu's), so a variable and its updates stay on the GPU
+// (reference edges keep them on one device).
 //
 // VariableOp hands out a reference to its `Var` (var.h); AssignOp is Assign's
 // logic; InPlaceUpdateOp is the base of the ops that update an initialized
@@ -18,11 +17,13 @@
 //                                            const Tensor& delta, Tensor* var);
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
 #include "absl/strings/str_cat.h"
+#include "ops/kernels/index_checks.h"
 #include "ops/kernels/var.h"
 #include "ops/util/index_values.h"
 #include "platform/mutex.h"
@@ -30,9 +31,12 @@
 #include "runtime/op_requires.h"
 
 #ifdef MINITF_WITH_CUDA
+#include "ops/kernels/cuda/cuda_indices.h"
 #include "ops/kernels/cuda/cuda_kernel_helpers.h"
 #include "ops/kernels/cwise_ops_gpu.h"
+#include "ops/kernels/scatter_add_gpu.h"
 #include "ops/kernels/training_ops_gpu.h"
+#include "platform/status_macros.h"
 #endif
 
 namespace minitf {
@@ -214,9 +218,12 @@ class AssignUpdateOp : public InPlaceUpdateOp {
 
 // ref[indices[i], ...] += updates[i, ...] (a scalar update is added to
 // every element of each row named). Every index is checked before any row
-// changes, so a bad index leaves the variable as it was.
-// CPU only.
-template <typename T>
+// changes, so a bad index leaves the variable as it was. A device supplies
+//   static absl::StatusOr<std::optional<BadIndex>> FindBadIndex(
+//       OpKernelContext*, int input, int64_t lower, int64_t limit);
+//   static absl::Status ScatterAdd(OpKernelContext*, const Tensor& updates, Tensor* var);
+// (the indices are input 1).
+template <typename Device>
 class ScatterAddOp : public InPlaceUpdateOp {
  public:
   using InPlaceUpdateOp::InPlaceUpdateOp;
@@ -237,23 +244,14 @@ class ScatterAddOp : public InPlaceUpdateOp {
                                      updates.shape().DebugString(), ", indices.shape ",
                                      indices.shape().DebugString(), ", params.shape ",
                                      var->shape().DebugString())));
-    absl::StatusOr<std::vector<int64_t>> rows = IndexValues(indices, "indices");
-    OP_REQUIRES(ctx, rows.ok(), AttachNodeName(rows.status(), def()));
     const int64_t limit = var->dim_size(0);
-    for (size_t i = 0; i < rows->size(); ++i) {
-      OP_REQUIRES(ctx, (*rows)[i] >= 0 && (*rows)[i] < limit,
-                  Invalid(absl::StrCat("indices[", i, "] = ", (*rows)[i], " is not in [0, ",
-                                       limit, ")")));
-    }
-    const int64_t row_size = limit == 0 ? 0 : var->NumElements() / limit;
-    T* out = var->flat<T>().data();
-    const T* in = updates.flat<T>().data();
-    const bool scalar = updates.dims() == 0;
-    for (size_t i = 0; i < rows->size(); ++i) {
-      T* row = out + (*rows)[i] * row_size;
-      const T* update = scalar ? in : in + static_cast<int64_t>(i) * row_size;
-      for (int64_t k = 0; k < row_size; ++k) row[k] += update[scalar ? 0 : k];
-    }
+    absl::StatusOr<std::optional<BadIndex>> bad = Device::FindBadIndex(ctx, 1, 0, limit);
+    OP_REQUIRES(ctx, bad.ok(), bad.status());
+    OP_REQUIRES(ctx, !bad->has_value(),
+                Invalid(absl::StrCat("indices[", (*bad)->position, "] = ", (*bad)->value,
+                                     " is not in [0, ", limit, ")")));
+    if (indices.NumElements() == 0 || var->NumElements() == 0) return;
+    OP_REQUIRES_OK(ctx, Device::ScatterAdd(ctx, updates, var));
   }
 
  private:
@@ -305,6 +303,28 @@ struct CpuVariable {
   }
 };
 
+template <typename T>
+struct CpuScatter {
+  static absl::StatusOr<std::optional<BadIndex>> FindBadIndex(OpKernelContext* ctx, int input,
+                                                              int64_t lower, int64_t limit) {
+    return FindBadIndexOnHost(ctx->input(input), lower, limit);
+  }
+  static absl::Status ScatterAdd(OpKernelContext* ctx, const Tensor& updates, Tensor* var) {
+    absl::StatusOr<std::vector<int64_t>> rows = IndexValues(ctx->input(1), "indices");
+    if (!rows.ok()) return rows.status();
+    const int64_t row_size = var->NumElements() / var->dim_size(0);
+    T* out = var->flat<T>().data();
+    const T* in = updates.flat<T>().data();
+    const bool scalar = updates.dims() == 0;
+    for (size_t i = 0; i < rows->size(); ++i) {
+      T* row = out + (*rows)[i] * row_size;
+      const T* update = scalar ? in : in + static_cast<int64_t>(i) * row_size;
+      for (int64_t k = 0; k < row_size; ++k) row[k] += update[scalar ? 0 : k];
+    }
+    return absl::OkStatus();
+  }
+};
+
 REGISTER_KERNEL_BUILDER(Name("Variable").Device(DEVICE_CPU), VariableOp);
 REGISTER_KERNEL_BUILDER(Name("VariableV2").Device(DEVICE_CPU), VariableOp);
 
@@ -329,15 +349,17 @@ MINITF_REGISTER_ASSIGN_ADD(int32_t);
 MINITF_REGISTER_ASSIGN_ADD(int64_t);
 #undef MINITF_REGISTER_ASSIGN_ADD
 
-#define MINITF_REGISTER_SCATTER_ADD(T)                                                      \
-  REGISTER_KERNEL_BUILDER(                                                                  \
-      Name("ScatterAdd").Device(DEVICE_CPU).TypeConstraint<T>("T").TypeConstraint<int32_t>( \
-          "Tindices"),                                                                      \
-      ScatterAddOp<T>);                                                                     \
-  REGISTER_KERNEL_BUILDER(                                                                  \
-      Name("ScatterAdd").Device(DEVICE_CPU).TypeConstraint<T>("T").TypeConstraint<int64_t>( \
-          "Tindices"),                                                                      \
-      ScatterAddOp<T>)
+#define MINITF_REGISTER_SCATTER_ADD(T)                              \
+  REGISTER_KERNEL_BUILDER(Name("ScatterAdd")                        \
+                              .Device(DEVICE_CPU)                   \
+                              .TypeConstraint<T>("T")               \
+                              .TypeConstraint<int32_t>("Tindices"), \
+                          ScatterAddOp<CpuScatter<T>>);             \
+  REGISTER_KERNEL_BUILDER(Name("ScatterAdd")                        \
+                              .Device(DEVICE_CPU)                   \
+                              .TypeConstraint<T>("T")               \
+                              .TypeConstraint<int64_t>("Tindices"), \
+                          ScatterAddOp<CpuScatter<T>>)
 MINITF_REGISTER_SCATTER_ADD(float);
 MINITF_REGISTER_SCATTER_ADD(double);
 MINITF_REGISTER_SCATTER_ADD(int32_t);
@@ -376,6 +398,24 @@ struct CudaVariable {
   }
 };
 
+// float, by atomicAdd. int32 indices stay in host memory (as every int32
+// tensor on a GPU: memory_types.h), are checked there and copied over.
+struct CudaScatter {
+  static absl::StatusOr<std::optional<BadIndex>> FindBadIndex(OpKernelContext* ctx, int input,
+                                                              int64_t lower, int64_t limit) {
+    return FindBadIndexCuda(ctx, input, lower, limit);
+  }
+  static absl::Status ScatterAdd(OpKernelContext* ctx, const Tensor& updates, Tensor* var) {
+    MINITF_ASSIGN_OR_RETURN(Tensor indices, IndicesOnDevice(ctx, 1));
+    return LaunchOnComputeStream(ctx, "ScatterAdd", [&](cudaStream_t stream) {
+      return gpu::LaunchScatterAdd(stream, var->data<float>(),
+                                   var->NumElements() / var->dim_size(0), indices.raw_data(),
+                                   indices.dtype() == DT_INT64, indices.NumElements(),
+                                   updates.data<float>(), updates.dims() == 0);
+    });
+  }
+};
+
 #define MINITF_REGISTER_CUDA_FLOAT(op, attr, ...)                                               \
   REGISTER_KERNEL_BUILDER(                                                                      \
       Name(op).Device(DEVICE_GPU).Platform("CUDA").TypeConstraint<float>(attr), __VA_ARGS__)
@@ -385,6 +425,19 @@ MINITF_REGISTER_CUDA_FLOAT("Assign", "T", AssignOp<CudaVariable>);
 MINITF_REGISTER_CUDA_FLOAT("AssignAdd", "T", AssignUpdateOp<CudaVariable, UpdateKind::kAdd>);
 MINITF_REGISTER_CUDA_FLOAT("AssignSub", "T", AssignUpdateOp<CudaVariable, UpdateKind::kSub>);
 MINITF_REGISTER_CUDA_FLOAT("ApplyGradientDescent", "T", ApplyGradientDescentOp<CudaVariable>);
+REGISTER_KERNEL_BUILDER(Name("ScatterAdd")
+                            .Device(DEVICE_GPU)
+                            .Platform("CUDA")
+                            .TypeConstraint<float>("T")
+                            .TypeConstraint<int32_t>("Tindices")
+                            .HostMemory("indices"),
+                        ScatterAddOp<CudaScatter>);
+REGISTER_KERNEL_BUILDER(Name("ScatterAdd")
+                            .Device(DEVICE_GPU)
+                            .Platform("CUDA")
+                            .TypeConstraint<float>("T")
+                            .TypeConstraint<int64_t>("Tindices"),
+                        ScatterAddOp<CudaScatter>);
 #undef MINITF_REGISTER_CUDA_FLOAT
 #endif  // MINITF_WITH_CUDA
 

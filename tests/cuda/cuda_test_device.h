@@ -130,7 +130,8 @@ inline Tensor RandomTensor(const TensorShape& shape, float lo = -2.0f, float hi 
 
 // Runs the CUDA kernel of `def` (attr defaults added) on host `inputs`:
 // inputs the kernel keeps in host memory stay there, the others are copied
-// to the device; outputs come back to the host after the stream is done.
+// to the device; outputs in device memory come back to the host after the
+// stream is done.
 inline absl::StatusOr<std::vector<Tensor>> RunOnCuda(CudaTestDevice* device, NodeDef def,
                                                      const std::vector<Tensor>& inputs) {
   const OpDef* op_def = OpRegistry::Global()->LookUp(def.op);
@@ -179,6 +180,10 @@ inline absl::StatusOr<std::vector<Tensor>> RunOnCuda(CudaTestDevice* device, Nod
   std::vector<Tensor> outputs;
   for (int i = 0; i < ctx.num_outputs(); ++i) {
     const Tensor& out = ctx.mutable_output_slot(i)->value;
+    if ((*kernel)->output_memory_types()[i] == HOST_MEMORY) {
+      outputs.push_back(out);
+      continue;
+    }
     Tensor host(out.dtype(), out.shape());
     se::DeviceMemoryBase src(out.raw_data(), out.TotalBytes());
     if (absl::Status s = device->executor()->SynchronousMemcpyD2H(src, out.TotalBytes(),

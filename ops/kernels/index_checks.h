@@ -1,0 +1,37 @@
+// Finding the first out-of-range element of the indices that gathers,
+// scatters and segment sums take (int32 or int64 tensors of any shape), so
+// an op's CPU and CUDA kernels fail with the same message. The CUDA kernels
+// find it on the device when their indices live there
+// (cuda/cuda_indices.h).
+//
+//   std::optional<BadIndex> bad = FindBadIndexOnHost(indices, 0, limit);
+//   if (bad) return Error(absl::StrCat("indices[", bad->position, "] = ", bad->value, ...));
+#ifndef MINITF_OPS_KERNELS_INDEX_CHECKS_H_
+#define MINITF_OPS_KERNELS_INDEX_CHECKS_H_
+
+#include <cstdint>
+#include <limits>
+#include <optional>
+
+#include "runtime/tensor.h"
+
+namespace minitf {
+
+// An element of an index tensor outside its range: its position in the
+// tensor (row-major) and its value.
+struct BadIndex {
+  int64_t position = 0;
+  int64_t value = 0;
+};
+
+// No lower bound: the segment sums drop negative ids instead of failing.
+inline constexpr int64_t kNoLowerBound = std::numeric_limits<int64_t>::min();
+
+// The first element of `indices` outside [lower, limit), if any.
+// REQUIRES: indices is int32 or int64 (the ops' type constraints) and in
+// memory the calling thread may read.
+std::optional<BadIndex> FindBadIndexOnHost(const Tensor& indices, int64_t lower, int64_t limit);
+
+}  // namespace minitf
+
+#endif  // MINITF_OPS_KERNELS_INDEX_CHECKS_H_
