@@ -6,6 +6,8 @@
 // word-embedding table (30522 x 768 floats) or its sparse gradient
 // (GatherV2, Unique, UnsortedSegmentSum and ScatterAdd have CUDA kernels, so
 // the embedding's Adam slots and their Assigns stay on the GPU with them).
+// The transformer layer (the transformer_adam fixture) runs no op on the
+// host at all.
 // The graphs are the ones TensorFlow wrote (tests/fixtures/tf/); SimGPU
 // runs them in timing mode (about a second per step here).
 #include <string>
@@ -99,6 +101,22 @@ TEST(GpuStepCopiesTest, ABertStepKeepsItsEmbeddingsOnTheDevice) {
   EXPECT_LE(c.to_device_bytes, fed_bytes + kSmall);
   EXPECT_LE(c.to_host_bytes, kSmall);
   EXPECT_TRUE(c.large.empty()) << "crossed in bulk: " << absl::StrJoin(c.large, "; ");
+}
+
+TEST(GpuStepCopiesTest, ATransformerStepRunsEveryOpOnTheDevice) {
+  StepStats stats;
+  int64_t fed_bytes = 0;
+  ASSERT_NO_FATAL_FAILURE(RunTracedStep("transformer_adam", "transformer", &stats, &fed_bytes));
+  // On the host only the step's feeds (_Arg) and their sends to the GPU:
+  // attention, layer norm, GELU and Adam's updates all have CUDA kernels.
+  std::vector<std::string> on_host;
+  for (const DeviceStepStats& dev : stats.dev_stats) {
+    if (absl::StrContains(dev.device, "GPU")) continue;
+    for (const NodeExecStats& n : dev.node_stats) {
+      if (n.op != "_Arg" && n.op != "_Send") on_host.push_back(n.node_name + " (" + n.op + ")");
+    }
+  }
+  EXPECT_TRUE(on_host.empty()) << "on the host: " << absl::StrJoin(on_host, ", ");
 }
 
 }  // namespace
