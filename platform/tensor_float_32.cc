@@ -12,7 +12,12 @@ std::atomic<bool>& Enabled() {
   return enabled;
 }
 
-bool OverriddenOff() { return GetEnvOr("NVIDIA_TF32_OVERRIDE", "") == "0"; }
+// Read once, as NVIDIA's libraries read it when they load: the query is on
+// the launch path of every convolution and matrix product.
+bool OverriddenOff() {
+  static const bool off = GetEnvOr("NVIDIA_TF32_OVERRIDE", "") == "0";
+  return off;
+}
 
 }  // namespace
 

@@ -6,8 +6,9 @@
 //   EnableTensorFloat32Execution(false);  // FP32 FMA math everywhere
 //   if (TensorFloat32ExecutionEnabled()) ... CUDNN_DEFAULT_MATH ...
 //
-// NVIDIA_TF32_OVERRIDE=0 in the environment keeps it off whatever is
-// enabled (as NVIDIA's libraries themselves honour it). Only the CUDA
+// NVIDIA_TF32_OVERRIDE=0 in the environment (read at the first query, as
+// NVIDIA's libraries read it when they load) keeps it off whatever is
+// enabled. Only the CUDA
 // platform reads it: cuBLAS's sgemm and cuDNN's convolutions. The CPU and
 // SimGPU always compute in FP32. Thread-safe.
 #ifndef MINITF_PLATFORM_TENSOR_FLOAT_32_H_

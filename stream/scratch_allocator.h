@@ -23,7 +23,7 @@ class ScratchAllocator {
  public:
   virtual ~ScratchAllocator() = default;
 
-  // `bytes` (> 0) of device memory; ResourceExhausted when there is no room.
+  // `bytes` of device memory; ResourceExhausted when there is no room.
   virtual absl::StatusOr<DeviceMemoryBase> AllocateBytes(uint64_t bytes) = 0;
 };
 

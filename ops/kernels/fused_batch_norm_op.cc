@@ -30,6 +30,7 @@
 
 #ifdef MINITF_WITH_CUDA
 #include "ops/kernels/cuda/cuda_kernel_helpers.h"
+#include "ops/kernels/cuda/op_scratch_allocator.h"
 #include "ops/kernels/fill_ops_gpu.h"
 #include "ops/kernels/fused_batch_norm_op_gpu.h"
 #endif
@@ -472,20 +473,6 @@ gpu::BatchNormDims DimsOf(const BatchNormLayout& l) {
   return {.outer = l.outer, .channels = l.channels, .inner = l.inner};
 }
 
-// The launches' scratch, from the device's allocator (so a memory limit
-// counts it), held until the kernel returns: the stream orders later
-// allocations' use after this work.
-absl::StatusOr<void*> BatchNormScratch(OpKernelContext* ctx, const BatchNormLayout& layout,
-                                       Tensor* scratch) {
-  const int64_t bytes = gpu::BatchNormScratchBytes(DimsOf(layout));
-  MINITF_RETURN_IF_ERROR(
-      ctx->allocate_temp(DT_DOUBLE,
-                         TensorShape({(bytes + static_cast<int64_t>(sizeof(double)) - 1) /
-                                      static_cast<int64_t>(sizeof(double))}),
-                         scratch));
-  return scratch->data<double>();
-}
-
 struct CudaBatchNorm {
   // Zeros by cudaMemsetAsync, other values by the fill kernel.
   static absl::Status Fill(OpKernelContext* ctx, float value, Tensor* t) {
@@ -508,11 +495,13 @@ struct CudaBatchNorm {
                                      a.batch_variance,
                                      a.reserve_1,
                                      a.reserve_2};
-    Tensor scratch;
-    MINITF_ASSIGN_OR_RETURN(void* workspace, BatchNormScratch(ctx, layout, &scratch));
+    // From the device's allocator, so a memory limit counts it.
+    OpScratchAllocator scratch(ctx);
+    MINITF_ASSIGN_OR_RETURN(se::DeviceMemoryBase workspace,
+                            scratch.AllocateBytes(gpu::BatchNormScratchBytes(DimsOf(layout))));
     return LaunchOnComputeStream(ctx, "BatchNormForward", [&](cudaStream_t stream) {
       return gpu::LaunchBatchNormForward(stream, DimsOf(layout), epsilon, exponential_avg_factor,
-                                         is_training, args, workspace);
+                                         is_training, args, workspace.opaque());
     });
   }
 
@@ -522,11 +511,13 @@ struct CudaBatchNorm {
                                       a.scale,          a.mean,
                                       a.variance,       a.x_backprop,
                                       a.scale_backprop, a.offset_backprop};
-    Tensor scratch;
-    MINITF_ASSIGN_OR_RETURN(void* workspace, BatchNormScratch(ctx, layout, &scratch));
+    // From the device's allocator, so a memory limit counts it.
+    OpScratchAllocator scratch(ctx);
+    MINITF_ASSIGN_OR_RETURN(se::DeviceMemoryBase workspace,
+                            scratch.AllocateBytes(gpu::BatchNormScratchBytes(DimsOf(layout))));
     return LaunchOnComputeStream(ctx, "BatchNormBackward", [&](cudaStream_t stream) {
       return gpu::LaunchBatchNormBackward(stream, DimsOf(layout), epsilon, is_training, args,
-                                          workspace);
+                                          workspace.opaque());
     });
   }
 };

@@ -214,9 +214,9 @@ struct ScratchLayout {
   double* factors;
 };
 
-ScratchLayout Carve(const BatchNormDims& d, void* scratch) {
+ScratchLayout Carve(const BatchNormDims& d, const Chunks& chunks, void* scratch) {
   auto* partials = static_cast<double2*>(scratch);
-  return {partials, reinterpret_cast<double*>(partials + ChunksOf(d).count * d.channels)};
+  return {partials, reinterpret_cast<double*>(partials + chunks.count * d.channels)};
 }
 
 }  // namespace
@@ -234,7 +234,7 @@ cudaError_t LaunchBatchNormForward(cudaStream_t stream, const BatchNormDims& dim
   // Training with factor 1 reads neither (they may be empty).
   if (is_training && factor == 1.0f) a.mean = a.variance = nullptr;
   const Chunks chunks = ChunksOf(dims);
-  const ScratchLayout s = Carve(dims, scratch);
+  const ScratchLayout s = Carve(dims, chunks, scratch);
   if (is_training) LaunchPartials(stream, dims, chunks, ForwardTerms{a.x}, s.partials);
   const auto per_channel = LaunchConfigFor(dims.channels);
   ForwardChannelsKernel<<<per_channel.blocks, per_channel.threads, 0, stream>>>(
@@ -251,7 +251,7 @@ cudaError_t LaunchBatchNormBackward(cudaStream_t stream, const BatchNormDims& di
                                     void* scratch) {
   if (dims.channels == 0) return cudaSuccess;
   const Chunks chunks = ChunksOf(dims);
-  const ScratchLayout s = Carve(dims, scratch);
+  const ScratchLayout s = Carve(dims, chunks, scratch);
   LaunchPartials(stream, dims, chunks, BackwardTerms{args.y_backprop, args.x, args.mean},
                  s.partials);
   const auto per_channel = LaunchConfigFor(dims.channels);

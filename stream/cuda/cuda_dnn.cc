@@ -38,13 +38,17 @@ absl::StatusOr<float*> FilterToOhwi(ScratchArena* scratch, cudaStream_t stream,
   return *ohwi;
 }
 
+// The elements of the input (or its gradient) as cuDNN sees it, padded.
+int64_t PaddedInputElements(const dnn::ConvolutionDescriptor& c, const ExtraPadding& extra) {
+  return c.batch * (c.in_rows + extra.rows) * (c.in_cols + extra.cols) * c.in_depth;
+}
+
 // The input as cuDNN reads it: itself, or zero-padded at the bottom/right.
 absl::StatusOr<const float*> PaddedInput(ScratchArena* scratch, cudaStream_t stream,
                                          const dnn::ConvolutionDescriptor& c,
                                          const ExtraPadding& extra, const float* input) {
   if (!extra.any()) return input;
-  absl::StatusOr<float*> padded = scratch->AllocateFloats(c.batch * (c.in_rows + extra.rows) *
-                                                          (c.in_cols + extra.cols) * c.in_depth);
+  absl::StatusOr<float*> padded = scratch->AllocateFloats(PaddedInputElements(c, extra));
   if (!padded.ok()) return padded.status();
   if (cudaError_t e = LaunchPadNhwc(stream, input, c.batch, c.in_rows, c.in_cols, c.in_depth,
                                     extra.rows, extra.cols, *padded);
@@ -232,8 +236,7 @@ absl::Status CudaDnn::ConvolveBackwardData(CudaStream* stream, const dnn::Convol
   const ExtraPadding extra = ExtraPaddingOf(c);
   float* dx = in_backprop;
   if (extra.any()) {
-    MINITF_ASSIGN_OR_RETURN(dx, scratch.AllocateFloats(c.batch * (c.in_rows + extra.rows) *
-                                                       (c.in_cols + extra.cols) * c.in_depth));
+    MINITF_ASSIGN_OR_RETURN(dx, scratch.AllocateFloats(PaddedInputElements(c, extra)));
   }
   MINITF_ASSIGN_OR_RETURN(
       const ConvolutionPlan* plan,

@@ -46,9 +46,7 @@ absl::StatusOr<CudnnConvolution> DescribeConvolution(const dnn::ConvolutionDescr
                                                      cudnnMathType_t math) {
   CudnnConvolution d;
   const ExtraPadding extra = ExtraPaddingOf(c);
-  d.extra_rows = extra.rows;
-  d.extra_cols = extra.cols;
-  const int64_t rows = c.in_rows + d.extra_rows, cols = c.in_cols + d.extra_cols;
+  const int64_t rows = c.in_rows + extra.rows, cols = c.in_cols + extra.cols;
   for (auto [value, what] : {std::pair<int64_t, const char*>{c.batch, "batch"},
                              {rows, "input rows"},
                              {cols, "input cols"},

@@ -43,18 +43,14 @@ struct ExtraPadding {
 ExtraPadding ExtraPaddingOf(const dnn::ConvolutionDescriptor& c);
 
 // One convolution in cuDNN's terms. The input (and its gradient) is
-// [batch, in_rows + extra_rows, in_cols + extra_cols, in_depth] (see
+// [batch, in_rows + extra rows, in_cols + extra cols, in_depth] (see
 // ExtraPaddingOf); the filter is OHWI. Read-only once made, so calls on
 // several threads may share it.
 struct CudnnConvolution {
-  int64_t extra_rows = 0;
-  int64_t extra_cols = 0;
   TensorDescriptor input;
   TensorDescriptor output;
   FilterDescriptor filter;
   ConvolutionDescriptor conv;
-
-  bool padded() const { return extra_rows > 0 || extra_cols > 0; }
 };
 
 // True when some size is 0, so cuDNN must not be called (the result is empty

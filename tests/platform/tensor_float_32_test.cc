@@ -9,10 +9,7 @@ namespace {
 
 class TensorFloat32Test : public ::testing::Test {
  protected:
-  void TearDown() override {
-    unsetenv("NVIDIA_TF32_OVERRIDE");
-    EnableTensorFloat32Execution(true);
-  }
+  void TearDown() override { EnableTensorFloat32Execution(true); }
 };
 
 TEST_F(TensorFloat32Test, OnByDefaultAsInTensorFlow) {
@@ -26,19 +23,30 @@ TEST_F(TensorFloat32Test, TurnedOffAndOnAgain) {
   EXPECT_TRUE(TensorFloat32ExecutionEnabled());
 }
 
-TEST_F(TensorFloat32Test, NvidiaOverrideZeroKeepsItOff) {
-  setenv("NVIDIA_TF32_OVERRIDE", "0", 1);
-  EXPECT_FALSE(TensorFloat32ExecutionEnabled());
-  EnableTensorFloat32Execution(true);
-  EXPECT_FALSE(TensorFloat32ExecutionEnabled());
+// The variable is read once per process, at the first query: each case
+// runs in a fresh process (the threadsafe death-test style re-executes the
+// binary), sets it first and exits 0 when TF32 is as expected.
+void ExpectInFreshProcess(const char* override_value, bool enable, bool expected) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        setenv("NVIDIA_TF32_OVERRIDE", override_value, 1);
+        EnableTensorFloat32Execution(enable);
+        std::exit(TensorFloat32ExecutionEnabled() == expected ? 0 : 1);
+      },
+      ::testing::ExitedWithCode(0), "")
+      << "NVIDIA_TF32_OVERRIDE=" << override_value << ", enabled " << enable;
 }
 
-TEST_F(TensorFloat32Test, OnlyZeroOverrides) {
-  // NVIDIA's libraries act only on "0"; any other value leaves the default.
-  setenv("NVIDIA_TF32_OVERRIDE", "1", 1);
-  EXPECT_TRUE(TensorFloat32ExecutionEnabled());
-  EnableTensorFloat32Execution(false);
-  EXPECT_FALSE(TensorFloat32ExecutionEnabled());
+TEST(TensorFloat32DeathTest, NvidiaOverrideZeroKeepsItOff) {
+  ExpectInFreshProcess("0", true, false);
+  ExpectInFreshProcess("0", false, false);
+}
+
+TEST(TensorFloat32DeathTest, OnlyZeroOverrides) {
+  // NVIDIA's libraries act only on "0"; any other value leaves the switch.
+  ExpectInFreshProcess("1", true, true);
+  ExpectInFreshProcess("1", false, false);
 }
 
 }  // namespace
