@@ -8,8 +8,7 @@
 // GatherV2Op<Device> checks the inputs, the indices included (a bad index
 // fails the node on every device; TensorFlow's GPU kernel writes zeros
 // instead), and allocates the output; a device supplies
-//   static absl::StatusOr<std::optional<BadIndex>> FindBadIndex(
-//       OpKernelContext*, int input, int64_t lower, int64_t limit);
+//   FindBadIndex, by inheriting HostIndexCheck or CudaIndexCheck;
 //   static absl::Status Gather(OpKernelContext*, const GatherShape&, const Tensor& params,
 //                              const Tensor& indices, Tensor* out);
 #include <cstring>
@@ -101,11 +100,7 @@ class GatherV2Op : public OpKernel {
 };
 
 // Each row one memcpy.
-struct CpuGather {
-  static absl::StatusOr<std::optional<BadIndex>> FindBadIndex(OpKernelContext* ctx, int input,
-                                                              int64_t lower, int64_t limit) {
-    return FindBadIndexOnHost(ctx->input(input), lower, limit);
-  }
+struct CpuGather : HostIndexCheck {
   static absl::Status Gather(OpKernelContext*, const GatherShape& s, const Tensor& params,
                              const Tensor& indices, Tensor* out) {
     absl::StatusOr<std::vector<int64_t>> ids = IndexValues(indices, "indices");
@@ -133,11 +128,7 @@ REGISTER_KERNEL_BUILDER(Name("GatherV2")
                         GatherV2Op<CpuGather>);
 
 #ifdef MINITF_WITH_CUDA
-struct CudaGather {
-  static absl::StatusOr<std::optional<BadIndex>> FindBadIndex(OpKernelContext* ctx, int input,
-                                                              int64_t lower, int64_t limit) {
-    return FindBadIndexCuda(ctx, input, lower, limit);
-  }
+struct CudaGather : CudaIndexCheck {
   static absl::Status Gather(OpKernelContext* ctx, const GatherShape& s, const Tensor& params,
                              const Tensor&, Tensor* out) {
     MINITF_ASSIGN_OR_RETURN(Tensor indices, IndicesOnDevice(ctx, 1));

@@ -13,6 +13,8 @@
 #include <limits>
 #include <optional>
 
+#include "absl/status/statusor.h"
+#include "runtime/op_kernel.h"
 #include "runtime/tensor.h"
 
 namespace minitf {
@@ -31,6 +33,19 @@ inline constexpr int64_t kNoLowerBound = std::numeric_limits<int64_t>::min();
 // REQUIRES: indices is int32 or int64 (the ops' type constraints) and in
 // memory the calling thread may read.
 std::optional<BadIndex> FindBadIndexOnHost(const Tensor& indices, int64_t lower, int64_t limit);
+
+// The FindBadIndex of a device policy whose kernels read their indices on
+// the host (every CPU kernel); the CUDA kernels' is CudaIndexCheck
+// (cuda/cuda_indices.h). A policy inherits it:
+//
+//   struct CpuGather : HostIndexCheck { static absl::Status Gather(...); };
+struct HostIndexCheck {
+  // The first element of input `input` outside [lower, limit), if any.
+  static absl::StatusOr<std::optional<BadIndex>> FindBadIndex(OpKernelContext* ctx, int input,
+                                                              int64_t lower, int64_t limit) {
+    return FindBadIndexOnHost(ctx->input(input), lower, limit);
+  }
+};
 
 }  // namespace minitf
 

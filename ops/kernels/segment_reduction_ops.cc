@@ -7,8 +7,7 @@
 //
 // UnsortedSegmentSumOp<T, Device> checks the inputs and ids and allocates
 // the output; a device supplies
-//   static absl::StatusOr<std::optional<BadIndex>> FindBadIndex(
-//       OpKernelContext*, int input, int64_t lower, int64_t limit);
+//   FindBadIndex, by inheriting HostIndexCheck or CudaIndexCheck;
 //   static absl::Status Sum(OpKernelContext*, const Tensor& data, const Tensor& segment_ids,
 //                           Tensor* out);
 #include <optional>
@@ -77,11 +76,7 @@ class UnsortedSegmentSumOp : public OpKernel {
 // The rows add up in SumAccumulator<T> (double for float), so a segment of
 // millions of rows keeps TensorFlow's accuracy.
 template <typename T>
-struct CpuSegmentSum {
-  static absl::StatusOr<std::optional<BadIndex>> FindBadIndex(OpKernelContext* ctx, int input,
-                                                              int64_t lower, int64_t limit) {
-    return FindBadIndexOnHost(ctx->input(input), lower, limit);
-  }
+struct CpuSegmentSum : HostIndexCheck {
   static absl::Status Sum(OpKernelContext*, const Tensor& data, const Tensor& segment_ids,
                           Tensor* out) {
     using Acc = SumAccumulator<T>;
@@ -120,11 +115,7 @@ MINITF_REGISTER_SEGMENT_SUM_(int64_t);
 
 #ifdef MINITF_WITH_CUDA
 // float, added up in float by atomicAdd (TensorFlow's GPU kernel too).
-struct CudaSegmentSum {
-  static absl::StatusOr<std::optional<BadIndex>> FindBadIndex(OpKernelContext* ctx, int input,
-                                                              int64_t lower, int64_t limit) {
-    return FindBadIndexCuda(ctx, input, lower, limit);
-  }
+struct CudaSegmentSum : CudaIndexCheck {
   static absl::Status Sum(OpKernelContext* ctx, const Tensor& data, const Tensor&, Tensor* out) {
     MINITF_ASSIGN_OR_RETURN(Tensor ids, IndicesOnDevice(ctx, 1));
     const int64_t num_segments = out->dim_size(0);

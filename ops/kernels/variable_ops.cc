@@ -219,8 +219,7 @@ class AssignUpdateOp : public InPlaceUpdateOp {
 // ref[indices[i], ...] += updates[i, ...] (a scalar update is added to
 // every element of each row named). Every index is checked before any row
 // changes, so a bad index leaves the variable as it was. A device supplies
-//   static absl::StatusOr<std::optional<BadIndex>> FindBadIndex(
-//       OpKernelContext*, int input, int64_t lower, int64_t limit);
+//   FindBadIndex, by inheriting HostIndexCheck or CudaIndexCheck;
 //   static absl::Status ScatterAdd(OpKernelContext*, const Tensor& updates, Tensor* var);
 // (the indices are input 1).
 template <typename Device>
@@ -304,11 +303,7 @@ struct CpuVariable {
 };
 
 template <typename T>
-struct CpuScatter {
-  static absl::StatusOr<std::optional<BadIndex>> FindBadIndex(OpKernelContext* ctx, int input,
-                                                              int64_t lower, int64_t limit) {
-    return FindBadIndexOnHost(ctx->input(input), lower, limit);
-  }
+struct CpuScatter : HostIndexCheck {
   static absl::Status ScatterAdd(OpKernelContext* ctx, const Tensor& updates, Tensor* var) {
     absl::StatusOr<std::vector<int64_t>> rows = IndexValues(ctx->input(1), "indices");
     if (!rows.ok()) return rows.status();
@@ -400,11 +395,7 @@ struct CudaVariable {
 
 // float, by atomicAdd. int32 indices stay in host memory (as every int32
 // tensor on a GPU: memory_types.h), are checked there and copied over.
-struct CudaScatter {
-  static absl::StatusOr<std::optional<BadIndex>> FindBadIndex(OpKernelContext* ctx, int input,
-                                                              int64_t lower, int64_t limit) {
-    return FindBadIndexCuda(ctx, input, lower, limit);
-  }
+struct CudaScatter : CudaIndexCheck {
   static absl::Status ScatterAdd(OpKernelContext* ctx, const Tensor& updates, Tensor* var) {
     MINITF_ASSIGN_OR_RETURN(Tensor indices, IndicesOnDevice(ctx, 1));
     return LaunchOnComputeStream(ctx, "ScatterAdd", [&](cudaStream_t stream) {

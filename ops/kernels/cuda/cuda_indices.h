@@ -30,6 +30,15 @@ namespace minitf {
 absl::StatusOr<std::optional<BadIndex>> FindBadIndexCuda(OpKernelContext* ctx, int input,
                                                          int64_t lower, int64_t limit);
 
+// The FindBadIndex of the CUDA kernels' device policies (index_checks.h's
+// HostIndexCheck is the CPU's).
+struct CudaIndexCheck {
+  static absl::StatusOr<std::optional<BadIndex>> FindBadIndex(OpKernelContext* ctx, int input,
+                                                              int64_t lower, int64_t limit) {
+    return FindBadIndexCuda(ctx, input, lower, limit);
+  }
+};
+
 // Input `input` in this GPU's memory: the input itself, or, when it is in
 // host memory, a device copy enqueued on the compute stream (the host
 // buffer is kept until the copy has run). Errors name the node.
