@@ -1,6 +1,7 @@
 // The CUDA kernel of Select and SelectV2 (cwise_op_select_gpu.h): one
 // thread per output element (a grid-stride loop), elements moved as words
 // of their size.
+#include "ops/kernels/cuda/element_word.cuh"
 #include "ops/kernels/cwise_op_select_gpu.h"
 #include "stream/cuda/gpu_launch_config.h"
 
@@ -42,13 +43,9 @@ cudaError_t Launch(cudaStream_t stream, const SelectWalkParams& p, const bool* c
 cudaError_t LaunchSelect(cudaStream_t stream, size_t element_size, const SelectWalkParams& params,
                          const bool* cond, const void* t, const void* e, void* out) {
   if (params.count == 0) return cudaSuccess;
-  switch (element_size) {
-    case 1: return Launch<uint8_t>(stream, params, cond, t, e, out);
-    case 2: return Launch<uint16_t>(stream, params, cond, t, e, out);
-    case 4: return Launch<uint32_t>(stream, params, cond, t, e, out);
-    case 8: return Launch<uint64_t>(stream, params, cond, t, e, out);
-    default: return cudaErrorInvalidValue;
-  }
+  return WithElementWord(element_size, [&](auto word) {
+    return Launch<decltype(word)>(stream, params, cond, t, e, out);
+  });
 }
 
 }  // namespace minitf::gpu

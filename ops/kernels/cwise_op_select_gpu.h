@@ -26,7 +26,7 @@ struct SelectWalkParams {
   int64_t count = 1;  // the product of dims
 };
 
-// `element_size`: 1, 2, 4 or 8 bytes (cudaErrorInvalidValue otherwise).
+// `element_size`: 1, 2, 4, 8 or 16 bytes (cudaErrorInvalidValue otherwise).
 cudaError_t LaunchSelect(cudaStream_t stream, size_t element_size, const SelectWalkParams& params,
                          const bool* cond, const void* t, const void* e, void* out);
 

@@ -1,5 +1,6 @@
 // The CUDA kernel of GatherV2 (gather_op_gpu.h): one thread per output
 // element (a grid-stride loop), elements moved as words of their size.
+#include "ops/kernels/cuda/element_word.cuh"
 #include "ops/kernels/gather_op_gpu.h"
 #include "stream/cuda/gpu_launch_config.h"
 
@@ -47,18 +48,9 @@ cudaError_t Launch(cudaStream_t stream, const GatherParams& p, const void* param
 
 cudaError_t LaunchGather(cudaStream_t stream, size_t element_size, const GatherParams& p,
                          const void* params, const void* indices, bool indices_int64, void* out) {
-  switch (element_size) {
-    case 1:
-      return Launch<uint8_t>(stream, p, params, indices, indices_int64, out);
-    case 2:
-      return Launch<uint16_t>(stream, p, params, indices, indices_int64, out);
-    case 4:
-      return Launch<uint32_t>(stream, p, params, indices, indices_int64, out);
-    case 8:
-      return Launch<uint64_t>(stream, p, params, indices, indices_int64, out);
-    default:
-      return cudaErrorInvalidValue;
-  }
+  return WithElementWord(element_size, [&](auto word) {
+    return Launch<decltype(word)>(stream, p, params, indices, indices_int64, out);
+  });
 }
 
 }  // namespace minitf::gpu

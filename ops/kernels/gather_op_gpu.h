@@ -22,7 +22,7 @@ struct GatherParams {
 };
 
 // `indices`: batch * n int64 values when `indices_int64`, else int32, in
-// device memory. `element_size`: 1, 2, 4 or 8 bytes (cudaErrorInvalidValue
+// device memory. `element_size`: 1, 2, 4, 8 or 16 bytes (cudaErrorInvalidValue
 // otherwise).
 cudaError_t LaunchGather(cudaStream_t stream, size_t element_size, const GatherParams& p,
                          const void* params, const void* indices, bool indices_int64, void* out);

@@ -1,5 +1,6 @@
 // The CUDA kernel of OneHot (one_hot_op_gpu.h): one thread per output
 // element (a grid-stride loop), elements written as words of their size.
+#include "ops/kernels/cuda/element_word.cuh"
 #include "ops/kernels/one_hot_op_gpu.h"
 #include "stream/cuda/gpu_launch_config.h"
 
@@ -50,22 +51,10 @@ cudaError_t Launch(cudaStream_t stream, const void* indices, bool indices_int64,
 cudaError_t LaunchOneHot(cudaStream_t stream, size_t element_size, const void* indices,
                          bool indices_int64, int64_t prefix, int64_t depth, int64_t suffix,
                          const void* on_value, const void* off_value, void* out) {
-  switch (element_size) {
-    case 1:
-      return Launch<uint8_t>(stream, indices, indices_int64, prefix, depth, suffix, on_value,
-                             off_value, out);
-    case 2:
-      return Launch<uint16_t>(stream, indices, indices_int64, prefix, depth, suffix, on_value,
-                              off_value, out);
-    case 4:
-      return Launch<uint32_t>(stream, indices, indices_int64, prefix, depth, suffix, on_value,
-                              off_value, out);
-    case 8:
-      return Launch<uint64_t>(stream, indices, indices_int64, prefix, depth, suffix, on_value,
-                              off_value, out);
-    default:
-      return cudaErrorInvalidValue;
-  }
+  return WithElementWord(element_size, [&](auto word) {
+    return Launch<decltype(word)>(stream, indices, indices_int64, prefix, depth, suffix, on_value,
+                                  off_value, out);
+  });
 }
 
 }  // namespace minitf::gpu

@@ -15,7 +15,7 @@ namespace minitf::gpu {
 
 // `indices`: prefix * suffix int64 values when `indices_int64`, else int32;
 // `on_value`, `off_value`: one element each. All in device memory.
-// `element_size`: 1, 2, 4 or 8 bytes (cudaErrorInvalidValue otherwise).
+// `element_size`: 1, 2, 4, 8 or 16 bytes (cudaErrorInvalidValue otherwise).
 cudaError_t LaunchOneHot(cudaStream_t stream, size_t element_size, const void* indices,
                          bool indices_int64, int64_t prefix, int64_t depth, int64_t suffix,
                          const void* on_value, const void* off_value, void* out);

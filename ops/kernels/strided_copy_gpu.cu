@@ -3,6 +3,7 @@
 // its size.
 #include <cstring>
 
+#include "ops/kernels/cuda/element_word.cuh"
 #include "ops/kernels/strided_copy_gpu.h"
 #include "stream/cuda/gpu_launch_config.h"
 
@@ -13,10 +14,6 @@ using se::cuda::FirstIndex;
 using se::cuda::IndexStride;
 using se::cuda::LaunchConfig;
 using se::cuda::LaunchConfigFor;
-
-struct alignas(16) Bytes16 {
-  uint64_t lo, hi;
-};
 
 template <typename Word>
 __global__ void StridedCopyKernel(StridedCopyParams p, const Word* src, Word* dst) {
@@ -61,39 +58,15 @@ cudaError_t Fill(cudaStream_t stream, void* dst, int64_t n, const void* value) {
 cudaError_t LaunchStridedCopy(cudaStream_t stream, size_t element_size,
                               const StridedCopyParams& params, const void* src, void* dst) {
   if (params.count == 0) return cudaSuccess;
-  switch (element_size) {
-    case 1:
-      return Copy<uint8_t>(stream, params, src, dst);
-    case 2:
-      return Copy<uint16_t>(stream, params, src, dst);
-    case 4:
-      return Copy<uint32_t>(stream, params, src, dst);
-    case 8:
-      return Copy<uint64_t>(stream, params, src, dst);
-    case 16:
-      return Copy<Bytes16>(stream, params, src, dst);
-    default:
-      return cudaErrorInvalidValue;
-  }
+  return WithElementWord(element_size,
+                         [&](auto word) { return Copy<decltype(word)>(stream, params, src, dst); });
 }
 
 cudaError_t LaunchFillElements(cudaStream_t stream, void* dst, int64_t n, size_t element_size,
                                const void* value) {
   if (n == 0) return cudaSuccess;
-  switch (element_size) {
-    case 1:
-      return Fill<uint8_t>(stream, dst, n, value);
-    case 2:
-      return Fill<uint16_t>(stream, dst, n, value);
-    case 4:
-      return Fill<uint32_t>(stream, dst, n, value);
-    case 8:
-      return Fill<uint64_t>(stream, dst, n, value);
-    case 16:
-      return Fill<Bytes16>(stream, dst, n, value);
-    default:
-      return cudaErrorInvalidValue;
-  }
+  return WithElementWord(element_size,
+                         [&](auto word) { return Fill<decltype(word)>(stream, dst, n, value); });
 }
 
 }  // namespace minitf::gpu

@@ -5,6 +5,7 @@
 // 64-bit division is several times slower on the GPU.
 #include <climits>
 
+#include "ops/kernels/cuda/element_word.cuh"
 #include "ops/kernels/transpose_op_gpu.h"
 #include "stream/cuda/gpu_launch_config.h"
 
@@ -54,13 +55,8 @@ cudaError_t Launch(cudaStream_t stream, const TransposeLayout& layout, const voi
 
 cudaError_t LaunchTranspose(cudaStream_t stream, size_t element_size,
                             const TransposeLayout& layout, const void* x, void* y) {
-  switch (element_size) {
-    case 1: return Launch<uint8_t>(stream, layout, x, y);
-    case 2: return Launch<uint16_t>(stream, layout, x, y);
-    case 4: return Launch<uint32_t>(stream, layout, x, y);
-    case 8: return Launch<uint64_t>(stream, layout, x, y);
-  }
-  return cudaErrorInvalidValue;
+  return WithElementWord(element_size,
+                         [&](auto word) { return Launch<decltype(word)>(stream, layout, x, y); });
 }
 
 }  // namespace minitf::gpu

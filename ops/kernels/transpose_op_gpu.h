@@ -17,7 +17,7 @@
 namespace minitf::gpu {
 
 // y[index] = x[offset(index)] as `layout` says, for elements of
-// `element_size` bytes (1, 2, 4 or 8; otherwise cudaErrorInvalidValue).
+// `element_size` bytes (1, 2, 4, 8 or 16; otherwise cudaErrorInvalidValue).
 // Enqueues on `stream` and returns the launch's error.
 // REQUIRES: y does not overlap x.
 cudaError_t LaunchTranspose(cudaStream_t stream, size_t element_size,
