@@ -24,6 +24,7 @@
 
 #ifdef MINITF_WITH_CUDA
 #include "ops/kernels/cuda/cuda_kernel_helpers.h"
+#include "ops/kernels/cuda/op_scratch_allocator.h"
 #include "ops/kernels/unique_op_gpu.h"
 #include "platform/status_macros.h"
 #endif
@@ -119,10 +120,10 @@ struct CudaUnique {
     size_t scratch_bytes = 0;
     MINITF_RETURN_IF_ERROR(LaunchStatus(gpu::UniqueScratchBytes<T>(count, &scratch_bytes), "Unique",
                                         ctx->op_kernel()));
-    Tensor scratch, y_all, num_unique_on_device;
-    // The scratch as 8-byte words.
-    MINITF_RETURN_IF_ERROR(ctx->allocate_temp(
-        DT_INT64, TensorShape({static_cast<int64_t>((scratch_bytes + 7) / 8)}), &scratch));
+    OpScratchAllocator scratch_allocator(ctx);
+    MINITF_ASSIGN_OR_RETURN(se::DeviceMemoryBase scratch,
+                            scratch_allocator.AllocateBytes(scratch_bytes));
+    Tensor y_all, num_unique_on_device;
     MINITF_RETURN_IF_ERROR(ctx->allocate_temp(x.dtype(), x.shape(), &y_all));
     // On a GPU device the temp is device memory, whatever its dtype.
     MINITF_RETURN_IF_ERROR(ctx->allocate_temp(DT_INT32, TensorShape({}), &num_unique_on_device));
@@ -135,7 +136,7 @@ struct CudaUnique {
           ctx->allocate_temp(DataTypeToEnum<TIndex>::value, x.shape(), &idx_on_device));
     }
     MINITF_RETURN_IF_ERROR(LaunchStatus(
-        gpu::LaunchUnique<T, TIndex>(CudaStreamOf(stream), x.data<T>(), count, scratch.raw_data(),
+        gpu::LaunchUnique<T, TIndex>(CudaStreamOf(stream), x.data<T>(), count, scratch.opaque(),
                                      scratch_bytes, y_all.data<T>(), idx_on_device.data<TIndex>(),
                                      num_unique_on_device.data<int32_t>()),
         "Unique", ctx->op_kernel()));
