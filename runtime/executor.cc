@@ -569,8 +569,21 @@ void ExecutorState<P>::Finish() {
     status = status_;
   }
   Executor::DoneCallback done = done_;
+  DeviceBase* device = device_;
+  const Runner runner = args_.runner;
   delete this;
-  done(status);
+  if (!status.ok() || device->gpu_device_info() == nullptr) return done(status);
+  // Sync on finish, as TensorFlow's executor does for a GPU: its kernels were
+  // only enqueued on the device's streams, and the step ends when they have
+  // run (a stream error surfaces here). The last node may have finished on a
+  // stream's own callback thread, which cannot wait for its stream: the
+  // wait goes to the runner.
+  auto sync = [device, done = std::move(done)] { done(device->Sync()); };
+  if (runner) {
+    runner(std::move(sync));
+  } else {
+    sync();
+  }
 }
 
 void ExecutorImpl::RunAsync(const Args& args, DoneCallback done) {

@@ -112,9 +112,9 @@ absl::StatusOr<std::unique_ptr<ExperimentJob>> MakeJob(const Scenario& scenario,
 
 // Runs `spec` alone, unrestricted, for `seconds`; its steady steps/s. An
 // interruption stops it at its next step boundary.
-absl::StatusOr<double> RunSolo(const Scenario& scenario, JobSpec spec, const std::string& dir,
-                               double seconds, const ExperimentOptions& experiment,
-                               absl::Status* job_status) {
+// Runs `spec` alone for `seconds`; sets its solo figures in `*job`.
+absl::Status RunSolo(const Scenario& scenario, JobSpec spec, const std::string& dir,
+                     double seconds, const ExperimentOptions& experiment, JobResult* result) {
   spec.start_s = 0;
   spec.duration_s = seconds;
   spec.perf_control = 100;
@@ -131,8 +131,13 @@ absl::StatusOr<double> RunSolo(const Scenario& scenario, JobSpec spec, const std
     absl::SleepFor(absl::Milliseconds(20));
   }
   job->Join();
-  *job_status = job->status();
-  return SteadyStepsPerSecond(job->Records());
+  result->solo_status = job->status();
+  const std::vector<StepRecord> steps = job->Records();
+  result->solo_steps_per_s = SteadyStepsPerSecond(steps);
+  // The first step builds the executors: not the job's steady share.
+  result->solo_gpu_share =
+      GpuShare(steps.size() > 1 ? std::vector<StepRecord>(steps.begin() + 1, steps.end()) : steps);
+  return absl::OkStatus();
 }
 
 // The progress line: elapsed/total and each job's recent step rate.
@@ -278,8 +283,7 @@ absl::StatusOr<ExperimentResult> RunExperiment(const Scenario& input,
                                          seconds)
                           << std::flush;
       }
-      MINITF_ASSIGN_OR_RETURN(job.solo_steps_per_s, RunSolo(scenario, job.spec, solo_dir, seconds,
-                                                            options, &job.solo_status));
+      MINITF_RETURN_IF_ERROR(RunSolo(scenario, job.spec, solo_dir, seconds, options, &job));
     }
   }
   if (interrupted()) return result;

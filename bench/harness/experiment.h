@@ -112,6 +112,7 @@ struct JobResult {
   std::vector<StepRecord> steps;
   absl::Status status;      // OK, or what ended the job (out of memory, say)
   double solo_steps_per_s = 0;  // 0: no baseline run
+  double solo_gpu_share = 0;    // the baseline's GPU busy time / wall time
   absl::Status solo_status;     // the baseline run's outcome
   std::vector<TraceSpan> trace;
   int64_t trace_dropped_steps = 0;

@@ -30,17 +30,33 @@ JobSummary Summarize(const JobSpec& spec, const std::vector<StepRecord>& steps,
   s.examples_per_s = s.steps_per_s * spec.batch_size;
   s.solo_steps_per_s = solo_steps_per_s;
   s.vs_solo = solo_steps_per_s > 0 ? s.steps_per_s / solo_steps_per_s : 0;
-  double busy_ms = 0, wall_ms = 0;
   for (const StepRecord& r : steps) {
-    busy_ms += r.gpu_share * r.step_ms;
-    wall_ms += r.step_ms;
     s.peak_device_bytes = std::max(s.peak_device_bytes, r.device_bytes);
     s.peak_host_bytes = std::max(s.peak_host_bytes, r.host_bytes);
     if (r.host_bytes > 0) ++s.host_fallback_steps;
   }
-  s.gpu_share = wall_ms > 0 ? busy_ms / wall_ms : 0;
+  s.gpu_share = GpuShare(steps);
   s.failure = failure;
   return s;
+}
+
+double GpuShare(const std::vector<StepRecord>& steps) {
+  double busy_ms = 0, wall_ms = 0;
+  for (const StepRecord& r : steps) {
+    busy_ms += r.gpu_share * r.step_ms;
+    wall_ms += r.step_ms;
+  }
+  return wall_ms > 0 ? busy_ms / wall_ms : 0;
+}
+
+double GuaranteeSoloIdle(const std::vector<JobSummary>& jobs) {
+  double busy = 0;
+  for (const JobSummary& s : jobs) {
+    if (s.role != "guarantee") continue;
+    if (s.solo_steps_per_s <= 0) return -1;
+    busy += s.solo_gpu_share;
+  }
+  return std::max(0.0, 1 - busy);
 }
 
 }  // namespace minitf::harness

@@ -28,6 +28,13 @@ struct JobSummary {
   double solo_steps_per_s = 0;  // 0: no baseline
   double vs_solo = 0;           // steps_per_s / solo_steps_per_s; 0: no baseline
   double gpu_share = 0;         // GPU busy time / wall time over its steps
+  // From the baseline (0 without one): the job's GPU share alone.
+  double solo_gpu_share = 0;
+  // An opportunistic job's GPU share as a fraction of the GPU time the
+  // guarantee jobs leave idle when alone (1 - their solo shares together):
+  // how much of what it could take without slowing them it took. 0 for a
+  // guarantee job, or without a baseline.
+  double harvest = 0;
   int64_t peak_device_bytes = 0;
   int64_t peak_host_bytes = 0;
   int64_t host_fallback_steps = 0;  // steps that used host memory
@@ -36,6 +43,15 @@ struct JobSummary {
 
 JobSummary Summarize(const JobSpec& spec, const std::vector<StepRecord>& steps,
                      double solo_steps_per_s, const std::string& failure);
+
+// GPU busy time / wall time over `steps` (each step's gpu_share weighted by
+// its duration); 0 without steps.
+double GpuShare(const std::vector<StepRecord>& steps);
+
+// The fraction of GPU time the guarantee jobs leave idle when each runs
+// alone: 1 - the sum of their solo GPU shares, at least 0. 1 without
+// guarantee jobs; -1 when a guarantee job has no baseline.
+double GuaranteeSoloIdle(const std::vector<JobSummary>& jobs);
 
 }  // namespace minitf::harness
 

@@ -60,6 +60,11 @@ std::vector<JobSummary> Summaries(const ExperimentResult& result) {
   for (const JobResult& job : result.jobs) {
     out.push_back(Summarize(job.spec, job.steps, job.solo_steps_per_s,
                             job.status.ok() ? "" : std::string(job.status.message())));
+    out.back().solo_gpu_share = job.solo_gpu_share;
+  }
+  const double idle = GuaranteeSoloIdle(out);
+  for (JobSummary& s : out) {
+    if (s.role == "opportunistic" && idle > 0) s.harvest = s.gpu_share / idle;
   }
   return out;
 }
@@ -102,17 +107,31 @@ std::string FormatTable(const ExperimentResult& result) {
                        result.interrupted_by, result.interrupted_at_s);
   }
   out += fmt::format(
-      "{:<16} {:<13} {:>6} {:>8} {:>10} {:>8} {:>7} {:>6} {:>11} {:>10} {:>10}  {}\n", "job",
-      "role", "steps", "steps/s", "examples/s", "solo/s", "vs solo", "GPU", "peak device",
-      "peak host", "host steps", "failure");
-  for (const JobSummary& s : Summaries(result)) {
+      "{:<16} {:<13} {:>6} {:>8} {:>10} {:>8} {:>7} {:>6} {:>8} {:>7} {:>11} {:>10} {:>10}  "
+      "{}\n",
+      "job", "role", "steps", "steps/s", "examples/s", "solo/s", "vs solo", "GPU", "solo GPU",
+      "harvest", "peak device", "peak host", "host steps", "failure");
+  const std::vector<JobSummary> summaries = Summaries(result);
+  const auto percent = [](double x, bool known) {
+    return known ? fmt::format("{:.0f}%", 100 * x) : std::string("-");
+  };
+  for (const JobSummary& s : summaries) {
     out += fmt::format(
-        "{:<16} {:<13} {:>6} {:>8.2f} {:>10.1f} {:>8} {:>7} {:>5.0f}% {:>11} {:>10} {:>10}  {}\n",
+        "{:<16} {:<13} {:>6} {:>8.2f} {:>10.1f} {:>8} {:>7} {:>5.0f}% {:>8} {:>7} {:>11} {:>10} "
+        "{:>10}  {}\n",
         s.name, s.role, s.steps, s.steps_per_s, s.examples_per_s,
         s.solo_steps_per_s > 0 ? fmt::format("{:.2f}", s.solo_steps_per_s) : "-",
         s.vs_solo > 0 ? fmt::format("{:.2f}", s.vs_solo) : "-", 100 * s.gpu_share,
+        percent(s.solo_gpu_share, s.solo_steps_per_s > 0),
+        percent(s.harvest, s.role == "opportunistic" && s.harvest > 0),
         FormatBytes(s.peak_device_bytes), FormatBytes(s.peak_host_bytes), s.host_fallback_steps,
         s.failure.empty() ? "-" : s.failure);
+  }
+  if (const double idle = GuaranteeSoloIdle(summaries); idle >= 0 && idle < 1) {
+    out += fmt::format(
+        "\nthe guarantee jobs alone leave {:.0f}% of the GPU's time idle: the most the "
+        "opportunistic jobs can take without slowing them (harvest = their GPU share / that)\n",
+        100 * idle);
   }
   const std::vector<Phase> phases = Phases(result);
   if (phases.size() > 1) {
@@ -274,6 +293,8 @@ nlohmann::json SummaryJson(const ExperimentResult& result) {
                 {"steps_per_s", s.steps_per_s},
                 {"examples_per_s", s.examples_per_s},
                 {"solo_steps_per_s", s.solo_steps_per_s},
+                {"solo_gpu_share", s.solo_gpu_share},
+                {"harvest", s.harvest},
                 {"vs_solo", s.vs_solo},
                 {"gpu_share", s.gpu_share},
                 {"peak_device_bytes", s.peak_device_bytes},
@@ -290,6 +311,8 @@ nlohmann::json SummaryJson(const ExperimentResult& result) {
     jobs.push_back(std::move(job));
   }
   j["jobs"] = std::move(jobs);
+  // -1: a guarantee job has no baseline.
+  j["guarantee_solo_idle"] = GuaranteeSoloIdle(summaries);
   json phases = json::array();
   for (const Phase& p : Phases(result)) {
     phases.push_back({{"from_s", p.from_s},

@@ -24,6 +24,9 @@ std::string StreamName(StreamExecutor* parent) {
   return absl::StrCat(parent->platform()->Name(), ":", parent->device_ordinal(), "/stream", id);
 }
 
+// The stream whose worker this thread is, if any.
+thread_local const HostStream* worker_of_this_thread = nullptr;
+
 }  // namespace
 
 HostStream::HostStream(StreamExecutor* parent, StreamSet* streams)
@@ -43,6 +46,7 @@ HostStream::~HostStream() {
 }
 
 void HostStream::WorkLoop() {
+  worker_of_this_thread = this;
   while (true) {
     WorkItem item;
     bool run = false;
@@ -265,12 +269,20 @@ absl::Status HostStream::DoHostCallbackWithStatus(std::function<absl::Status()> 
 
 absl::Status HostStream::BlockHostUntilDone() {
   MutexLock lock(&mu_);
+  // On the worker itself (a callback waiting for its own stream), everything
+  // enqueued before the running item is done: waiting for more would never end.
+  if (worker_of_this_thread == this) return status_;
   const uint64_t target = enqueued_;
   while (completed_ < target) done_cv_.Wait(&mu_);
   return status_;
 }
 
 absl::Status HostStream::status() const { return CurrentStatus(); }
+
+int64_t HostStream::PendingItems() const {
+  MutexLock lock(&mu_);
+  return static_cast<int64_t>(enqueued_ - completed_);
+}
 
 absl::Status HostStream::CurrentStatus() const {
   MutexLock lock(&mu_);

@@ -65,6 +65,9 @@ class HostStream : public Stream {
   absl::Status RecordEvent(Event* event) override;
   absl::Status DoHostCallback(std::function<void()> callback) override;
   absl::Status DoHostCallbackWithStatus(std::function<absl::Status()> callback) override;
+  // Called from a host callback on this stream's own worker, returns at once
+  // (the work enqueued before the callback is done) instead of waiting for
+  // itself.
   absl::Status BlockHostUntilDone() override;
   absl::Status status() const override;
   absl::Duration BusyTime() const override;
@@ -73,6 +76,9 @@ class HostStream : public Stream {
   // enqueued before it has finished. If the stream is already in error the
   // marker is returned complete, with the error.
   std::shared_ptr<CompletionMarker> EnqueueMarker();
+
+  // Work items enqueued and not yet finished (the one running included).
+  int64_t PendingItems() const;
 
   // "SimGPU:0/stream3": names the stream in errors and logs.
   const std::string& name() const { return name_; }

@@ -116,7 +116,14 @@ std::string SimGPUOptions::ToString() const {
                       ",preempt_us=", ShortestDouble(preempt_us), ",mode=", SimGPUModeName(mode),
                       ",strict=", strict ? "true" : "false",
                       ",kernels=", SimGPUKernelSetName(kernels),
-                      shared.empty() ? "" : absl::StrCat(",shared=", shared));
+                      shared.empty() ? ""
+                                     : absl::StrCat(",shared=", shared, ",share=",
+                                                    SimGPUShareName(share), ",timeslice_us=",
+                                                    ShortestDouble(timeslice_us)));
+}
+
+absl::string_view SimGPUShareName(SimGPUOptions::Share share) {
+  return share == SimGPUOptions::Share::kPriority ? "priority" : "timeslice";
 }
 
 absl::Status ValidateSimGPUOptions(const SimGPUOptions& o) {
@@ -135,6 +142,9 @@ absl::Status ValidateSimGPUOptions(const SimGPUOptions& o) {
   }
   if (!std::isfinite(o.preempt_us) || o.preempt_us < 0) {
     return bad("preempt_us", o.preempt_us, "a non-negative number");
+  }
+  if (!std::isfinite(o.timeslice_us) || o.timeslice_us < 1 || o.timeslice_us > 1e6) {
+    return bad("timeslice_us", o.timeslice_us, "1..1000000");
   }
   if (!o.shared.empty()) return ValidateSharedSimGPUName(o.shared);
   return absl::OkStatus();
@@ -221,6 +231,17 @@ absl::StatusOr<SimGPUOptions> ParseSimGPUOptions(absl::string_view options,
       } else {
         return BadValue(key, value, "is not a kernel set (cuda or all)", options);
       }
+    } else if (key == "share") {
+      const std::string share = absl::AsciiStrToLower(value);
+      if (share == "timeslice") {
+        result.share = SimGPUOptions::Share::kTimeslice;
+      } else if (share == "priority") {
+        result.share = SimGPUOptions::Share::kPriority;
+      } else {
+        return BadValue(key, value, "is not a sharing mode (timeslice or priority)", options);
+      }
+    } else if (key == "timeslice_us") {
+      status = parse_number(&result.timeslice_us);
     } else if (key == "shared") {
       result.shared = std::string(value);
       if (absl::Status valid = ValidateSharedSimGPUName(value); !valid.ok()) {
@@ -230,9 +251,17 @@ absl::StatusOr<SimGPUOptions> ParseSimGPUOptions(absl::string_view options,
       return absl::InvalidArgumentError(absl::StrCat(
           "unknown SimGPU option \"", key, "\" (in option string \"", options,
           "\"); known: count, memory, tflops, hbm_gbps, pcie_gbps, launch_us, preempt_us, "
-          "mode, strict, kernels, shared"));
+          "mode, strict, kernels, shared, share, timeslice_us"));
     }
     if (!status.ok()) return status;
+  }
+  // How processes share a device means nothing for a device of one process.
+  for (const char* key : {"share", "timeslice_us"}) {
+    if (seen.contains(key) && result.shared.empty()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "SimGPU option ", key, " applies only to a device shared by processes (shared=NAME) "
+          "(in option string \"", options, "\")"));
+    }
   }
   if (absl::Status valid = ValidateSimGPUOptions(result); !valid.ok()) {
     return absl::InvalidArgumentError(

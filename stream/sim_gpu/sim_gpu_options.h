@@ -39,6 +39,13 @@
 //                    the capacity and their kernels take turns on one
 //                    engine, as processes on a real GPU. Absent: the
 //                    process's own device. Letters, digits, '.', '_', '-'.
+//   share=S          timeslice | priority (with shared= only): how the
+//                    processes' kernels take turns (sim_gpu_shared_device.h):
+//                    timeslice (the default) as an NVIDIA GPU time-slices
+//                    the contexts of processes without MPS; priority, stream
+//                    priorities across processes (SimGPU's earlier model)
+//   timeslice_us=X   the length of a timeslice (with shared= only; 1..10^6,
+//                    default 2000)
 //
 // The defaults model an NVIDIA Tesla V100-PCIe 16 GB, the GPU of the AntMan
 // paper (OSDI 2020): 15.7 TFLOP/s single precision, 900 GB/s HBM2, PCIe 3.0
@@ -67,6 +74,7 @@ namespace minitf::se {
 struct SimGPUOptions {
   enum class Mode { kCompute, kTiming, kFunctional };
   enum class KernelSet { kCuda, kAll };
+  enum class Share { kTimeslice, kPriority };
 
   int count = 1;
   int64_t memory_bytes = int64_t{16} << 30;
@@ -81,6 +89,9 @@ struct SimGPUOptions {
   KernelSet kernels = KernelSet::kCuda;
   // "": not shared.
   std::string shared;
+  // With `shared`: how its processes take turns, and the timeslice.
+  Share share = Share::kTimeslice;
+  double timeslice_us = 2000;
 
   // The canonical option string: every key, in the order of the list above
   // (shared only when set),
@@ -108,6 +119,8 @@ absl::Status ValidateSimGPUOptions(const SimGPUOptions& options);
 absl::string_view SimGPUModeName(SimGPUOptions::Mode mode);
 // "cuda", "all".
 absl::string_view SimGPUKernelSetName(SimGPUOptions::KernelSet kernels);
+// "timeslice", "priority".
+absl::string_view SimGPUShareName(SimGPUOptions::Share share);
 
 // The SimGPU kernel set of this process: the `kernels` key of MINITF_SIMGPU
 // (cuda when it is absent or the variable does not parse), read once.

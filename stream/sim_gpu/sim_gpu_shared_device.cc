@@ -9,6 +9,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <climits>
@@ -25,7 +26,7 @@ namespace minitf::se {
 namespace {
 
 constexpr uint64_t kMagic = 0x6d696e6974667367;  // "minitfsg"
-constexpr uint32_t kVersion = 1;
+constexpr uint32_t kVersion = 2;
 // How long an attaching process waits for the creator to finish the segment.
 constexpr absl::Duration kCreationTimeout = absl::Seconds(5);
 constexpr size_t kMaxNameLength = 64;
@@ -55,6 +56,10 @@ void FutexWakeAll(std::atomic<uint32_t>* word) {
 static_assert(sizeof(std::atomic<uint32_t>) == sizeof(uint32_t) &&
                   std::atomic<uint32_t>::is_always_lock_free,
               "futex words must be plain 32-bit atomics");
+
+absl::string_view SharingName(SharedSimGPUDevice::Sharing::Mode mode) {
+  return mode == SharedSimGPUDevice::Sharing::Mode::kTimeslice ? "timeslice" : "priority";
+}
 
 absl::Status ErrnoError(absl::string_view what, const std::string& segment) {
   return absl::InternalError(
@@ -97,6 +102,7 @@ class ABSL_LOCKABLE RobustMutex {
 struct SharedSimGPUState {
   struct Waiter {
     int32_t pid = 0;  // 0: a free place
+    uint32_t context = 0;
     EngineTurn turn;
   };
   struct Lease {
@@ -107,12 +113,22 @@ struct SharedSimGPUState {
   std::atomic<uint64_t> magic{0};
   uint32_t version = 0;
   int64_t capacity = 0;
+  // The sharing every attachment agreed to (set by the creator).
+  SharedSimGPUDevice::Sharing::Mode sharing = SharedSimGPUDevice::Sharing::Mode::kTimeslice;
+  int64_t timeslice_ns = 0;
   RobustMutex mu;
   std::atomic<uint32_t> turn_seq{0};     // Bumped when the engine is released.
   std::atomic<uint32_t> preempt_seq{0};  // Bumped when a kernel outranking the running one arrives.
   uint64_t next_ticket ABSL_GUARDED_BY(mu) = 0;
   int32_t running_pid ABSL_GUARDED_BY(mu) = 0;
+  uint32_t running_context ABSL_GUARDED_BY(mu) = 0;
   EngineTurn running ABSL_GUARDED_BY(mu);
+  uint32_t next_context ABSL_GUARDED_BY(mu) = 0;
+  // Timeslice sharing: the context whose slice it is (0: none yet) and when
+  // the slice ends (Unix nanoseconds: every process reads one clock).
+  uint32_t slice_context ABSL_GUARDED_BY(mu) = 0;
+  int64_t slice_end_ns ABSL_GUARDED_BY(mu) = 0;
+  int64_t slice_switches ABSL_GUARDED_BY(mu) = 0;
   bool taken ABSL_GUARDED_BY(mu) = false;  // Set after running_pid and running.
   Waiter waiting[SharedSimGPUDevice::kMaxWaiting] ABSL_GUARDED_BY(mu);
   Lease leases[SharedSimGPUDevice::kMaxProcesses] ABSL_GUARDED_BY(mu);
@@ -161,22 +177,89 @@ struct SharedSimGPUState {
     if (line_changed) FutexWakeAll(&turn_seq);
   }
 
-  bool First(const EngineTurn& turn) const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu) {
+  bool Timesliced() const { return sharing == SharedSimGPUDevice::Sharing::Mode::kTimeslice; }
+
+  // Whether `a` of context `a_context` goes before `b` of `b_context`. By
+  // priority then ticket; timesliced, the slice's context goes first, then
+  // the others by arrival alone (priorities order a context's own kernels).
+  bool Before(uint32_t a_context, const EngineTurn& a, uint32_t b_context,
+              const EngineTurn& b) const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu) {
+    if (!Timesliced()) return a < b;
+    const bool a_in = a_context == slice_context, b_in = b_context == slice_context;
+    if (a_in != b_in) return a_in;
+    return a_in ? a < b : a.ticket < b.ticket;
+  }
+
+  bool First(uint32_t context, const EngineTurn& turn) const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu) {
     for (const Waiter& w : waiting) {
-      if (w.pid != 0 && w.turn < turn) return false;
+      if (w.pid != 0 && Before(w.context, w.turn, context, turn)) return false;
     }
     return true;
   }
 
-  bool Outranked(const EngineTurn& turn) const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu) {
+  // Whether the running kernel `turn` of `context` must give the engine up:
+  // a kernel of a higher priority waits (of its own context, timesliced), or
+  // the slice went to another context that has a kernel waiting.
+  bool Outranked(uint32_t context, const EngineTurn& turn) const
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu) {
     for (const Waiter& w : waiting) {
-      if (w.pid != 0 && w.turn.rank < turn.rank) return true;
+      if (w.pid == 0) continue;
+      if (!Timesliced() && w.turn.rank < turn.rank) return true;
+      if (Timesliced() && w.context == context && w.turn.rank < turn.rank) return true;
+      if (Timesliced() && slice_context != context && w.context == slice_context) return true;
     }
     return false;
   }
 
-  // Joins the line with `turn` and waits until it has the engine.
-  void Enter(const EngineTurn& turn) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu) {
+  // Timesliced: when the slice has ended and a kernel of another context
+  // waits while the slice's context still has work (a kernel running or
+  // waiting), the slice goes to the context of the longest-waiting such
+  // kernel. Wakes the running kernel and the line when it does.
+  void Rotate(int64_t now_ns) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu) {
+    if (!Timesliced() || slice_context == 0 || now_ns < slice_end_ns) return;
+    const Waiter* next = nullptr;
+    bool owner_waits = false;
+    for (const Waiter& w : waiting) {
+      if (w.pid == 0) continue;
+      if (w.context == slice_context) {
+        owner_waits = true;
+      } else if (next == nullptr || w.turn.ticket < next->turn.ticket) {
+        next = &w;
+      }
+    }
+    const bool owner_busy = owner_waits || (taken && running_context == slice_context);
+    if (next == nullptr || !owner_busy) return;
+    slice_context = next->context;
+    slice_end_ns = now_ns + timeslice_ns;
+    ++slice_switches;
+    FutexWakeAll(&preempt_seq);
+    FutexWakeAll(&turn_seq);
+  }
+
+  // Timesliced: a kernel of another context than the slice's arrives after
+  // the slice's end. The slice's context has run alone, in back-to-back
+  // slices; the one in progress ends at the next multiple of the timeslice.
+  void RenewSlice(uint32_t context, int64_t now_ns) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu) {
+    if (!Timesliced() || slice_context == 0 || context == slice_context ||
+        now_ns < slice_end_ns || timeslice_ns <= 0) {
+      return;
+    }
+    slice_end_ns += ((now_ns - slice_end_ns) / timeslice_ns + 1) * timeslice_ns;
+  }
+
+  // How long a waiter sleeps before it looks again: the liveness period, or
+  // less when a slice ends sooner (someone must rotate it).
+  absl::Duration NextLook(int64_t now_ns) const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu) {
+    absl::Duration look = SharedSimGPUDevice::kLivenessPeriod;
+    if (Timesliced() && slice_context != 0 && slice_end_ns > now_ns) {
+      look = std::min(look, absl::Nanoseconds(slice_end_ns - now_ns));
+    }
+    return look;
+  }
+
+  // Joins the line with `turn` of `context` and waits until it has the
+  // engine.
+  void Enter(uint32_t context, const EngineTurn& turn) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu) {
     const int32_t pid = getpid();
     Waiter* place = nullptr;
     while (true) {
@@ -189,15 +272,30 @@ struct SharedSimGPUState {
       if (place != nullptr) break;
       Wait(&turn_seq, SharedSimGPUDevice::kLivenessPeriod);  // A full line: wait for a place.
     }
+    RenewSlice(context, NowNs());
     place->pid = pid;
+    place->context = context;
     place->turn = turn;
-    if (taken && turn.rank < running.rank) FutexWakeAll(&preempt_seq);
-    while (taken || !First(turn)) Wait(&turn_seq, SharedSimGPUDevice::kLivenessPeriod);
+    if (taken && Outranked(running_context, running)) FutexWakeAll(&preempt_seq);
+    while (true) {
+      const int64_t now = NowNs();
+      Rotate(now);
+      if (!taken && First(context, turn)) break;
+      Wait(&turn_seq, NextLook(now));
+    }
     place->pid = 0;
     running_pid = pid;
+    running_context = context;
     running = turn;
     taken = true;
+    if (Timesliced() && slice_context != context) {
+      // The slice's context had no work left: the engine is this one's now.
+      slice_context = context;
+      slice_end_ns = NowNs() + timeslice_ns;
+    }
   }
+
+  static int64_t NowNs() { return absl::ToUnixNanos(absl::Now()); }
 
   void Leave() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu) {
     taken = false;
@@ -253,7 +351,7 @@ absl::Status ValidateSharedSimGPUName(absl::string_view name) {
 }
 
 absl::StatusOr<std::unique_ptr<SharedSimGPUDevice>> SharedSimGPUDevice::Attach(
-    absl::string_view name, int ordinal, int64_t capacity) {
+    absl::string_view name, int ordinal, int64_t capacity, Sharing sharing) {
   if (absl::Status valid = ValidateSharedSimGPUName(name); !valid.ok()) return valid;
   const std::string segment = SharedSimGPUSegment(name, ordinal);
   int fd = shm_open(segment.c_str(), O_RDWR | O_CREAT | O_EXCL, 0600);
@@ -293,6 +391,8 @@ absl::StatusOr<std::unique_ptr<SharedSimGPUDevice>> SharedSimGPUDevice::Attach(
     state = new (mapped) SharedSimGPUState();
     state->version = kVersion;
     state->capacity = capacity;
+    state->sharing = sharing.mode;
+    state->timeslice_ns = absl::ToInt64Nanoseconds(sharing.timeslice);
     if (!state->mu.Init()) {
       munmap(mapped, sizeof(SharedSimGPUState));
       shm_unlink(segment.c_str());
@@ -317,19 +417,32 @@ absl::StatusOr<std::unique_ptr<SharedSimGPUDevice>> SharedSimGPUDevice::Attach(
           "shared SimGPU '", name, "' device ", ordinal, " has ", state->capacity,
           " bytes of memory; this process asks for ", capacity,
           " (every process sharing it must give the same memory=)"));
+    } else if (state->sharing != sharing.mode ||
+               state->timeslice_ns != absl::ToInt64Nanoseconds(sharing.timeslice)) {
+      bad = absl::InvalidArgumentError(absl::StrCat(
+          "shared SimGPU '", name, "' device ", ordinal, " is shared by ",
+          SharingName(state->sharing), " (timeslice ", state->timeslice_ns / 1000,
+          " us); this process asks for ", SharingName(sharing.mode), " (timeslice ",
+          absl::ToInt64Microseconds(sharing.timeslice),
+          " us) (every process sharing it must give the same share= and timeslice_us=)"));
     }
     if (!bad.ok()) {
       munmap(mapped, sizeof(SharedSimGPUState));
       return bad;
     }
   }
+  uint32_t context = 0;
+  {
+    StateLock lock(state);
+    context = ++state->next_context;
+  }
   return std::unique_ptr<SharedSimGPUDevice>(
-      new SharedSimGPUDevice(state, segment, capacity));
+      new SharedSimGPUDevice(state, segment, capacity, context));
 }
 
 SharedSimGPUDevice::SharedSimGPUDevice(SharedSimGPUState* state, std::string segment,
-                                       int64_t capacity)
-    : state_(state), segment_(std::move(segment)), capacity_(capacity) {}
+                                       int64_t capacity, uint32_t context)
+    : state_(state), segment_(std::move(segment)), capacity_(capacity), context_(context) {}
 
 SharedSimGPUDevice::~SharedSimGPUDevice() { munmap(state_, sizeof(SharedSimGPUState)); }
 
@@ -378,7 +491,7 @@ int64_t SharedSimGPUDevice::BytesInUseHere() {
 absl::StatusOr<EngineTurn> SharedSimGPUDevice::Acquire(int rank) {
   StateLock lock(state_);
   const EngineTurn turn{rank, state_->next_ticket++};
-  state_->Enter(turn);
+  state_->Enter(context_, turn);
   return turn;
 }
 
@@ -390,20 +503,22 @@ void SharedSimGPUDevice::Release(const EngineTurn& turn) {
 bool SharedSimGPUDevice::WaitOutranked(const EngineTurn& turn, absl::Time deadline) {
   StateLock lock(state_);
   while (true) {
-    if (state_->Outranked(turn)) {
+    state_->Rotate(SharedSimGPUState::NowNs());
+    if (state_->Outranked(context_, turn)) {
       state_->PurgeDead();  // A dead process's kernel outranks nobody.
-      if (state_->Outranked(turn)) return true;
+      if (state_->Outranked(context_, turn)) return true;
     }
     const absl::Time now = absl::Now();
     if (now >= deadline) return false;
-    state_->Wait(&state_->preempt_seq, deadline - now);
+    state_->Wait(&state_->preempt_seq,
+                 std::min(deadline - now, state_->NextLook(absl::ToUnixNanos(now))));
   }
 }
 
 absl::Status SharedSimGPUDevice::Yield(const EngineTurn& turn) {
   StateLock lock(state_);
   state_->Leave();
-  state_->Enter(turn);
+  state_->Enter(context_, turn);
   return absl::OkStatus();
 }
 
@@ -412,6 +527,11 @@ int SharedSimGPUDevice::Waiting() const {
   int n = 0;
   for (const SharedSimGPUState::Waiter& w : state_->waiting) n += w.pid != 0 ? 1 : 0;
   return n;
+}
+
+int64_t SharedSimGPUDevice::TimesliceSwitches() const {
+  StateLock lock(state_);
+  return state_->slice_switches;
 }
 
 absl::Status RemoveSharedSimGPU(absl::string_view name, int count) {

@@ -5,8 +5,25 @@
 //   capacity   the device's memory, counted per process (a lease per pid):
 //              an allocation fits when every process's bytes together fit;
 //   the line   the compute engine's waiting kernels and the running one
-//              (EngineTurns), so kernels of every process take turns, with
-//              priorities and preemption as within one process.
+//              (EngineTurns), so kernels of every process take turns.
+//
+// How the processes' kernels take turns (Sharing::Mode):
+//
+//   timeslice  (the default) as an NVIDIA GPU shares itself between the
+//              contexts of processes without MPS: each attachment is a
+//              context; while the engine is the current context's it runs
+//              that context's kernels (by stream priority, then arrival)
+//              for a timeslice; when the slice ends and another context has
+//              a kernel waiting, the running kernel yields (after the drain
+//              time the engine's `preempt` gives) and the engine goes to
+//              the context that has waited longest, for a slice of its own.
+//              A context alone on the device keeps it: no slicing when the
+//              others are idle. Stream priorities order kernels within a
+//              context only.
+//   priority   every attachment's kernels in one line by stream priority,
+//              as if they were one context's streams (SimGPU's earlier
+//              model; no NVIDIA sharing mode does this between processes;
+//              kept to compare with).
 //
 // Each process keeps its own address range for its allocations
 // (SimGPUMemory); only their sizes are shared.
@@ -43,8 +60,20 @@ namespace minitf::se {
 
 struct SharedSimGPUState;
 
+// How the processes attached to a shared device take turns on its engine
+// (see above). Every attachment must give the same.
+struct SharedSimGPUSharing {
+  enum class Mode { kTimeslice, kPriority };
+  Mode mode = Mode::kTimeslice;
+  absl::Duration timeslice = absl::Milliseconds(2);
+
+  bool operator==(const SharedSimGPUSharing&) const = default;
+};
+
 class SharedSimGPUDevice final : public EngineTurns {
  public:
+  using Sharing = SharedSimGPUSharing;
+
   // How often a waiting kernel looks for dead processes.
   static constexpr absl::Duration kLivenessPeriod = absl::Milliseconds(50);
   // At most this many processes hold memory at once, and this many kernels
@@ -54,11 +83,13 @@ class SharedSimGPUDevice final : public EngineTurns {
 
   // Attaches to device `ordinal` of the shared device `name` (letters,
   // digits, '.', '_', '-'; at most 64), creating it with `capacity` bytes
-  // if it does not exist. InvalidArgument for a bad name, or when the
-  // existing device's capacity differs; Internal naming the segment when it
-  // cannot be made or mapped, or was left half made.
+  // if it does not exist. Each attachment is a context of its own (a
+  // process attaches once per device). InvalidArgument for a bad name, or
+  // when the existing device's capacity or sharing differs; Internal naming
+  // the segment when it cannot be made or mapped, or was left half made.
   static absl::StatusOr<std::unique_ptr<SharedSimGPUDevice>> Attach(absl::string_view name,
-                                                                    int ordinal, int64_t capacity);
+                                                                    int ordinal, int64_t capacity,
+                                                                    Sharing sharing = Sharing());
   ~SharedSimGPUDevice() override;
   SharedSimGPUDevice(const SharedSimGPUDevice&) = delete;
   SharedSimGPUDevice& operator=(const SharedSimGPUDevice&) = delete;
@@ -81,13 +112,18 @@ class SharedSimGPUDevice final : public EngineTurns {
   bool WaitOutranked(const EngineTurn& turn, absl::Time deadline) override;
   absl::Status Yield(const EngineTurn& turn) override;
   int Waiting() const override;
+  // Times the engine went from one context to another because a timeslice
+  // ended with another context waiting (every attachment's together).
+  int64_t TimesliceSwitches() const;
 
  private:
-  SharedSimGPUDevice(SharedSimGPUState* state, std::string segment, int64_t capacity);
+  SharedSimGPUDevice(SharedSimGPUState* state, std::string segment, int64_t capacity,
+                     uint32_t context);
 
   SharedSimGPUState* const state_;  // mapped; unmapped by the destructor
   const std::string segment_;
   const int64_t capacity_;
+  const uint32_t context_;  // This attachment's context: 1, 2, ...
 };
 
 // Removes the segments of devices 0..count-1 of shared device `name`

@@ -1,7 +1,7 @@
 // A SimGPU device shared through shared memory (sim_gpu_shared_device.h),
 // seen from two attachments in one process, as two processes see it: one
-// line for the engine (priorities, arrival order, preemption across
-// attachments), one capacity for memory.
+// line for the engine (each attachment a context: timesliced, or by stream
+// priority across attachments), one capacity for memory.
 #include "stream/sim_gpu/sim_gpu_shared_device.h"
 
 #include <atomic>
@@ -34,9 +34,10 @@ class SharedDeviceTest : public ::testing::Test {
  protected:
   ~SharedDeviceTest() override { EXPECT_TRUE(RemoveSharedSimGPU(name_, 1).ok()); }
 
-  std::unique_ptr<SharedSimGPUDevice> Attach() {
+  std::unique_ptr<SharedSimGPUDevice> Attach(
+      SharedSimGPUDevice::Sharing sharing = SharedSimGPUDevice::Sharing()) {
     absl::StatusOr<std::unique_ptr<SharedSimGPUDevice>> d =
-        SharedSimGPUDevice::Attach(name_, 0, kCapacity);
+        SharedSimGPUDevice::Attach(name_, 0, kCapacity, sharing);
     EXPECT_TRUE(d.ok()) << d.status();
     return d.ok() ? *std::move(d) : nullptr;
   }
@@ -44,8 +45,11 @@ class SharedDeviceTest : public ::testing::Test {
   const std::string name_ = testing::UniqueSharedSimGPUName("test");
 };
 
-TEST_F(SharedDeviceTest, OneLineServesEveryAttachmentByPriorityThenArrival) {
-  std::unique_ptr<SharedSimGPUDevice> a = Attach(), b = Attach();
+constexpr SharedSimGPUDevice::Sharing kByPriority{
+    .mode = SharedSimGPUDevice::Sharing::Mode::kPriority};
+
+TEST_F(SharedDeviceTest, ByPriorityOneLineServesEveryAttachmentByPriorityThenArrival) {
+  std::unique_ptr<SharedSimGPUDevice> a = Attach(kByPriority), b = Attach(kByPriority);
   ASSERT_NE(a, nullptr);
   ASSERT_NE(b, nullptr);
   SimGPUEngine engine_a(SimGPUOptions::Mode::kTiming, absl::Hours(1), a.get());
@@ -79,8 +83,8 @@ TEST_F(SharedDeviceTest, OneLineServesEveryAttachmentByPriorityThenArrival) {
   EXPECT_EQ(a->Waiting(), 0);
 }
 
-TEST_F(SharedDeviceTest, AHigherPriorityKernelOfAnotherAttachmentPreemptsAHold) {
-  std::unique_ptr<SharedSimGPUDevice> a = Attach(), b = Attach();
+TEST_F(SharedDeviceTest, ByPriorityAHigherPriorityKernelOfAnotherAttachmentPreemptsAHold) {
+  std::unique_ptr<SharedSimGPUDevice> a = Attach(kByPriority), b = Attach(kByPriority);
   ASSERT_NE(a, nullptr);
   ASSERT_NE(b, nullptr);
   SimGPUEngine low_engine(SimGPUOptions::Mode::kTiming, Milliseconds(1), a.get());
@@ -99,6 +103,80 @@ TEST_F(SharedDeviceTest, AHigherPriorityKernelOfAnotherAttachmentPreemptsAHold) 
   EXPECT_EQ(high_engine.PreemptionCount(), 0);
   EXPECT_EQ(low_engine.BusyTime(), absl::Seconds(3));
   EXPECT_EQ(high_engine.BusyTime(), Milliseconds(1));
+}
+
+// Timesliced (the default), a stream priority orders its own context's
+// kernels only: the context whose slice it is keeps the engine for its
+// waiting kernel, whatever the other context's priority.
+TEST_F(SharedDeviceTest, TimeslicedPrioritiesOrderOnlyTheirOwnContextsKernels) {
+  const SharedSimGPUDevice::Sharing long_slices{.timeslice = absl::Hours(1)};
+  std::unique_ptr<SharedSimGPUDevice> a = Attach(long_slices), b = Attach(long_slices);
+  ASSERT_NE(a, nullptr);
+  ASSERT_NE(b, nullptr);
+  SimGPUEngine engine_a(SimGPUOptions::Mode::kTiming, absl::ZeroDuration(), a.get());
+  SimGPUEngine engine_b(SimGPUOptions::Mode::kTiming, absl::ZeroDuration(), b.get());
+  FinishOrder finished;
+  Notification started, release;
+  std::vector<std::thread> threads;
+  threads.push_back(LaunchKernel(&engine_a, BlockingKernel("a_blocker", &started, &release),
+                                 absl::ZeroDuration(), StreamPriority::kLowest, &finished));
+  started.WaitForNotification();
+  threads.push_back(LaunchKernel(&engine_b, NotifyingKernel("b_high"), Milliseconds(1),
+                                 StreamPriority::kHighest, &finished));
+  AwaitQueued(engine_a, 1);
+  threads.push_back(LaunchKernel(&engine_a, NotifyingKernel("a_low"), Milliseconds(1),
+                                 StreamPriority::kLowest, &finished));
+  AwaitQueued(engine_a, 2);
+  release.Notify();
+  for (std::thread& t : threads) t.join();
+  EXPECT_EQ(finished.names(), (std::vector<std::string>{"a_blocker", "a_low", "b_high"}));
+  EXPECT_EQ(engine_a.PreemptionCount(), 0);
+  EXPECT_EQ(a->TimesliceSwitches(), 0);
+}
+
+// When a slice ends with another context waiting, the running kernel yields
+// (after its drain) and the other context runs: a short kernel does not wait
+// for a long one of another process to end, as on a time-sliced GPU.
+TEST_F(SharedDeviceTest, TimeslicedALongKernelYieldsWhenItsSliceEnds) {
+  const SharedSimGPUDevice::Sharing slices{.timeslice = Milliseconds(20)};
+  std::unique_ptr<SharedSimGPUDevice> a = Attach(slices), b = Attach(slices);
+  ASSERT_NE(a, nullptr);
+  ASSERT_NE(b, nullptr);
+  SimGPUEngine engine_a(SimGPUOptions::Mode::kTiming, Milliseconds(1), a.get());
+  SimGPUEngine engine_b(SimGPUOptions::Mode::kTiming, Milliseconds(1), b.get());
+  FinishOrder finished;
+  Notification started;
+  std::thread long_kernel = LaunchKernel(&engine_a, NotifyingKernel("a_long", &started),
+                                         absl::Seconds(1), StreamPriority::kHighest, &finished);
+  started.WaitForNotification();
+  std::thread short_kernel = LaunchKernel(&engine_b, NotifyingKernel("b_short"), Milliseconds(1),
+                                          StreamPriority::kLowest, &finished);
+  short_kernel.join();
+  long_kernel.join();
+  EXPECT_EQ(finished.names(), (std::vector<std::string>{"b_short", "a_long"}));
+  EXPECT_EQ(engine_a.PreemptionCount(), 1);
+  EXPECT_GE(a->TimesliceSwitches(), 1);
+  // Time spent switched out is not charged.
+  EXPECT_EQ(engine_a.BusyTime(), absl::Seconds(1));
+  EXPECT_EQ(engine_b.BusyTime(), Milliseconds(1));
+}
+
+// A context alone on the device keeps it, slice after slice.
+TEST_F(SharedDeviceTest, TimeslicedAContextAloneIsNeverSwitchedOut) {
+  const SharedSimGPUDevice::Sharing slices{.timeslice = Milliseconds(1)};
+  std::unique_ptr<SharedSimGPUDevice> a = Attach(slices), b = Attach(slices);
+  ASSERT_NE(a, nullptr);
+  ASSERT_NE(b, nullptr);
+  SimGPUEngine engine_a(SimGPUOptions::Mode::kTiming, absl::ZeroDuration(), a.get());
+  for (int i = 0; i < 5; ++i) {
+    absl::Duration charged;
+    ASSERT_TRUE(engine_a.Execute(NotifyingKernel("k"), Milliseconds(4), StreamPriority::kDefault,
+                                 &charged)
+                    .ok());
+  }
+  EXPECT_EQ(engine_a.PreemptionCount(), 0);
+  EXPECT_EQ(b->TimesliceSwitches(), 0);
+  EXPECT_EQ(engine_a.BusyTime(), Milliseconds(20));
 }
 
 TEST_F(SharedDeviceTest, BodiesOfTwoAttachmentsNeverRunTogether) {

@@ -199,6 +199,43 @@ TEST_F(SharedDeviceProcessTest, AttachingWithAnotherCapacityIsAnError) {
             absl::StatusCode::kInvalidArgument);
 }
 
+TEST_F(SharedDeviceProcessTest, AttachingWithAnotherSharingIsAnError) {
+  std::unique_ptr<SharedSimGPUDevice> d = Attach();  // Timesliced, 2 ms.
+  ASSERT_NE(d, nullptr);
+  for (SharedSimGPUDevice::Sharing other :
+       {SharedSimGPUDevice::Sharing{.mode = SharedSimGPUDevice::Sharing::Mode::kPriority},
+        SharedSimGPUDevice::Sharing{.timeslice = absl::Milliseconds(5)}}) {
+    absl::StatusOr<std::unique_ptr<SharedSimGPUDevice>> attached =
+        SharedSimGPUDevice::Attach(name_, 0, kCapacity, other);
+    EXPECT_EQ(attached.status().code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_NE(attached.status().message().find("share="), std::string::npos)
+        << attached.status();
+  }
+}
+
+TEST(SharedSimGPUOptionTest, ParsesTheSharingOfASharedDevice) {
+  absl::StatusOr<SimGPUOptions> o = ParseSimGPUOptions("shared=x");
+  ASSERT_TRUE(o.ok()) << o.status();
+  EXPECT_EQ(o->share, SimGPUOptions::Share::kTimeslice);
+  EXPECT_EQ(o->timeslice_us, 2000);
+  EXPECT_NE(o->ToString().find(",shared=x,share=timeslice,timeslice_us=2000"), std::string::npos)
+      << o->ToString();
+  o = ParseSimGPUOptions("shared=x,share=priority,timeslice_us=500");
+  ASSERT_TRUE(o.ok()) << o.status();
+  EXPECT_EQ(o->share, SimGPUOptions::Share::kPriority);
+  EXPECT_EQ(o->timeslice_us, 500);
+  EXPECT_EQ(*ParseSimGPUOptions(o->ToString()), *o);
+  // Meaningless without shared=, out of range, or not a mode: refused, named.
+  for (const char* bad : {"share=timeslice", "timeslice_us=100", "shared=x,share=mps2",
+                          "shared=x,timeslice_us=0", "shared=x,timeslice_us=2e6"}) {
+    absl::StatusOr<SimGPUOptions> parsed = ParseSimGPUOptions(bad);
+    EXPECT_EQ(parsed.status().code(), absl::StatusCode::kInvalidArgument) << bad;
+    const bool names_key = parsed.status().message().find("share") != std::string::npos ||
+                           parsed.status().message().find("timeslice_us") != std::string::npos;
+    EXPECT_TRUE(names_key) << parsed.status();
+  }
+}
+
 TEST(SharedSimGPUOptionTest, ParsesValidatesAndSpellsTheSharedKey) {
   absl::StatusOr<SimGPUOptions> o = ParseSimGPUOptions("memory=1GiB,shared=exp-1.a_b");
   ASSERT_TRUE(o.ok()) << o.status();

@@ -53,6 +53,18 @@ bool UpdateKeepsShape(OpKernelContext* ctx, const PartialTensorShape& shape) {
   return var->IsInitialized() && PartialTensorShape(var->shape()) == shape;
 }
 
+// Ops whose CUDA kernel launches nothing: they hand out a variable's buffer
+// or handle, or read its state, on the host. Their SimGPU twins run the CPU
+// kernel on the calling thread (it touches no device memory) and take no
+// turn on the engine.
+bool LaunchesNothing(const std::string& op) {
+  for (const char* host_op : {"Variable", "VariableV2", "VarHandleOp", "ReadVariableOp",
+                              "VarIsInitializedOp", "DestroyResourceOp"}) {
+    if (op == host_op) return true;
+  }
+  return false;
+}
+
 // Integer and bool outputs of at most this many elements are computed even
 // in timing mode: shapes, axes, sizes and predicates are among them. Larger
 // ones are data (a mask, say) and are only allocated.
@@ -62,6 +74,7 @@ constexpr int64_t kMaxSteeringElements = 1024;
 
 SimGPUOpKernel::SimGPUOpKernel(OpKernelConstruction* ctx) : AsyncOpKernel(ctx) {
   op_def_ = OpRegistry::Global()->LookUp(def().op);
+  launches_nothing_ = LaunchesNothing(type_string());
   runs_in_timing_mode_ = type_string() == "Const";
   for (int i = 0; i < num_outputs(); ++i) {
     const DataType t = output_type(i);
@@ -91,6 +104,10 @@ void SimGPUOpKernel::ComputeAsync(OpKernelContext* ctx, DoneCallback done) {
                                                      "a stream: ", ctx->device()->name())),
                     done);
   se::Stream* stream = info->stream;
+  if (launches_nothing_) {
+    cpu_kernel_->Compute(ctx);
+    return done();
+  }
 
   // Output shapes from the op's shape function over the actual inputs:
   // the simulator's own bookkeeping, which may read the values of inputs in
@@ -114,10 +131,16 @@ void SimGPUOpKernel::ComputeAsync(OpKernelContext* ctx, DoneCallback done) {
   kernel.name = type_string();
   kernel.cost = EstimateKernelCost(def(), in.tensors, out_shapes, output_types(), *info->executor);
   const bool timing_only = TimingOnly(*info->executor);
+  // Whether the op returns once its kernel is enqueued, as a CUDA kernel
+  // does: its outputs exist before the kernel runs (timing mode allocates
+  // them from shape inference and skips the body), so the executor runs
+  // ahead of the device. Otherwise `done` waits for the kernel.
+  bool runs_ahead = false;
   if (timing_only && updates_in_place_ && shapes_fit && UpdateKeepsShape(ctx, out_shapes[0])) {
     // The update's effect is values timing mode does not compute.
     ctx->forward_ref_input_to_ref_output(0, 0);
     kernel.body = [] { return absl::OkStatus(); };
+    runs_ahead = true;
   } else if (timing_only && all_known) {
     // Allocate the outputs; the platform skips the body.
     for (int i = 0; i < num_outputs(); ++i) {
@@ -127,6 +150,7 @@ void SimGPUOpKernel::ComputeAsync(OpKernelContext* ctx, DoneCallback done) {
       OP_REQUIRES_OK_ASYNC(ctx, ctx->allocate_output(i, *shape, &out), done);
     }
     kernel.body = [] { return absl::OkStatus(); };
+    runs_ahead = true;
   } else {
     // A kernel's own error (bad shapes, say) fails its node through the
     // context, not the device's stream.
@@ -142,6 +166,19 @@ void SimGPUOpKernel::ComputeAsync(OpKernelContext* ctx, DoneCallback done) {
     kernel.run_in_timing_mode = true;
   }
 
+  if (runs_ahead) {
+    // An error of an earlier kernel on the stream fails this node, as a CUDA
+    // launch on a stream in its error state does; the executor's sync at the
+    // end of the step reports the stream's error too.
+    absl::Status launched = stream->LaunchHostKernel(std::move(kernel));
+    if (!launched.ok()) {
+      ctx->SetStatus(absl::Status(launched.code(),
+                                  absl::StrCat("node '", name(), "' (op '", type_string(),
+                                               "') on ", ctx->device()->name(), ": ",
+                                               launched.message())));
+    }
+    return done();
+  }
   auto finish = std::make_shared<DoneCallback>(std::move(done));
   absl::Status launched = stream->LaunchHostKernel(std::move(kernel));
   if (launched.ok()) {

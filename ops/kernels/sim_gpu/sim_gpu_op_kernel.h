@@ -5,8 +5,15 @@
 // on the device's compute stream, so it takes the device's single compute
 // engine (one kernel at a time across every stream and session on that
 // device) and holds it for the time the cost model gives (sim_gpu_cost.h).
-// The kernel is asynchronous: `done` is called from the stream once the
-// kernel has run, which exercises the executor's async path.
+// The kernel is asynchronous. In timing mode, where the outputs are
+// allocated from shape inference and the body is skipped, `done` is called as
+// soon as the kernel is enqueued, as a CUDA kernel returns once launched: the
+// executor runs ahead of the device and the step's end waits for the stream
+// (the executor's sync on finish). A kernel whose body must run (compute and
+// functional modes; in timing mode, outputs only running gives) calls `done`
+// from the stream once it has run. Ops whose CUDA kernel launches nothing
+// (the variable ops that hand out a buffer or handle) run on the calling
+// thread and take no engine time.
 //
 // In the platform's timing-only mode the arithmetic is skipped when shape
 // inference gives every output's shape (outputs are allocated, not
@@ -50,6 +57,9 @@ class SimGPUOpKernel final : public AsyncOpKernel {
 
  private:
   const OpDef* op_def_ = nullptr;  // Not owned; registry entries live forever.
+  // The op's CUDA kernel launches nothing (a variable's handle or buffer):
+  // the CPU kernel runs on the calling thread, with no turn on the engine.
+  bool launches_nothing_ = false;
   // Whether timing mode must still run the body: the outputs are state (a
   // reference), a constant, or integers/bools, which later ops read as
   // shapes, axes and indices rather than as data.
