@@ -20,6 +20,7 @@ struct DeviceDescription {
   double peak_tflops = 0;         // Arithmetic, 10^12 flop/s.
   double memory_bandwidth_gbps = 0;  // Device memory, 10^9 byte/s.
   double pcie_bandwidth_gbps = 0;    // Host <-> device, 10^9 byte/s.
+  int sm_count = 0;                  // Streaming multiprocessors.
 };
 
 }  // namespace minitf::se

@@ -14,12 +14,43 @@
 #ifndef MINITF_STREAM_KERNEL_H_
 #define MINITF_STREAM_KERNEL_H_
 
+#include <array>
 #include <functional>
 #include <string>
 
 #include "absl/status/status.h"
+#include "absl/strings/string_view.h"
 
 namespace minitf::se {
+
+// The op family of a kernel: the SimGPU cost model applies a per-family
+// efficiency of the GPU profile (sim_gpu_profile.h) to its flops and bytes,
+// and the engine accounts busy time per family.
+enum class KernelFamily {
+  kConvForward,         // Conv2D
+  kConvBackpropInput,   // Conv2DBackpropInput
+  kConvBackpropFilter,  // Conv2DBackpropFilter
+  kMatMul,              // MatMul, BatchMatMul, the SimGPU gemm
+  kElementwise,         // unary, binary, BiasAdd, ReluGrad, Fill, optimizer updates
+  kReduction,           // Sum, Mean, Max, BiasAddGrad, ...
+  kPooling,             // MaxPool, AvgPool and their gradients
+  kBatchNorm,           // FusedBatchNorm* and their gradients
+  kSoftmax,             // Softmax, LogSoftmax, the cross-entropies
+  kDataMovement,        // Transpose, Concat, Slice, Pad, Tile, Gather, copies
+  kOther,               // everything else (the default)
+};
+inline constexpr int kKernelFamilyCount = static_cast<int>(KernelFamily::kOther) + 1;
+
+// "conv_forward", "conv_backprop_input", "conv_backprop_filter", "matmul",
+// "elementwise", "reduction", "pooling", "batch_norm", "softmax",
+// "data_movement", "other".
+constexpr absl::string_view KernelFamilyName(KernelFamily family) {
+  constexpr std::array<absl::string_view, kKernelFamilyCount> kNames = {
+      "conv_forward", "conv_backprop_input", "conv_backprop_filter", "matmul",
+      "elementwise",  "reduction",           "pooling",              "batch_norm",
+      "softmax",      "data_movement",       "other"};
+  return kNames[static_cast<int>(family)];
+}
 
 // What a kernel costs, the input of the SimGPU cost model.
 struct KernelCost {
@@ -29,6 +60,8 @@ struct KernelCost {
   // Bytes read and written in host memory (operands that VMem placed on the
   // host): they move at PCIe bandwidth.
   double host_bytes = 0;
+  // Last, so {flops, device_bytes, host_bytes} still reads as it did.
+  KernelFamily family = KernelFamily::kOther;
 };
 
 struct HostKernel {

@@ -57,6 +57,7 @@ absl::Status SimGPUBlas::DoBlasGemm(Stream* stream, blas::Transpose transa,
   kernel.name = "Gemm";
   const double dm = static_cast<double>(m), dn = static_cast<double>(n),
                dk = static_cast<double>(k);
+  kernel.cost.family = KernelFamily::kMatMul;
   kernel.cost.flops = 2 * dm * dn * dk;
   kernel.cost.device_bytes = 4 * (dm * dk + dk * dn + 2 * dm * dn);
   const float* a_data = a.base();

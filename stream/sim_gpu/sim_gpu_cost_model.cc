@@ -1,5 +1,7 @@
 #include "stream/sim_gpu/sim_gpu_cost_model.h"
 
+#include "stream/sim_gpu/sim_gpu_profile.h"
+
 namespace minitf::se {
 namespace {
 
@@ -11,8 +13,10 @@ absl::Duration AtRate(double amount, double giga_per_second) {
 }  // namespace
 
 absl::Duration ModeledKernelTime(const SimGPUOptions& options, const KernelCost& cost) {
+  const FamilyEfficiency& efficiency = GetGpuProfile(options.gpu).EfficiencyOf(cost.family);
   return absl::Nanoseconds(options.launch_latency_us * 1e3) +
-         AtRate(cost.flops, options.tflops * 1e3) + AtRate(cost.device_bytes, options.hbm_gbps) +
+         AtRate(cost.flops, options.tflops * 1e3 * efficiency.compute) +
+         AtRate(cost.device_bytes, options.hbm_gbps * efficiency.memory) +
          AtRate(cost.host_bytes, options.pcie_gbps);
 }
 

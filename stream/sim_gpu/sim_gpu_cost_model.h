@@ -2,9 +2,13 @@
 // device with the throughput figures of SimGPUOptions.
 //
 //   kernel time   = launch_latency
-//                 + flops        / (tflops    * 10^12 flop/s)
-//                 + device_bytes / (hbm_gbps  * 10^9 byte/s)
+//                 + flops        / (tflops    * 10^12 flop/s * compute(family))
+//                 + device_bytes / (hbm_gbps  * 10^9 byte/s  * memory(family))
 //                 + host_bytes   / (pcie_gbps * 10^9 byte/s)
+//
+// compute and memory are the efficiencies of the kernel's family
+// (KernelCost::family) in the GPU profile options.gpu names
+// (sim_gpu_profile.h); 1 for every family of v100, the default.
 //   transfer time = bytes / (pcie_gbps * 10^9)   host <-> device copies
 //                 = bytes / (hbm_gbps  * 10^9)   device -> device, memset
 //

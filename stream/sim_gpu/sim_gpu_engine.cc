@@ -74,14 +74,16 @@ absl::Status SimGPUEngine::Execute(const HostKernel& kernel, absl::Duration mode
   } else if (status.ok()) {
     status = held;
   }
-  Count(*charged, body_ran);
+  Count(kernel.cost.family, *charged, body_ran);
   return status;
 }
 
-void SimGPUEngine::Count(absl::Duration charged, bool body_ran) {
+void SimGPUEngine::Count(KernelFamily family, absl::Duration charged, bool body_ran) {
   MutexLock lock(&mu_);
   busy_ += charged;
+  busy_by_family_[static_cast<int>(family)] += charged;
   ++kernel_count_;
+  ++kernel_count_by_family_[static_cast<int>(family)];
   if (body_ran) ++body_count_;
 }
 
@@ -110,9 +112,19 @@ absl::Duration SimGPUEngine::BusyTime() const {
   return busy_;
 }
 
+std::array<absl::Duration, kKernelFamilyCount> SimGPUEngine::BusyTimeByFamily() const {
+  MutexLock lock(&mu_);
+  return busy_by_family_;
+}
+
 int64_t SimGPUEngine::KernelCount() const {
   MutexLock lock(&mu_);
   return kernel_count_;
+}
+
+std::array<int64_t, kKernelFamilyCount> SimGPUEngine::KernelCountByFamily() const {
+  MutexLock lock(&mu_);
+  return kernel_count_by_family_;
 }
 
 int64_t SimGPUEngine::BodyCount() const {

@@ -37,6 +37,7 @@
 #ifndef MINITF_STREAM_SIM_GPU_SIM_GPU_ENGINE_H_
 #define MINITF_STREAM_SIM_GPU_SIM_GPU_ENGINE_H_
 
+#include <array>
 #include <cstdint>
 #include <memory>
 
@@ -63,8 +64,13 @@ class SimGPUEngine {
 
   // Sum of the busy time charged so far.
   absl::Duration BusyTime() const;
+  // The same, per op family (KernelCost::family), indexed by KernelFamily;
+  // the families' times add up to BusyTime().
+  std::array<absl::Duration, kKernelFamilyCount> BusyTimeByFamily() const;
   // Kernels executed so far.
   int64_t KernelCount() const;
+  // The same, per op family, indexed by KernelFamily.
+  std::array<int64_t, kKernelFamilyCount> KernelCountByFamily() const;
   // Of those, the kernels whose body ran (every one but those timing mode
   // skipped).
   int64_t BodyCount() const;
@@ -77,7 +83,7 @@ class SimGPUEngine {
   // Holds the engine, which `turn` has, for `hold` of engine time, yielding
   // to higher-priority kernels on the way (see above).
   absl::Status Hold(const EngineTurn& turn, absl::Duration hold);
-  void Count(absl::Duration charged, bool body_ran);
+  void Count(KernelFamily family, absl::Duration charged, bool body_ran);
 
   const SimGPUOptions::Mode mode_;
   const absl::Duration preempt_;
@@ -86,7 +92,9 @@ class SimGPUEngine {
 
   mutable Mutex mu_;
   absl::Duration busy_ ABSL_GUARDED_BY(mu_) = absl::ZeroDuration();
+  std::array<absl::Duration, kKernelFamilyCount> busy_by_family_ ABSL_GUARDED_BY(mu_) = {};
   int64_t kernel_count_ ABSL_GUARDED_BY(mu_) = 0;
+  std::array<int64_t, kKernelFamilyCount> kernel_count_by_family_ ABSL_GUARDED_BY(mu_) = {};
   int64_t body_count_ ABSL_GUARDED_BY(mu_) = 0;
   int64_t preemptions_ ABSL_GUARDED_BY(mu_) = 0;
 };

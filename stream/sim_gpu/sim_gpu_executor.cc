@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "stream/device_memory_protection.h"
@@ -12,6 +13,7 @@
 #include "stream/platform.h"
 #include "stream/sim_gpu/sim_gpu_blas.h"
 #include "stream/sim_gpu/sim_gpu_cost_model.h"
+#include "stream/sim_gpu/sim_gpu_profile.h"
 #include "stream/sim_gpu/sim_gpu_stream.h"
 
 namespace minitf::se {
@@ -21,13 +23,13 @@ constexpr int kFirstPciBus = 0x50;
 
 DeviceDescription SimGPUDescription(const Platform* platform, int ordinal,
                                     const SimGPUOptions& options) {
-  const SimGPUOptions v100;
+  const GpuProfile& profile = GetGpuProfile(options.gpu);
   DeviceDescription d;
   d.platform = platform->Name();
   d.ordinal = ordinal;
-  if (options.tflops == v100.tflops && options.hbm_gbps == v100.hbm_gbps &&
-      options.pcie_gbps == v100.pcie_gbps) {
-    d.name = "SimGPU (V100-like)";
+  if (options.tflops == profile.tflops && options.hbm_gbps == profile.hbm_gbps &&
+      options.pcie_gbps == profile.pcie_gbps) {
+    d.name = absl::StrCat("SimGPU (", absl::AsciiStrToUpper(profile.name), "-like)");
   } else {
     d.name = absl::StrCat("SimGPU (", options.tflops, " TFLOP/s, ", options.hbm_gbps,
                           " GB/s HBM)");
@@ -37,6 +39,7 @@ DeviceDescription SimGPUDescription(const Platform* platform, int ordinal,
   d.peak_tflops = options.tflops;
   d.memory_bandwidth_gbps = options.hbm_gbps;
   d.pcie_bandwidth_gbps = options.pcie_gbps;
+  d.sm_count = options.sm_count;
   return d;
 }
 

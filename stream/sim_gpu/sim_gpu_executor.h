@@ -12,8 +12,9 @@
 //   DeviceMemoryBase buf = gpu0->Allocate(1 << 20);   // null past capacity
 //   gpu0->GetDeviceDescription().pci_bus_id;          // "0000:50:00.0"
 //
-// Device description: name "SimGPU (V100-like)" with the default throughput
-// figures (else "SimGPU (<tflops> TFLOP/s, <hbm_gbps> GB/s HBM)"), PCI bus id
+// Device description: name "SimGPU (V100-like)" with the throughput figures
+// of the GPU profile (gpu=v100; "SimGPU (H100-like)" for gpu=h100), else
+// "SimGPU (<tflops> TFLOP/s, <hbm_gbps> GB/s HBM)"; PCI bus id
 // "0000:%02x:00.0" with bus 0x50 + ordinal.
 //
 // Thread-safe. Owned by its SimGPUPlatform; streams and events it makes must
@@ -21,6 +22,7 @@
 #ifndef MINITF_STREAM_SIM_GPU_SIM_GPU_EXECUTOR_H_
 #define MINITF_STREAM_SIM_GPU_SIM_GPU_EXECUTOR_H_
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -83,8 +85,17 @@ class SimGPUExecutor : public StreamExecutor {
   BlasSupport* AsBlas() override;
 
   const SimGPUOptions& options() const { return options_; }
+  // DeviceBusyTime per op family (KernelCost::family), indexed by
+  // KernelFamily.
+  std::array<absl::Duration, kKernelFamilyCount> BusyTimeByFamily() const {
+    return engine_.BusyTimeByFamily();
+  }
   // Kernels run on this device so far.
   int64_t KernelCount() const { return engine_.KernelCount(); }
+  // The same, per op family.
+  std::array<int64_t, kKernelFamilyCount> KernelCountByFamily() const {
+    return engine_.KernelCountByFamily();
+  }
   // Of those, the kernels whose body ran: in timing mode, only those that
   // must (HostKernel::run_in_timing_mode).
   int64_t BodyCount() const { return engine_.BodyCount(); }

@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -20,6 +21,7 @@ namespace minitf::se {
 namespace {
 
 constexpr int kMaxCount = 64;
+constexpr int kMaxSmCount = 1024;
 
 struct SizeUnit {
   absl::string_view suffix;
@@ -55,6 +57,20 @@ absl::Status BadValue(absl::string_view key, absl::string_view value, absl::stri
                       absl::string_view options) {
   return absl::InvalidArgumentError(absl::StrCat("SimGPU option ", key, "=", value, " ", why,
                                                  " (in option string \"", options, "\")"));
+}
+
+// The figures of `options->gpu`'s profile for the keys not in `given`.
+void ApplyGpuProfile(const absl::flat_hash_set<std::string>& given, SimGPUOptions* options) {
+  const GpuProfile& profile = GetGpuProfile(options->gpu);
+  auto fill = [&given](absl::string_view key, auto figure, auto* field) {
+    if (!given.contains(key)) *field = figure;
+  };
+  fill("memory", profile.memory_bytes, &options->memory_bytes);
+  fill("tflops", profile.tflops, &options->tflops);
+  fill("hbm_gbps", profile.hbm_gbps, &options->hbm_gbps);
+  fill("pcie_gbps", profile.pcie_gbps, &options->pcie_gbps);
+  fill("launch_us", profile.launch_us, &options->launch_latency_us);
+  fill("sm_count", profile.sm_count, &options->sm_count);
 }
 
 }  // namespace
@@ -109,10 +125,12 @@ SimGPUOptions::KernelSet SimGPUKernelSetOfProcess() {
 }
 
 std::string SimGPUOptions::ToString() const {
-  return absl::StrCat("count=", count, ",memory=", MemoryString(memory_bytes),
+  return absl::StrCat("gpu=", GpuModelName(gpu), ",count=", count,
+                      ",memory=", MemoryString(memory_bytes),
                       ",tflops=", ShortestDouble(tflops), ",hbm_gbps=", ShortestDouble(hbm_gbps),
                       ",pcie_gbps=", ShortestDouble(pcie_gbps),
                       ",launch_us=", ShortestDouble(launch_latency_us),
+                      ",sm_count=", sm_count,
                       ",preempt_us=", ShortestDouble(preempt_us), ",mode=", SimGPUModeName(mode),
                       ",strict=", strict ? "true" : "false",
                       ",kernels=", SimGPUKernelSetName(kernels),
@@ -140,6 +158,7 @@ absl::Status ValidateSimGPUOptions(const SimGPUOptions& o) {
   if (!std::isfinite(o.launch_latency_us) || o.launch_latency_us < 0) {
     return bad("launch_us", o.launch_latency_us, "a non-negative number");
   }
+  if (o.sm_count < 1 || o.sm_count > kMaxSmCount) return bad("sm_count", o.sm_count, "1..1024");
   if (!std::isfinite(o.preempt_us) || o.preempt_us < 0) {
     return bad("preempt_us", o.preempt_us, "a non-negative number");
   }
@@ -181,7 +200,13 @@ absl::StatusOr<SimGPUOptions> ParseSimGPUOptions(absl::string_view options,
       return absl::OkStatus();
     };
     absl::Status status;
-    if (key == "count") {
+    if (key == "gpu") {
+      const std::optional<GpuModel> gpu = GpuModelFromName(value);
+      if (!gpu.has_value()) {
+        return BadValue(key, value, "is not a GPU profile (v100, a100 or h100)", options);
+      }
+      result.gpu = *gpu;
+    } else if (key == "count") {
       if (!absl::SimpleAtoi(value, &result.count)) {
         return BadValue(key, value, "is not an integer", options);
       }
@@ -200,6 +225,10 @@ absl::StatusOr<SimGPUOptions> ParseSimGPUOptions(absl::string_view options,
       status = parse_number(&result.pcie_gbps);
     } else if (key == "launch_us") {
       status = parse_number(&result.launch_latency_us);
+    } else if (key == "sm_count") {
+      if (!absl::SimpleAtoi(value, &result.sm_count)) {
+        return BadValue(key, value, "is not an integer", options);
+      }
     } else if (key == "preempt_us") {
       status = parse_number(&result.preempt_us);
     } else if (key == "mode") {
@@ -250,8 +279,8 @@ absl::StatusOr<SimGPUOptions> ParseSimGPUOptions(absl::string_view options,
     } else {
       return absl::InvalidArgumentError(absl::StrCat(
           "unknown SimGPU option \"", key, "\" (in option string \"", options,
-          "\"); known: count, memory, tflops, hbm_gbps, pcie_gbps, launch_us, preempt_us, "
-          "mode, strict, kernels, shared, share, timeslice_us"));
+          "\"); known: gpu, count, memory, tflops, hbm_gbps, pcie_gbps, launch_us, sm_count, "
+          "preempt_us, mode, strict, kernels, shared, share, timeslice_us"));
     }
     if (!status.ok()) return status;
   }
@@ -263,6 +292,7 @@ absl::StatusOr<SimGPUOptions> ParseSimGPUOptions(absl::string_view options,
           "(in option string \"", options, "\")"));
     }
   }
+  ApplyGpuProfile(seen, &result);
   if (absl::Status valid = ValidateSimGPUOptions(result); !valid.ok()) {
     return absl::InvalidArgumentError(
         absl::StrCat(valid.message(), " (in option string \"", options, "\")"));

@@ -1,14 +1,20 @@
-// SimGPUOptions: the configuration of a SimGPU platform (how many devices,
-// how much memory each has, the throughput figures of the cost model and the
-// execution mode), and the option string that spells it.
+// SimGPUOptions: the configuration of a SimGPU platform (the GPU it models,
+// how many devices, how much memory each has, the throughput figures of the
+// cost model and the execution mode), and the option string that spells it.
 //
 //   absl::StatusOr<SimGPUOptions> o =
 //       ParseSimGPUOptions("count=2,memory=64MiB,mode=functional");
-//   o->ToString();  // "count=2,memory=64MiB,tflops=15.7,...,mode=functional"
+//   o->ToString();  // "gpu=v100,count=2,memory=64MiB,tflops=15.7,...,mode=functional"
 //
 // The option string is a comma-separated list of key=value pairs, any subset
 // in any order (keys absent keep their defaults):
 //
+//   gpu=G            v100 | a100 | h100: the GPU profile (sim_gpu_profile.h)
+//                    whose figures the keys memory, tflops, hbm_gbps,
+//                    pcie_gbps, launch_us and sm_count default to, and
+//                    whose per-op-family efficiencies the cost model uses.
+//                    Those keys, given too, override the profile's figure
+//                    whatever their order.
 //   count=N          devices (0..64)
 //   memory=SIZE      device memory per device: plain bytes or a number with
 //                    B, KiB, MiB, GiB, TiB, KB, MB, GB, TB (case-insensitive)
@@ -16,6 +22,8 @@
 //   hbm_gbps=X       device-memory bandwidth, 10^9 byte/s
 //   pcie_gbps=X      host <-> device bandwidth, 10^9 byte/s
 //   launch_us=X      kernel launch latency, microseconds
+//   sm_count=N       streaming multiprocessors (1..1024); not used by the
+//                    cost model yet
 //   preempt_us=X     how long a running kernel takes to hand the compute
 //                    engine to a higher-priority stream's kernel (its thread
 //                    blocks in flight drain), microseconds; 0 = at once, a
@@ -47,10 +55,10 @@
 //   timeslice_us=X   the length of a timeslice (with shared= only; 1..10^6,
 //                    default 2000)
 //
-// The defaults model an NVIDIA Tesla V100-PCIe 16 GB, the GPU of the AntMan
-// paper (OSDI 2020): 15.7 TFLOP/s single precision, 900 GB/s HBM2, PCIe 3.0
-// x16 at an effective 12 GB/s, 5 us launch latency, and 100 us for the
-// thread blocks of a running kernel to drain. The process-wide default
+// The defaults (gpu=v100) model an NVIDIA Tesla V100-PCIe 16 GB, the GPU of
+// the AntMan paper (OSDI 2020): 15.7 TFLOP/s single precision, 900 GB/s
+// HBM2, PCIe 3.0 x16 at an effective 12 GB/s, 5 us launch latency, 80 SMs,
+// and 100 us for the thread blocks of a running kernel to drain. The process-wide default
 // SimGPU platform reads the environment variable MINITF_SIMGPU.
 //
 // Modes (see sim_gpu_cost_model.h for the modeled time of a kernel):
@@ -68,6 +76,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "stream/sim_gpu/sim_gpu_profile.h"
 
 namespace minitf::se {
 
@@ -76,12 +85,16 @@ struct SimGPUOptions {
   enum class KernelSet { kCuda, kAll };
   enum class Share { kTimeslice, kPriority };
 
+  // The profile's figures are the defaults of the fields after it: the
+  // defaults here are v100's (a test checks they match).
+  GpuModel gpu = GpuModel::kV100;
   int count = 1;
   int64_t memory_bytes = int64_t{16} << 30;
   double tflops = 15.7;
   double hbm_gbps = 900;
   double pcie_gbps = 12;
   double launch_latency_us = 5;
+  int sm_count = 80;
   double preempt_us = 100;
   Mode mode = Mode::kCompute;
   bool strict = true;
@@ -94,7 +107,8 @@ struct SimGPUOptions {
   double timeslice_us = 2000;
 
   // The canonical option string: every key, in the order of the list above
-  // (shared only when set),
+  // (shared only when set; the profile's figures spelled out, so a reader
+  // sees them and an override survives),
   // memory in the largest binary unit that divides it exactly, numbers in
   // their shortest exact form. Parsing it gives back equal options, so two
   // strings naming the same configuration have the same ToString.
@@ -111,8 +125,8 @@ absl::StatusOr<SimGPUOptions> ParseSimGPUOptions(absl::string_view options,
                                                  SimGPUOptions::KernelSet default_kernels);
 
 // Ok when every field is in range (count 0..64, memory >= 256 bytes, positive
-// finite throughputs, a finite non-negative latency); InvalidArgument naming
-// the field otherwise.
+// finite throughputs, a finite non-negative latency, sm_count 1..1024);
+// InvalidArgument naming the field otherwise.
 absl::Status ValidateSimGPUOptions(const SimGPUOptions& options);
 
 // "compute", "timing", "functional".

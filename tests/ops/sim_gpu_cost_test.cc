@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -47,6 +48,47 @@ TEST(SimGpuCostTest, APoolingWindowCountsNoMoreThanItsInput) {
   const se::KernelCost small =
       EstimateKernelCost(MaxPoolNode("MaxPool", 2), {&input}, out, {DT_FLOAT}, **executor);
   EXPECT_EQ(small.flops, 16.0 * 4.0);
+}
+
+// The family (for the GPU profile's efficiencies) comes from the op's name;
+// an op of no listed family is `other`.
+TEST(SimGpuCostTest, EachOpIsClassifiedIntoItsFamily) {
+  using F = se::KernelFamily;
+  const std::pair<const char*, F> cases[] = {
+      {"Conv2D", F::kConvForward},
+      {"Conv2DBackpropInput", F::kConvBackpropInput},
+      {"Conv2DBackpropFilter", F::kConvBackpropFilter},
+      {"MatMul", F::kMatMul},
+      {"BatchMatMulV2", F::kMatMul},
+      {"AddV2", F::kElementwise},
+      {"ReluGrad", F::kElementwise},
+      {"ApplyMomentum", F::kElementwise},
+      {"Fill", F::kElementwise},
+      {"BiasAddGrad", F::kReduction},
+      {"Mean", F::kReduction},
+      {"MaxPoolGrad", F::kPooling},
+      {"FusedBatchNormGradV3", F::kBatchNorm},
+      {"SparseSoftmaxCrossEntropyWithLogits", F::kSoftmax},
+      {"Transpose", F::kDataMovement},
+      {"Assign", F::kDataMovement},
+      {"VariableV2", F::kOther},
+      {"NoSuchOp", F::kOther},
+  };
+  for (const auto& [op, family] : cases) {
+    EXPECT_EQ(KernelFamilyOfOp(op), family)
+        << op << " is " << se::KernelFamilyName(KernelFamilyOfOp(op)) << ", want "
+        << se::KernelFamilyName(family);
+  }
+
+  absl::StatusOr<se::SimGPUPlatform*> platform = se::GetSimGPUPlatform("");
+  ASSERT_TRUE(platform.ok()) << platform.status();
+  absl::StatusOr<se::StreamExecutor*> executor = (*platform)->ExecutorForDevice(0);
+  ASSERT_TRUE(executor.ok()) << executor.status();
+  const Tensor input(DT_FLOAT, TensorShape({1, 4, 4, 1}));
+  const std::vector<PartialTensorShape> out = {PartialTensorShape({1, 4, 4, 1})};
+  EXPECT_EQ(EstimateKernelCost(MaxPoolNode("MaxPool", 2), {&input}, out, {DT_FLOAT}, **executor)
+                .family,
+            F::kPooling);
 }
 
 }  // namespace

@@ -4,8 +4,10 @@
 #include <memory>
 #include <string>
 
+#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "stream/sim_gpu/sim_gpu_platform.h"
+#include "stream/sim_gpu/sim_gpu_profile.h"
 
 namespace minitf::se {
 namespace {
@@ -66,11 +68,12 @@ TEST(SimGPUOptionsTest, MemoryAcceptsEverySizeUnit) {
 
 TEST(SimGPUOptionsTest, ToStringIsCanonicalAndParsesBack) {
   EXPECT_EQ(SimGPUOptions().ToString(),
-            "count=1,memory=16GiB,tflops=15.7,hbm_gbps=900,pcie_gbps=12,launch_us=5,"
-            "preempt_us=100,mode=compute,strict=true,kernels=cuda");
+            "gpu=v100,count=1,memory=16GiB,tflops=15.7,hbm_gbps=900,pcie_gbps=12,launch_us=5,"
+            "sm_count=80,preempt_us=100,mode=compute,strict=true,kernels=cuda");
   for (const char* text : {"memory=65536KiB,mode=functional", "count=4,memory=1000B,tflops=0.1",
                            "launch_us=0,mode=timing,pcie_gbps=31.5", "preempt_us=12.5",
-                           "kernels=all", "kernels=CUDA"}) {
+                           "kernels=all", "kernels=CUDA", "gpu=h100", "gpu=A100,sm_count=7",
+                           "tflops=30,gpu=h100,memory=1GiB"}) {
     absl::StatusOr<SimGPUOptions> o = ParseSimGPUOptions(text);
     ASSERT_TRUE(o.ok()) << text << ": " << o.status();
     absl::StatusOr<SimGPUOptions> again = ParseSimGPUOptions(o->ToString());
@@ -102,6 +105,11 @@ TEST(SimGPUOptionsTest, EachBadKeyOrValueIsAClearError) {
       {"preempt_us=-3", "preempt_us"},
       {"preempt_us=soon", "soon"},
       {"mode=turbo", "turbo"},
+      {"gpu=bogus", "gpu=bogus"},
+      {"gpu=", "gpu="},
+      {"sm_count=0", "sm_count"},
+      {"sm_count=many", "many"},
+      {"gpu=h100,gpu=v100", "twice"},
       {"kernels=some", "some"},
       {"count=1,count=2", "twice"},
   };
@@ -115,6 +123,71 @@ TEST(SimGPUOptionsTest, EachBadKeyOrValueIsAClearError) {
               absl::string_view::npos)
         << text << ": " << o.status();
   }
+}
+
+// gpu= sets the figures of its profile; the keys given beside it win,
+// whichever comes first.
+TEST(SimGPUOptionsTest, GpuProfileSetsTheFiguresAndExplicitKeysOverrideThem) {
+  absl::StatusOr<SimGPUOptions> h100 = ParseSimGPUOptions("gpu=h100");
+  ASSERT_TRUE(h100.ok()) << h100.status();
+  EXPECT_EQ(h100->gpu, GpuModel::kH100);
+  EXPECT_EQ(h100->tflops, 67);
+  EXPECT_EQ(h100->hbm_gbps, 3350);
+  EXPECT_EQ(h100->pcie_gbps, 50);
+  EXPECT_EQ(h100->launch_latency_us, GetGpuProfile(GpuModel::kH100).launch_us);
+  EXPECT_EQ(h100->sm_count, 132);
+  EXPECT_EQ(h100->memory_bytes, 80 * kGiB);
+  EXPECT_EQ(h100->count, 1);
+  EXPECT_EQ(h100->mode, SimGPUOptions::Mode::kCompute);
+
+  for (const char* text : {"gpu=h100,tflops=30,memory=8GiB", "tflops=30,memory=8GiB,gpu=H100"}) {
+    absl::StatusOr<SimGPUOptions> o = ParseSimGPUOptions(text);
+    ASSERT_TRUE(o.ok()) << text << ": " << o.status();
+    EXPECT_EQ(o->gpu, GpuModel::kH100) << text;
+    EXPECT_EQ(o->tflops, 30) << text;
+    EXPECT_EQ(o->memory_bytes, 8 * kGiB) << text;
+    EXPECT_EQ(o->hbm_gbps, 3350) << text;  // not given: the profile's
+    EXPECT_EQ(o->sm_count, 132) << text;
+    // The override survives the round trip.
+    absl::StatusOr<SimGPUOptions> again = ParseSimGPUOptions(o->ToString());
+    ASSERT_TRUE(again.ok()) << o->ToString() << ": " << again.status();
+    EXPECT_EQ(*again, *o) << o->ToString();
+  }
+  EXPECT_EQ(ParseSimGPUOptions("gpu=h100")->ToString(),
+            absl::StrCat("gpu=h100,count=1,memory=80GiB,tflops=67,hbm_gbps=3350,pcie_gbps=50,"
+                         "launch_us=",
+                         GetGpuProfile(GpuModel::kH100).launch_us,
+                         ",sm_count=132,preempt_us=100,mode=compute,strict=true,kernels=cuda"));
+  // Naming the default profile is naming the defaults.
+  EXPECT_EQ(*ParseSimGPUOptions("gpu=v100"), SimGPUOptions());
+  EXPECT_EQ(ParseSimGPUOptions("gpu=v100")->ToString(), ParseSimGPUOptions("")->ToString());
+}
+
+// SimGPUOptions' defaults are the v100 profile's figures, so the default
+// cost model is the one SimGPU always had.
+TEST(SimGPUOptionsTest, DefaultsAreTheV100ProfileWithRooflineEfficiencies) {
+  const GpuProfile& v100 = GetGpuProfile(GpuModel::kV100);
+  const SimGPUOptions o;
+  EXPECT_EQ(o.gpu, GpuModel::kV100);
+  EXPECT_EQ(o.tflops, v100.tflops);
+  EXPECT_EQ(o.hbm_gbps, v100.hbm_gbps);
+  EXPECT_EQ(o.pcie_gbps, v100.pcie_gbps);
+  EXPECT_EQ(o.launch_latency_us, v100.launch_us);
+  EXPECT_EQ(o.sm_count, v100.sm_count);
+  EXPECT_EQ(o.memory_bytes, v100.memory_bytes);
+  for (const FamilyEfficiency& e : v100.efficiency) {
+    EXPECT_EQ(e, FamilyEfficiency{});
+  }
+  for (GpuModel model : {GpuModel::kV100, GpuModel::kA100, GpuModel::kH100}) {
+    EXPECT_EQ(GpuModelFromName(GpuModelName(model)), model);
+    for (const FamilyEfficiency& e : GetGpuProfile(model).efficiency) {
+      EXPECT_GT(e.compute, 0);
+      EXPECT_LE(e.compute, 1);
+      EXPECT_GT(e.memory, 0);
+      EXPECT_LE(e.memory, 1);
+    }
+  }
+  EXPECT_FALSE(GpuModelFromName("p100").has_value());
 }
 
 TEST(SimGPUOptionsTest, ValidateRejectsOutOfRangeFields) {

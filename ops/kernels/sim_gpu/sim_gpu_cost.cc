@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "absl/container/flat_hash_map.h"
 #include "runtime/node_def_util.h"
 
 namespace minitf {
@@ -89,11 +90,76 @@ double Flops(const NodeDef& def, const std::vector<const Tensor*>& in,
 
 }  // namespace
 
+se::KernelFamily KernelFamilyOfOp(absl::string_view op) {
+  using F = se::KernelFamily;
+  static const auto* const kFamilies = new absl::flat_hash_map<absl::string_view, F>{
+      {"Conv2D", F::kConvForward},
+      {"Conv2DBackpropInput", F::kConvBackpropInput},
+      {"Conv2DBackpropFilter", F::kConvBackpropFilter},
+      {"MatMul", F::kMatMul}, {"BatchMatMul", F::kMatMul}, {"BatchMatMulV2", F::kMatMul},
+      // Elementwise: cwise math, activations and their gradients, fills,
+      // and the optimizers' in-place updates.
+      {"Abs", F::kElementwise}, {"Add", F::kElementwise}, {"AddN", F::kElementwise},
+      {"AddV2", F::kElementwise}, {"BiasAdd", F::kElementwise}, {"Cast", F::kElementwise},
+      {"Div", F::kElementwise}, {"Elu", F::kElementwise}, {"EluGrad", F::kElementwise},
+      {"Equal", F::kElementwise}, {"Erf", F::kElementwise}, {"Erfc", F::kElementwise},
+      {"Exp", F::kElementwise}, {"Fill", F::kElementwise}, {"FloorDiv", F::kElementwise},
+      {"FloorMod", F::kElementwise}, {"Greater", F::kElementwise},
+      {"GreaterEqual", F::kElementwise}, {"LeakyRelu", F::kElementwise},
+      {"LeakyReluGrad", F::kElementwise}, {"Less", F::kElementwise},
+      {"LessEqual", F::kElementwise}, {"Log", F::kElementwise}, {"LogicalAnd", F::kElementwise},
+      {"LogicalNot", F::kElementwise}, {"LogicalOr", F::kElementwise},
+      {"Maximum", F::kElementwise}, {"Minimum", F::kElementwise}, {"Mul", F::kElementwise},
+      {"Neg", F::kElementwise}, {"NotEqual", F::kElementwise}, {"OnesLike", F::kElementwise},
+      {"Pow", F::kElementwise}, {"RealDiv", F::kElementwise}, {"Reciprocal", F::kElementwise},
+      {"ReciprocalGrad", F::kElementwise}, {"Relu", F::kElementwise},
+      {"Relu6", F::kElementwise}, {"Relu6Grad", F::kElementwise},
+      {"ReluGrad", F::kElementwise}, {"Rsqrt", F::kElementwise},
+      {"RsqrtGrad", F::kElementwise}, {"Select", F::kElementwise},
+      {"SelectV2", F::kElementwise}, {"Sigmoid", F::kElementwise},
+      {"SigmoidGrad", F::kElementwise}, {"Sign", F::kElementwise}, {"Sqrt", F::kElementwise},
+      {"SqrtGrad", F::kElementwise}, {"Square", F::kElementwise},
+      {"SquaredDifference", F::kElementwise}, {"Sub", F::kElementwise},
+      {"Tanh", F::kElementwise}, {"TanhGrad", F::kElementwise},
+      {"ZerosLike", F::kElementwise}, {"AssignAdd", F::kElementwise},
+      {"AssignSub", F::kElementwise}, {"AssignAddVariableOp", F::kElementwise},
+      {"AssignSubVariableOp", F::kElementwise}, {"ApplyAdam", F::kElementwise},
+      {"ApplyGradientDescent", F::kElementwise}, {"ApplyMomentum", F::kElementwise},
+      {"ResourceApplyAdam", F::kElementwise},
+      {"ResourceApplyGradientDescent", F::kElementwise},
+      {"ResourceApplyMomentum", F::kElementwise},
+      {"ArgMax", F::kReduction}, {"BiasAddGrad", F::kReduction}, {"L2Loss", F::kReduction},
+      {"Max", F::kReduction}, {"Mean", F::kReduction}, {"Min", F::kReduction},
+      {"Prod", F::kReduction}, {"Sum", F::kReduction},
+      {"AvgPool", F::kPooling}, {"AvgPoolGrad", F::kPooling}, {"MaxPool", F::kPooling},
+      {"MaxPoolGrad", F::kPooling},
+      {"FusedBatchNorm", F::kBatchNorm}, {"FusedBatchNormV3", F::kBatchNorm},
+      {"FusedBatchNormGrad", F::kBatchNorm}, {"FusedBatchNormGradV3", F::kBatchNorm},
+      {"Softmax", F::kSoftmax}, {"LogSoftmax", F::kSoftmax},
+      {"SoftmaxCrossEntropyWithLogits", F::kSoftmax},
+      {"SparseSoftmaxCrossEntropyWithLogits", F::kSoftmax},
+      // Data movement: copies (an Assign is a device-to-device copy on a
+      // GPU) and the array ops that move elements.
+      {"Assign", F::kDataMovement}, {"AssignVariableOp", F::kDataMovement},
+      {"BroadcastTo", F::kDataMovement}, {"ConcatV2", F::kDataMovement},
+      {"GatherV2", F::kDataMovement}, {"OneHot", F::kDataMovement}, {"Pack", F::kDataMovement},
+      {"Pad", F::kDataMovement}, {"PadV2", F::kDataMovement}, {"ScatterAdd", F::kDataMovement},
+      {"Slice", F::kDataMovement}, {"Split", F::kDataMovement}, {"SplitV", F::kDataMovement},
+      {"StridedSlice", F::kDataMovement}, {"StridedSliceGrad", F::kDataMovement},
+      {"Tile", F::kDataMovement}, {"Transpose", F::kDataMovement},
+      {"Unique", F::kDataMovement}, {"Unpack", F::kDataMovement},
+      {"UnsortedSegmentSum", F::kDataMovement},
+  };
+  const auto it = kFamilies->find(op);
+  return it == kFamilies->end() ? F::kOther : it->second;
+}
+
 se::KernelCost EstimateKernelCost(const NodeDef& def, const std::vector<const Tensor*>& inputs,
                                   const std::vector<PartialTensorShape>& output_shapes,
                                   const std::vector<DataType>& output_types,
                                   const se::StreamExecutor& executor) {
   se::KernelCost cost;
+  cost.family = KernelFamilyOfOp(def.op);
   cost.flops = Flops(def, inputs, output_shapes);
   for (const Tensor* t : inputs) {
     if (t == nullptr || t->TotalBytes() == 0) continue;

@@ -12,11 +12,14 @@
 //          them: its time is its bytes) one per element of its largest input
 //          or output.
 //   bytes: every input plus every output.
+//   family: from the op's name (KernelFamilyOfOp), for the GPU profile's
+//          per-family efficiency (stream/sim_gpu/sim_gpu_profile.h).
 #ifndef MINITF_OPS_KERNELS_SIM_GPU_SIM_GPU_COST_H_
 #define MINITF_OPS_KERNELS_SIM_GPU_SIM_GPU_COST_H_
 
 #include <vector>
 
+#include "absl/strings/string_view.h"
 #include "runtime/graph_def.h"
 #include "runtime/tensor.h"
 #include "runtime/tensor_shape.h"
@@ -24,6 +27,14 @@
 #include "stream/stream_executor.h"
 
 namespace minitf {
+
+// The op family a node of op `op` belongs to: Conv2D and its two backprops
+// each their own; MatMul and BatchMatMul; the cwise ops, BiasAdd, Fill, the
+// optimizers' updates (elementwise); reductions and BiasAddGrad; pooling
+// and its gradients; FusedBatchNorm*; Softmax and the cross-entropies;
+// Assign, Transpose, Concat, Pad, Slice, Tile, Gather and the other ops
+// that move elements (data movement); anything else is other.
+se::KernelFamily KernelFamilyOfOp(absl::string_view op);
 
 // `inputs` are the kernel's input tensors (null for a missing one);
 // `output_shapes` what shape inference gave (unknown ones count nothing).
