@@ -11,6 +11,9 @@
 //   step        the step's wall time, and the GPU's modeled busy time in
 //               it (the baseline: a host that kept the GPU busy would make
 //               the ratio 1)
+//   untraced    the same for STEPS steps run without tracing after them
+//   SimGPU      kernels the engine ran per step, and how many ran their
+//               body (in timing mode, the ops that waited for the device)
 //   GPU nodes   nodes run on the GPU per step, and of those the
 //               synchronous ones' host time (SimGPU's kernels are
 //               asynchronous: their host time is not in the trace)
@@ -34,6 +37,7 @@
 #include "bench/harness/scenario.h"
 #include "device/gpu/gpu_device.h"
 #include "session/direct_session.h"
+#include "stream/sim_gpu/sim_gpu_executor.h"
 
 namespace minitf::harness {
 namespace {
@@ -47,6 +51,10 @@ struct OpTime {
 struct StepFigures {
   double wall_ms = 0;
   double gpu_busy_ms = 0;
+  // SimGPU only: kernels the engine ran, and of those the ones whose body ran
+  // (in timing mode: the ops that wait for the device).
+  int64_t kernels = 0;
+  int64_t bodies = 0;
   int64_t gpu_nodes = 0;
   int64_t gpu_sync_nodes = 0;
   int64_t gpu_sync_us = 0;
@@ -145,6 +153,9 @@ absl::Status Profile(const std::string& name, int steps) {
     run_options.trace_level = RunOptions::FULL_TRACE;
     RunMetadata metadata;
     const absl::Duration busy_before = gpu->ComputeBusyTime();
+    const auto* sim = dynamic_cast<const se::SimGPUExecutor*>(gpu->executor());
+    const int64_t kernels_before = sim != nullptr ? sim->KernelCount() : 0;
+    const int64_t bodies_before = sim != nullptr ? sim->BodyCount() : 0;
     const absl::Time start = absl::Now();
     absl::Status s =
         (*session)->Run(run_options, model->feeds, {}, {model->train}, &out, &metadata);
@@ -152,7 +163,25 @@ absl::Status Profile(const std::string& name, int steps) {
     StepFigures f = Summarize(metadata.step_stats);
     f.wall_ms = absl::ToDoubleMilliseconds(absl::Now() - start);
     f.gpu_busy_ms = absl::ToDoubleMilliseconds(gpu->ComputeBusyTime() - busy_before);
+    if (sim != nullptr) {
+      f.kernels = sim->KernelCount() - kernels_before;
+      f.bodies = sim->BodyCount() - bodies_before;
+    }
     figures.push_back(std::move(f));
+  }
+  // The same steps untraced: tracing costs the host time per node, which
+  // a host running ahead of the device may not have to spare.
+  std::vector<StepFigures> untraced;
+  for (int i = 0; i < steps; ++i) {
+    StepFigures f;
+    const absl::Duration busy_before = gpu->ComputeBusyTime();
+    const absl::Time start = absl::Now();
+    if (absl::Status s = (*session)->Run(model->feeds, {}, {model->train}, &out); !s.ok()) {
+      return s;
+    }
+    f.wall_ms = absl::ToDoubleMilliseconds(absl::Now() - start);
+    f.gpu_busy_ms = absl::ToDoubleMilliseconds(gpu->ComputeBusyTime() - busy_before);
+    untraced.push_back(f);
   }
   const double wall = Median(figures, [](const StepFigures& f) { return f.wall_ms; });
   const double busy = Median(figures, [](const StepFigures& f) { return f.gpu_busy_ms; });
@@ -162,8 +191,16 @@ absl::Status Profile(const std::string& name, int steps) {
   std::printf("%s training step, %d traced steps (medians):\n", name.c_str(), steps);
   std::printf("  step          %9.1f ms wall; GPU busy (modeled) %.1f ms = %.2f of wall\n", wall,
               busy, wall > 0 ? busy / wall : 0);
+  const double untraced_wall = Median(untraced, [](const StepFigures& f) { return f.wall_ms; });
+  const double untraced_busy =
+      Median(untraced, [](const StepFigures& f) { return f.gpu_busy_ms; });
+  std::printf("  untraced      %9.1f ms wall; GPU busy (modeled) %.1f ms = %.2f of wall\n",
+              untraced_wall, untraced_busy, untraced_wall > 0 ? untraced_busy / untraced_wall : 0);
   std::printf("  GPU nodes     %9.0f per step; %.0f synchronous, %.1f ms of host time\n", gpu_nodes,
               sync_nodes, sync_us / 1e3);
+  std::printf("  SimGPU        %9.0f kernels per step; %.0f ran their body (waited for the device)\n",
+              Median(figures, [](const StepFigures& f) { return f.kernels; }),
+              Median(figures, [](const StepFigures& f) { return f.bodies; }));
   std::printf("  CPU nodes     %9.0f per step; %.1f ms of op time\n",
               Median(figures, [](const StepFigures& f) { return f.cpu_nodes; }),
               Median(figures, [](const StepFigures& f) { return f.cpu_us; }) / 1e3);

@@ -4,11 +4,12 @@
 
 namespace minitf::se {
 
-void CompletionMarker::Complete(absl::Status status) {
+void CompletionMarker::Complete(absl::Status status, absl::Time device_time) {
   MutexLock lock(&mu_);
   if (complete_) return;
   complete_ = true;
   status_ = std::move(status);
+  device_time_ = device_time;
   completed_cv_.SignalAll();
 }
 
@@ -20,6 +21,11 @@ bool CompletionMarker::IsComplete() const {
 absl::Status CompletionMarker::status() const {
   MutexLock lock(&mu_);
   return status_;
+}
+
+absl::Time CompletionMarker::device_time() const {
+  MutexLock lock(&mu_);
+  return device_time_;
 }
 
 absl::Status CompletionMarker::Wait() const {

@@ -1,5 +1,6 @@
 #include "stream/host/host_stream.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <optional>
@@ -61,7 +62,9 @@ void HostStream::WorkLoop() {
     if (run) {
       std::optional<ScopedDeviceMemoryAccess> access;
       if (item.device_access) access.emplace();
+      clock_set_by_item_ = false;
       absl::Status status = item.run();
+      if (!clock_set_by_item_) previous_done_ = absl::Now();
       access.reset();
       if (!status.ok()) {
         MutexLock lock(&mu_);
@@ -92,12 +95,20 @@ absl::Status HostStream::Enqueue(std::function<absl::Status()> run, bool run_in_
 absl::Status HostStream::EnqueueTransfer(TransferKind kind, void* dst, const void* src,
                                          uint64_t size) {
   const absl::Duration modeled = ModeledTransferTime(kind, size);
-  return Enqueue([dst, src, size, modeled] {
-    const absl::Time start = absl::Now();
-    if (size > 0) {
+  const bool moves_bytes = MovesBytes(size);
+  const absl::Time launched = absl::Now();
+  return Enqueue([this, dst, src, size, modeled, moves_bytes, launched] {
+    if (size > 0 && moves_bytes) {
       std::memmove(DeviceAddressForThisThread(dst), DeviceAddressForThisThread(src), size);
     }
-    if (modeled > absl::ZeroDuration()) SleepUntil(start + modeled);
+    if (modeled > absl::ZeroDuration()) {
+      // On the device's clock the copy begins when the stream's work before
+      // it ended (or at its launch) and takes its modeled time.
+      const absl::Time end = std::max(launched, previous_done_) + modeled;
+      SleepUntil(end);
+      previous_done_ = end;
+      clock_set_by_item_ = true;
+    }
     return absl::OkStatus();
   }, /*run_in_error=*/false, /*device_access=*/true);
 }
@@ -165,9 +176,15 @@ absl::Status HostStream::Memset32(DeviceMemoryBase* location, uint32_t pattern, 
 }
 
 absl::Status HostStream::EnqueueKernel(std::string kernel_name, KernelWork work) {
-  return Enqueue([this, kernel_name = std::move(kernel_name), work = std::move(work)] {
+  const absl::Time launched = absl::Now();
+  return Enqueue([this, kernel_name = std::move(kernel_name), work = std::move(work), launched] {
     absl::Duration busy = absl::ZeroDuration();
-    absl::Status status = work(&busy);
+    KernelClock clock{.ready = std::max(launched, previous_done_)};
+    absl::Status status = work(&clock, &busy);
+    if (clock.done != absl::InfinitePast()) {
+      previous_done_ = clock.done;
+      clock_set_by_item_ = true;
+    }
     {
       MutexLock lock(&mu_);
       busy_ += busy;
@@ -184,9 +201,10 @@ absl::Status HostStream::LaunchHostKernel(HostKernel kernel) {
         absl::StrCat(name_, ": kernel ", kernel.name, " has no body"));
   }
   std::string name = kernel.name;
-  return EnqueueKernel(std::move(name), [body = std::move(kernel.body)](absl::Duration*) {
-    return body();
-  });
+  return EnqueueKernel(std::move(name),
+                       [body = std::move(kernel.body)](KernelClock*, absl::Duration*) {
+                         return body();
+                       });
 }
 
 std::shared_ptr<CompletionMarker> HostStream::EnqueueMarker() {
@@ -199,7 +217,8 @@ absl::Status HostStream::EnqueueMarker(std::shared_ptr<CompletionMarker>* marker
   *marker = std::make_shared<CompletionMarker>();
   absl::Status enqueued = Enqueue(
       [this, marker = *marker] {
-        marker->Complete(CurrentStatus());
+        marker->Complete(CurrentStatus(), previous_done_);
+        clock_set_by_item_ = true;  // A marker takes no device time.
         return absl::OkStatus();
       },
       /*run_in_error=*/true);
@@ -218,6 +237,7 @@ absl::Status HostStream::WaitFor(Stream* other) {
   std::string what = absl::StrCat("stream ", host_other->name());
   return Enqueue([this, marker = std::move(marker), what = std::move(what)]() -> absl::Status {
     absl::Status status = marker->Wait();
+    AdvanceClockTo(marker->device_time());
     if (status.ok()) return status;
     return absl::Status(status.code(), absl::StrCat(name_, " waited for ", what,
                                                     ", which failed: ", status.message()));
@@ -234,6 +254,7 @@ absl::Status HostStream::WaitFor(Event* event) {
   if (marker == nullptr) return absl::OkStatus();  // Never recorded: nothing to wait for.
   return Enqueue([this, marker = std::move(marker)]() -> absl::Status {
     absl::Status status = marker->Wait();
+    AdvanceClockTo(marker->device_time());
     if (status.ok()) return status;
     return absl::Status(status.code(), absl::StrCat(name_, " waited for an event whose stream "
                                                     "failed: ", status.message()));
@@ -278,6 +299,14 @@ absl::Status HostStream::BlockHostUntilDone() {
 }
 
 absl::Status HostStream::status() const { return CurrentStatus(); }
+
+void HostStream::AdvanceClockTo(absl::Time device_time) {
+  // The wait ended when the other stream's work did, on the device's clock,
+  // or, without a clock there, when the waiting worker saw it.
+  previous_done_ =
+      device_time == absl::InfinitePast() ? absl::Now() : std::max(previous_done_, device_time);
+  clock_set_by_item_ = true;
+}
 
 int64_t HostStream::PendingItems() const {
   MutexLock lock(&mu_);

@@ -93,9 +93,25 @@ class HostStream : public Stream {
     return absl::ZeroDuration();
   }
 
+  // Whether a copy of `bytes` moves them (every copy, unless a platform
+  // models only the time: SimGPU's timing mode). Called on the enqueuing
+  // thread.
+  virtual bool MovesBytes(uint64_t bytes) const { return true; }
+
+  // When a kernel could start and when it ended, on the device's clock: a
+  // platform that models time may end a kernel before the worker returns
+  // from it (SimGPU), and the stream's next kernel is ready from then.
+  struct KernelClock {
+    // The later of the kernel's launch and the end of the stream's previous
+    // work (a kernel's modeled end, else when the worker finished it).
+    absl::Time ready;
+    // Set by the work to its end on the device's clock; left InfinitePast,
+    // the end is when the work returned.
+    absl::Time done = absl::InfinitePast();
+  };
   // Work a kernel does on the worker thread: returns the kernel's status and
   // sets `*busy` to the compute-engine time to charge to this stream.
-  using KernelWork = std::function<absl::Status(absl::Duration* busy)>;
+  using KernelWork = std::function<absl::Status(KernelClock* clock, absl::Duration* busy)>;
   // Enqueues kernel work; its error, prefixed with the stream and kernel
   // names, becomes the stream's.
   absl::Status EnqueueKernel(std::string kernel_name, KernelWork work);
@@ -120,11 +136,19 @@ class HostStream : public Stream {
   // it while a derived class's destructor is draining the queue.
   absl::Status CurrentStatus() const;
   absl::Status EnqueueTransfer(TransferKind kind, void* dst, const void* src, uint64_t size);
+  // On the worker, after a wait for another stream's marker: this stream's
+  // device clock moves to when the other's work ended there.
+  void AdvanceClockTo(absl::Time device_time);
   void WorkLoop();
 
   // Constant after construction.
   StreamSet* const streams_;
   const std::string name_;
+
+  // Touched by the worker thread only: when the previous item ended on the
+  // device's clock (KernelClock), and whether the running item set it.
+  absl::Time previous_done_ = absl::InfinitePast();
+  bool clock_set_by_item_ = false;
 
   mutable Mutex mu_;
   CondVar work_cv_;  // Signalled when queue_ grows or stopping_ is set.

@@ -1,5 +1,7 @@
 #include "stream/sim_gpu/sim_gpu_engine.h"
 
+#include <sys/prctl.h>
+
 #include <algorithm>
 
 #include "absl/time/clock.h"
@@ -7,6 +9,9 @@
 
 namespace minitf::se {
 namespace {
+
+// A hold that ends sooner than this is not waited for (see the header).
+constexpr absl::Duration kShortestWait = absl::Microseconds(50);
 
 // Whether the kernel whose body returned OK did its arithmetic (see
 // HostKernel::did_work).
@@ -23,6 +28,20 @@ SimGPUEngine::SimGPUEngine(SimGPUOptions::Mode mode, absl::Duration preempt,
 
 absl::Status SimGPUEngine::Execute(const HostKernel& kernel, absl::Duration modeled,
                                    StreamPriority priority, absl::Duration* charged) {
+  absl::Time held_until;
+  return Execute(kernel, modeled, priority, absl::Now(), charged, &held_until);
+}
+
+absl::Status SimGPUEngine::Execute(const HostKernel& kernel, absl::Duration modeled,
+                                   StreamPriority priority, absl::Time ready,
+                                   absl::Duration* charged, absl::Time* held_until) {
+  // Holds end on timed waits: the kernel's default timer slack (50 us) would
+  // add to every kernel's time.
+  static thread_local const bool precise_timers = [] {
+    return prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL) == 0;
+  }();
+  (void)precise_timers;
+  *held_until = absl::Now();
   absl::StatusOr<EngineTurn> turn = turns_->Acquire(EngineRank(priority));
   if (!turn.ok()) {
     *charged = absl::ZeroDuration();
@@ -37,6 +56,11 @@ absl::Status SimGPUEngine::Execute(const HostKernel& kernel, absl::Duration mode
   absl::Status status;
   absl::Duration hold;
   const absl::Time start = absl::Now();
+  // When the hold begins on the device's clock. A kernel that skips its body
+  // begins when it arrived or when the kernel before it ended on that clock,
+  // whichever is later: the wake-up that let it take the engine comes after
+  // the modeled end, and charging it would slow every kernel of a busy device.
+  absl::Time begin = start;
   switch (mode_) {
     case SimGPUOptions::Mode::kCompute:
       status = run_body();
@@ -61,6 +85,8 @@ absl::Status SimGPUEngine::Execute(const HostKernel& kernel, absl::Duration mode
         }
       } else {
         hold = modeled;
+        // Later than now when the kernel before it was not waited for.
+        begin = std::max(ready, turns_->FreeAt());
       }
       break;
     case SimGPUOptions::Mode::kFunctional:
@@ -69,8 +95,8 @@ absl::Status SimGPUEngine::Execute(const HostKernel& kernel, absl::Duration mode
       break;
   }
   // A failed yield gave the turn up already.
-  if (absl::Status held = Hold(*turn, hold); held.ok()) {
-    turns_->Release(*turn);
+  if (absl::Status held = Hold(*turn, begin, hold, held_until); held.ok()) {
+    turns_->Release(*turn, *held_until);
   } else if (status.ok()) {
     status = held;
   }
@@ -87,22 +113,30 @@ void SimGPUEngine::Count(KernelFamily family, absl::Duration charged, bool body_
   if (body_ran) ++body_count_;
 }
 
-absl::Status SimGPUEngine::Hold(const EngineTurn& turn, absl::Duration hold) {
+absl::Status SimGPUEngine::Hold(const EngineTurn& turn, absl::Time begin, absl::Duration hold,
+                                absl::Time* held_until) {
   absl::Duration left = hold;
+  absl::Time end = begin + left;
+  *held_until = std::max(begin, absl::Now());
   while (left > absl::ZeroDuration()) {
-    const absl::Time end = absl::Now() + left;
+    *held_until = end;
+    // Not worth a timed wait: the next kernel begins at `end` on the
+    // device's clock all the same.
+    if (end - absl::Now() < kShortestWait) return absl::OkStatus();
     // Until the end, or until a kernel of a higher priority arrives.
     if (!turns_->WaitOutranked(turn, end)) return absl::OkStatus();
     // Outranked: the blocks in flight drain, then the engine is handed over.
     const absl::Time now = absl::Now();
     absl::SleepFor(std::min(end, now + preempt_) - now);
     left = end - absl::Now();
+    *held_until = std::min(end, absl::Now());
     if (left <= absl::ZeroDuration()) return absl::OkStatus();
     {
       MutexLock lock(&mu_);
       ++preemptions_;
     }
     MINITF_RETURN_IF_ERROR(turns_->Yield(turn));
+    end = absl::Now() + left;
   }
   return absl::OkStatus();
 }

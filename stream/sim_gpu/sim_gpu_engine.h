@@ -27,6 +27,17 @@
 // preempted. A failing body releases the engine at once and charges what it
 // took. Time spent preempted is not charged.
 //
+// The device's clock: a hold ends at its modeled end, begin + modeled, where
+// a kernel that skips its body begins at max(when it was ready, the modeled
+// end of the kernel before it on the line). So the time a thread takes to wake up
+// after a hold is not added to the next kernel's: a device kept busy by
+// queued kernels runs them back to back, as a GPU does, however slowly the
+// host's timers fire. A hold that would end within 50 us is not waited for
+// at all (a timed wait costs the host about that much): the engine is free
+// for the next kernel at once, which still begins at the modeled end, so
+// the device's clock is kept; another stream may take the engine up to
+// 50 us early.
+//
 // Who waits and who runs is kept by an EngineTurns (sim_gpu_engine_turns.h):
 // the engine's own, or a shared device's line that several processes wait
 // in (sim_gpu_shared_device.h). The counters are this engine's: the kernels
@@ -61,6 +72,13 @@ class SimGPUEngine {
   // sets `*charged` to the busy time accounted for the kernel.
   absl::Status Execute(const HostKernel& kernel, absl::Duration modeled,
                        StreamPriority priority, absl::Duration* charged);
+  // The same for a kernel that was ready to run at `ready` on the device's
+  // clock (when its stream's previous work ended there, or when it was
+  // launched, whichever is later); sets `*held_until` to when its hold ended
+  // on that clock.
+  absl::Status Execute(const HostKernel& kernel, absl::Duration modeled,
+                       StreamPriority priority, absl::Time ready, absl::Duration* charged,
+                       absl::Time* held_until);
 
   // Sum of the busy time charged so far.
   absl::Duration BusyTime() const;
@@ -80,9 +98,12 @@ class SimGPUEngine {
   int QueuedKernels() const;
 
  private:
-  // Holds the engine, which `turn` has, for `hold` of engine time, yielding
-  // to higher-priority kernels on the way (see above).
-  absl::Status Hold(const EngineTurn& turn, absl::Duration hold);
+  // Holds the engine, which `turn` has, for `hold` of engine time from
+  // `begin` (now, or earlier on the device's clock), yielding to
+  // higher-priority kernels on the way (see above). Sets `*held_until` to
+  // when the hold ended on the device's clock.
+  absl::Status Hold(const EngineTurn& turn, absl::Time begin, absl::Duration hold,
+                    absl::Time* held_until);
   void Count(KernelFamily family, absl::Duration charged, bool body_ran);
 
   const SimGPUOptions::Mode mode_;

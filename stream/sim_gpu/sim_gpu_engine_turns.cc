@@ -20,9 +20,15 @@ void LocalEngineTurns::AcquireLocked(const EngineTurn& turn) {
   running_ = turn;
 }
 
-void LocalEngineTurns::Release(const EngineTurn& turn) {
+void LocalEngineTurns::Release(const EngineTurn& turn, absl::Time held_until) {
   MutexLock lock(&mu_);
+  free_at_ = held_until;
   ReleaseLocked();
+}
+
+absl::Time LocalEngineTurns::FreeAt() const {
+  MutexLock lock(&mu_);
+  return free_at_;
 }
 
 void LocalEngineTurns::ReleaseLocked() {
@@ -43,6 +49,7 @@ bool LocalEngineTurns::WaitOutranked(const EngineTurn& turn, absl::Time deadline
 
 absl::Status LocalEngineTurns::Yield(const EngineTurn& turn) {
   MutexLock lock(&mu_);
+  free_at_ = absl::Now();
   ReleaseLocked();
   AcquireLocked(turn);
   return absl::OkStatus();

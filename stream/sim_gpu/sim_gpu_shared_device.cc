@@ -129,6 +129,9 @@ struct SharedSimGPUState {
   uint32_t slice_context ABSL_GUARDED_BY(mu) = 0;
   int64_t slice_end_ns ABSL_GUARDED_BY(mu) = 0;
   int64_t slice_switches ABSL_GUARDED_BY(mu) = 0;
+  // When the last kernel released the engine on the device's clock (Unix
+  // nanoseconds; INT64_MIN: never).
+  int64_t free_at_ns ABSL_GUARDED_BY(mu) = INT64_MIN;
   bool taken ABSL_GUARDED_BY(mu) = false;  // Set after running_pid and running.
   Waiter waiting[SharedSimGPUDevice::kMaxWaiting] ABSL_GUARDED_BY(mu);
   Lease leases[SharedSimGPUDevice::kMaxProcesses] ABSL_GUARDED_BY(mu);
@@ -495,9 +498,16 @@ absl::StatusOr<EngineTurn> SharedSimGPUDevice::Acquire(int rank) {
   return turn;
 }
 
-void SharedSimGPUDevice::Release(const EngineTurn& turn) {
+void SharedSimGPUDevice::Release(const EngineTurn& turn, absl::Time held_until) {
   StateLock lock(state_);
+  state_->free_at_ns = absl::ToUnixNanos(held_until);
   state_->Leave();
+}
+
+absl::Time SharedSimGPUDevice::FreeAt() const {
+  StateLock lock(state_);
+  return state_->free_at_ns == INT64_MIN ? absl::InfinitePast()
+                                         : absl::FromUnixNanos(state_->free_at_ns);
 }
 
 bool SharedSimGPUDevice::WaitOutranked(const EngineTurn& turn, absl::Time deadline) {
@@ -517,6 +527,7 @@ bool SharedSimGPUDevice::WaitOutranked(const EngineTurn& turn, absl::Time deadli
 
 absl::Status SharedSimGPUDevice::Yield(const EngineTurn& turn) {
   StateLock lock(state_);
+  state_->free_at_ns = SharedSimGPUState::NowNs();
   state_->Leave();
   state_->Enter(context_, turn);
   return absl::OkStatus();

@@ -24,9 +24,14 @@ absl::Status SimGPUStream::LaunchHostKernel(HostKernel kernel) {
   // worker may still run it while ~HostStream drains the queue.
   return EnqueueKernel(std::move(kernel_name),
                        [engine = engine_, kernel = std::move(kernel), modeled,
-                        priority = priority_](absl::Duration* busy) {
-                         return engine->Execute(kernel, modeled, priority, busy);
+                        priority = priority_](KernelClock* clock, absl::Duration* busy) {
+                         return engine->Execute(kernel, modeled, priority, clock->ready, busy,
+                                                &clock->done);
                        });
+}
+
+bool SimGPUStream::MovesBytes(uint64_t bytes) const {
+  return options_.mode != SimGPUOptions::Mode::kTiming || bytes <= kLargestMovedInTiming;
 }
 
 absl::Duration SimGPUStream::ModeledTransferTime(TransferKind kind, uint64_t bytes) const {

@@ -2,7 +2,8 @@
 // thread) whose kernels go through the device's SimGPUEngine, and whose
 // copies and memsets take their modeled time (sim_gpu_cost_model.h) on the
 // stream in compute and timing modes. Copies do not take the compute engine
-// (real GPUs have copy engines), and they copy the bytes in every mode.
+// (real GPUs have copy engines), and they copy the bytes in every mode but
+// timing, where large copies only take their time (MovesBytes).
 //
 //   std::unique_ptr<Stream> s =
 //       *sim_gpu_executor->CreateStreamWithPriority(StreamPriority::kHighest);
@@ -36,6 +37,12 @@ class SimGPUStream : public HostStream {
 
  protected:
   absl::Duration ModeledTransferTime(TransferKind kind, uint64_t bytes) const override;
+  // In timing mode, a copy of more than kLargestMovedInTiming bytes takes its
+  // time and moves nothing: it is data no kernel computes with there (the
+  // tensors timing mode still computes, shapes and indices, are small).
+  bool MovesBytes(uint64_t bytes) const override;
+
+  static constexpr uint64_t kLargestMovedInTiming = 64 << 10;
 
  private:
   SimGPUEngine* const engine_;

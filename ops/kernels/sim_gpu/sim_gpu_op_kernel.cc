@@ -74,7 +74,18 @@ constexpr int64_t kMaxSteeringElements = 1024;
 
 SimGPUOpKernel::SimGPUOpKernel(OpKernelConstruction* ctx) : AsyncOpKernel(ctx) {
   op_def_ = OpRegistry::Global()->LookUp(def().op);
+  // Every argument in host memory (InvertPermutation, say): CUDA's kernel
+  // runs on the host too.
+  bool all_in_host_memory = num_inputs() + num_outputs() > 0;
+  for (const MemoryTypeVector* types : {&ctx->input_memory_types(), &ctx->output_memory_types()}) {
+    if (types->size() != static_cast<size_t>(types == &ctx->input_memory_types() ? num_inputs()
+                                                                                 : num_outputs())) {
+      all_in_host_memory = false;
+    }
+    for (MemoryType t : *types) all_in_host_memory = all_in_host_memory && t == HOST_MEMORY;
+  }
   launches_nothing_ = LaunchesNothing(type_string());
+  all_in_host_memory_ = all_in_host_memory;
   runs_in_timing_mode_ = type_string() == "Const";
   for (int i = 0; i < num_outputs(); ++i) {
     const DataType t = output_type(i);
@@ -105,6 +116,13 @@ void SimGPUOpKernel::ComputeAsync(OpKernelContext* ctx, DoneCallback done) {
                     done);
   se::Stream* stream = info->stream;
   if (launches_nothing_) {
+    cpu_kernel_->Compute(ctx);
+    return done();
+  }
+  if (all_in_host_memory_ && TimingOnly(*info->executor)) {
+    // Its arguments are on the host, its temporaries may be on the device:
+    // the simulator's bookkeeping, with the device's access.
+    se::ScopedDeviceMemoryAccess simulator_access;
     cpu_kernel_->Compute(ctx);
     return done();
   }

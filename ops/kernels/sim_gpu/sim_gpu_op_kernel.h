@@ -13,7 +13,8 @@
 // functional modes; in timing mode, outputs only running gives) calls `done`
 // from the stream once it has run. Ops whose CUDA kernel launches nothing
 // (the variable ops that hand out a buffer or handle) run on the calling
-// thread and take no engine time.
+// thread and take no engine time, and so do, in timing mode, kernels whose
+// arguments are all in host memory.
 //
 // In the platform's timing-only mode the arithmetic is skipped when shape
 // inference gives every output's shape (outputs are allocated, not
@@ -60,6 +61,10 @@ class SimGPUOpKernel final : public AsyncOpKernel {
   // The op's CUDA kernel launches nothing (a variable's handle or buffer):
   // the CPU kernel runs on the calling thread, with no turn on the engine.
   bool launches_nothing_ = false;
+  // Every argument lives in host memory (InvertPermutation; int32 ops): in
+  // timing mode the CPU kernel runs on the calling thread, as CUDA's runs on
+  // the host, so the op does not wait for the device.
+  bool all_in_host_memory_ = false;
   // Whether timing mode must still run the body: the outputs are state (a
   // reference), a constant, or integers/bools, which later ops read as
   // shapes, axes and indices rather than as data.
