@@ -36,6 +36,7 @@
 #include "bench/harness/graph_job.h"
 #include "bench/harness/scenario.h"
 #include "device/gpu/gpu_device.h"
+#include "platform/status_macros.h"
 #include "session/direct_session.h"
 #include "stream/sim_gpu/sim_gpu_executor.h"
 
@@ -147,19 +148,18 @@ absl::Status Profile(const std::string& name, int steps) {
   if (gpu == nullptr) return absl::FailedPreconditionError("the session has no GPU");
   std::vector<Tensor> out;
   if (absl::Status s = (*session)->Run(model->feeds, {}, {model->train}, &out); !s.ok()) return s;
-  std::vector<StepFigures> figures;
-  for (int i = 0; i < steps; ++i) {
+  const auto* sim = dynamic_cast<const se::SimGPUExecutor*>(gpu->executor());
+  // One step, traced or not; the device's figures are counter deltas.
+  const auto run_step = [&](bool traced, std::vector<StepFigures>* into) -> absl::Status {
     RunOptions run_options;
-    run_options.trace_level = RunOptions::FULL_TRACE;
+    if (traced) run_options.trace_level = RunOptions::FULL_TRACE;
     RunMetadata metadata;
     const absl::Duration busy_before = gpu->ComputeBusyTime();
-    const auto* sim = dynamic_cast<const se::SimGPUExecutor*>(gpu->executor());
     const int64_t kernels_before = sim != nullptr ? sim->KernelCount() : 0;
     const int64_t bodies_before = sim != nullptr ? sim->BodyCount() : 0;
     const absl::Time start = absl::Now();
-    absl::Status s =
-        (*session)->Run(run_options, model->feeds, {}, {model->train}, &out, &metadata);
-    if (!s.ok()) return s;
+    MINITF_RETURN_IF_ERROR(
+        (*session)->Run(run_options, model->feeds, {}, {model->train}, &out, &metadata));
     StepFigures f = Summarize(metadata.step_stats);
     f.wall_ms = absl::ToDoubleMilliseconds(absl::Now() - start);
     f.gpu_busy_ms = absl::ToDoubleMilliseconds(gpu->ComputeBusyTime() - busy_before);
@@ -167,22 +167,15 @@ absl::Status Profile(const std::string& name, int steps) {
       f.kernels = sim->KernelCount() - kernels_before;
       f.bodies = sim->BodyCount() - bodies_before;
     }
-    figures.push_back(std::move(f));
-  }
+    into->push_back(std::move(f));
+    return absl::OkStatus();
+  };
+  std::vector<StepFigures> figures;
+  for (int i = 0; i < steps; ++i) MINITF_RETURN_IF_ERROR(run_step(/*traced=*/true, &figures));
   // The same steps untraced: tracing costs the host time per node, which
   // a host running ahead of the device may not have to spare.
   std::vector<StepFigures> untraced;
-  for (int i = 0; i < steps; ++i) {
-    StepFigures f;
-    const absl::Duration busy_before = gpu->ComputeBusyTime();
-    const absl::Time start = absl::Now();
-    if (absl::Status s = (*session)->Run(model->feeds, {}, {model->train}, &out); !s.ok()) {
-      return s;
-    }
-    f.wall_ms = absl::ToDoubleMilliseconds(absl::Now() - start);
-    f.gpu_busy_ms = absl::ToDoubleMilliseconds(gpu->ComputeBusyTime() - busy_before);
-    untraced.push_back(f);
-  }
+  for (int i = 0; i < steps; ++i) MINITF_RETURN_IF_ERROR(run_step(/*traced=*/false, &untraced));
   const double wall = Median(figures, [](const StepFigures& f) { return f.wall_ms; });
   const double busy = Median(figures, [](const StepFigures& f) { return f.gpu_busy_ms; });
   const double gpu_nodes = Median(figures, [](const StepFigures& f) { return f.gpu_nodes; });

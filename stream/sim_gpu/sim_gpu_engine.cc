@@ -41,10 +41,10 @@ absl::Status SimGPUEngine::Execute(const HostKernel& kernel, absl::Duration mode
     return prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL) == 0;
   }();
   (void)precise_timers;
-  *held_until = absl::Now();
   absl::StatusOr<EngineTurn> turn = turns_->Acquire(EngineRank(priority));
   if (!turn.ok()) {
     *charged = absl::ZeroDuration();
+    *held_until = absl::Now();
     return turn.status();
   }
   bool body_ran = false;

@@ -52,10 +52,7 @@ absl::StatusOr<std::unique_ptr<SimGPUExecutor>> SimGPUExecutor::Create(
     absl::StatusOr<std::unique_ptr<SharedSimGPUDevice>> attached =
         SharedSimGPUDevice::Attach(
             options.shared, ordinal, options.memory_bytes,
-            {.mode = options.share == SimGPUOptions::Share::kPriority
-                         ? SharedSimGPUDevice::Sharing::Mode::kPriority
-                         : SharedSimGPUDevice::Sharing::Mode::kTimeslice,
-             .timeslice = absl::Nanoseconds(options.timeslice_us * 1e3)});
+            {.mode = options.share, .timeslice = absl::Nanoseconds(options.timeslice_us * 1e3)});
     if (!attached.ok()) return attached.status();
     shared = *std::move(attached);
   }

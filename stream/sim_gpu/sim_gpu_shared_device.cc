@@ -57,10 +57,6 @@ static_assert(sizeof(std::atomic<uint32_t>) == sizeof(uint32_t) &&
                   std::atomic<uint32_t>::is_always_lock_free,
               "futex words must be plain 32-bit atomics");
 
-absl::string_view SharingName(SharedSimGPUDevice::Sharing::Mode mode) {
-  return mode == SharedSimGPUDevice::Sharing::Mode::kTimeslice ? "timeslice" : "priority";
-}
-
 absl::Status ErrnoError(absl::string_view what, const std::string& segment) {
   return absl::InternalError(
       absl::StrCat("shared SimGPU segment ", segment, ": ", what, ": ", std::strerror(errno)));
@@ -424,8 +420,8 @@ absl::StatusOr<std::unique_ptr<SharedSimGPUDevice>> SharedSimGPUDevice::Attach(
                state->timeslice_ns != absl::ToInt64Nanoseconds(sharing.timeslice)) {
       bad = absl::InvalidArgumentError(absl::StrCat(
           "shared SimGPU '", name, "' device ", ordinal, " is shared by ",
-          SharingName(state->sharing), " (timeslice ", state->timeslice_ns / 1000,
-          " us); this process asks for ", SharingName(sharing.mode), " (timeslice ",
+          SimGPUShareName(state->sharing), " (timeslice ", state->timeslice_ns / 1000,
+          " us); this process asks for ", SimGPUShareName(sharing.mode), " (timeslice ",
           absl::ToInt64Microseconds(sharing.timeslice),
           " us) (every process sharing it must give the same share= and timeslice_us=)"));
     }

@@ -55,6 +55,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "stream/sim_gpu/sim_gpu_engine_turns.h"
+#include "stream/sim_gpu/sim_gpu_options.h"
 
 namespace minitf::se {
 
@@ -63,7 +64,8 @@ struct SharedSimGPUState;
 // How the processes attached to a shared device take turns on its engine
 // (see above). Every attachment must give the same.
 struct SharedSimGPUSharing {
-  enum class Mode { kTimeslice, kPriority };
+  // The option string's share= (sim_gpu_options.h).
+  using Mode = SimGPUOptions::Share;
   Mode mode = Mode::kTimeslice;
   absl::Duration timeslice = absl::Milliseconds(2);
 

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 
 #include "absl/strings/str_cat.h"
@@ -10,14 +11,22 @@
 
 namespace minitf::se::testing {
 
-void FinishOrder::Add(const std::string& name) {
+void FinishOrder::Add(const std::string& name, absl::Time end) {
   MutexLock lock(&mu_);
-  names_.push_back(name);
+  ends_.emplace_back(end, name);
 }
 
 std::vector<std::string> FinishOrder::names() const {
-  MutexLock lock(&mu_);
-  return names_;
+  std::vector<std::pair<absl::Time, std::string>> ends;
+  {
+    MutexLock lock(&mu_);
+    ends = ends_;
+  }
+  std::stable_sort(ends.begin(), ends.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<std::string> names;
+  for (const auto& [end, name] : ends) names.push_back(name);
+  return names;
 }
 
 HostKernel NotifyingKernel(const std::string& name, Notification* started) {
@@ -49,9 +58,10 @@ std::thread LaunchKernel(SimGPUEngine* engine, HostKernel kernel, absl::Duration
                          StreamPriority priority, FinishOrder* finished, absl::Duration* charged) {
   return std::thread([=] {
     absl::Duration c;
-    EXPECT_TRUE(engine->Execute(kernel, modeled, priority, &c).ok());
+    absl::Time end;
+    EXPECT_TRUE(engine->Execute(kernel, modeled, priority, absl::Now(), &c, &end).ok());
     if (charged != nullptr) *charged = c;
-    finished->Add(kernel.name);
+    finished->Add(kernel.name, end);
   });
 }
 

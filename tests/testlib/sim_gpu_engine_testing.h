@@ -13,6 +13,7 @@
 
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "absl/time/time.h"
@@ -22,15 +23,18 @@
 
 namespace minitf::se::testing {
 
-// The kernels finished so far, in the order they finished.
+// The kernels finished so far, in the order they finished on the device's
+// clock (their holds' ends, sim_gpu_engine.h), not the order their threads
+// got back: a kernel queued behind another may end its hold before the
+// other's thread has woken.
 class FinishOrder {
  public:
-  void Add(const std::string& name);
+  void Add(const std::string& name, absl::Time end);
   std::vector<std::string> names() const;
 
  private:
   mutable Mutex mu_;
-  std::vector<std::string> names_ ABSL_GUARDED_BY(mu_);
+  std::vector<std::pair<absl::Time, std::string>> ends_ ABSL_GUARDED_BY(mu_);
 };
 
 // A kernel without a body; with `started`, a body (run in timing mode too)

@@ -1,5 +1,6 @@
 #include "ops/kernels/sim_gpu/sim_gpu_op_kernel.h"
 
+#include <algorithm>
 #include <utility>
 #include <vector>
 
@@ -74,18 +75,17 @@ constexpr int64_t kMaxSteeringElements = 1024;
 
 SimGPUOpKernel::SimGPUOpKernel(OpKernelConstruction* ctx) : AsyncOpKernel(ctx) {
   op_def_ = OpRegistry::Global()->LookUp(def().op);
-  // Every argument in host memory (InvertPermutation, say): CUDA's kernel
-  // runs on the host too.
-  bool all_in_host_memory = num_inputs() + num_outputs() > 0;
-  for (const MemoryTypeVector* types : {&ctx->input_memory_types(), &ctx->output_memory_types()}) {
-    if (types->size() != static_cast<size_t>(types == &ctx->input_memory_types() ? num_inputs()
-                                                                                 : num_outputs())) {
-      all_in_host_memory = false;
-    }
-    for (MemoryType t : *types) all_in_host_memory = all_in_host_memory && t == HOST_MEMORY;
-  }
   launches_nothing_ = LaunchesNothing(type_string());
-  all_in_host_memory_ = all_in_host_memory;
+  // Every argument in host memory (InvertPermutation, say): CUDA's kernel
+  // runs on the host too. (No memory types given means device memory.)
+  const auto all_host = [](const MemoryTypeVector& types, int count) {
+    return static_cast<int>(types.size()) == count &&
+           std::all_of(types.begin(), types.end(),
+                       [](MemoryType t) { return t == HOST_MEMORY; });
+  };
+  all_in_host_memory_ = num_inputs() + num_outputs() > 0 &&
+                        all_host(ctx->input_memory_types(), num_inputs()) &&
+                        all_host(ctx->output_memory_types(), num_outputs());
   runs_in_timing_mode_ = type_string() == "Const";
   for (int i = 0; i < num_outputs(); ++i) {
     const DataType t = output_type(i);
@@ -119,7 +119,8 @@ void SimGPUOpKernel::ComputeAsync(OpKernelContext* ctx, DoneCallback done) {
     cpu_kernel_->Compute(ctx);
     return done();
   }
-  if (all_in_host_memory_ && TimingOnly(*info->executor)) {
+  const bool timing_only = TimingOnly(*info->executor);
+  if (all_in_host_memory_ && timing_only) {
     // Its arguments are on the host, its temporaries may be on the device:
     // the simulator's bookkeeping, with the device's access.
     se::ScopedDeviceMemoryAccess simulator_access;
@@ -148,7 +149,6 @@ void SimGPUOpKernel::ComputeAsync(OpKernelContext* ctx, DoneCallback done) {
   se::HostKernel kernel;
   kernel.name = type_string();
   kernel.cost = EstimateKernelCost(def(), in.tensors, out_shapes, output_types(), *info->executor);
-  const bool timing_only = TimingOnly(*info->executor);
   // Whether the op returns once its kernel is enqueued, as a CUDA kernel
   // does: its outputs exist before the kernel runs (timing mode allocates
   // them from shape inference and skips the body), so the executor runs
@@ -184,16 +184,18 @@ void SimGPUOpKernel::ComputeAsync(OpKernelContext* ctx, DoneCallback done) {
     kernel.run_in_timing_mode = true;
   }
 
+  // A launch that fails (the stream is in its error state, as a CUDA launch
+  // after an earlier kernel's fault) fails this node, naming it.
+  const auto fail_launch = [this, ctx](const absl::Status& launched) {
+    ctx->SetStatus(absl::Status(launched.code(),
+                                absl::StrCat("node '", name(), "' (op '", type_string(), "') on ",
+                                             ctx->device()->name(), ": ", launched.message())));
+  };
   if (runs_ahead) {
-    // An error of an earlier kernel on the stream fails this node, as a CUDA
-    // launch on a stream in its error state does; the executor's sync at the
-    // end of the step reports the stream's error too.
-    absl::Status launched = stream->LaunchHostKernel(std::move(kernel));
-    if (!launched.ok()) {
-      ctx->SetStatus(absl::Status(launched.code(),
-                                  absl::StrCat("node '", name(), "' (op '", type_string(),
-                                               "') on ", ctx->device()->name(), ": ",
-                                               launched.message())));
+    // The executor's sync at the end of the step reports a later error of
+    // the stream.
+    if (absl::Status launched = stream->LaunchHostKernel(std::move(kernel)); !launched.ok()) {
+      fail_launch(launched);
     }
     return done();
   }
@@ -215,10 +217,7 @@ void SimGPUOpKernel::ComputeAsync(OpKernelContext* ctx, DoneCallback done) {
     launched = absl::Status(launched.code(), absl::StrCat(launched.message(), "; ",
                                                           stream->BlockHostUntilDone().ToString()));
   }
-  ctx->SetStatus(absl::Status(launched.code(), absl::StrCat("node '", name(), "' (op '",
-                                                            type_string(), "') on ",
-                                                            ctx->device()->name(), ": ",
-                                                            launched.message())));
+  fail_launch(launched);
   (*finish)();
 }
 
