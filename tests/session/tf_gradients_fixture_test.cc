@@ -3,6 +3,8 @@
 // types) and gradients_cond_tf (a v1 cond, each branch taken), whose files
 // hold the forward graph only. The graph with minitf's gradients also goes
 // through the GraphDef writer and back.
+#include <unistd.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -71,7 +73,10 @@ TEST_P(TfGradientsFixtureTest, MatchTensorFlowsGradients) {
   ASSERT_TRUE(root.ToGraphDef(&with_gradients).ok());
 
   // Through the writer and the reader, as a user would ship it.
-  const std::string path = ::testing::TempDir() + "/gradients_tf_with_gradients.pb";
+  // A file of this case's own: ctest runs the cases as parallel processes.
+  const std::string path = ::testing::TempDir() + "/" + run.fixture + "_feeds" + run.suffix +
+                           "_" + run.device + "_" + std::to_string(getpid()) +
+                           "_with_gradients.pb";
   ASSERT_TRUE(WriteGraphDefFile(path, with_gradients).ok());
   absl::StatusOr<GraphDef> reread = ReadGraphDefFile(path);
   ASSERT_TRUE(reread.ok()) << reread.status();
