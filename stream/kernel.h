@@ -62,6 +62,11 @@ struct KernelCost {
   double host_bytes = 0;
   // Last, so {flops, device_bytes, host_bytes} still reads as it did.
   KernelFamily family = KernelFamily::kOther;
+  // The thread blocks the CUDA kernel launches (0: unknown, enough to fill
+  // any GPU) and how many of them one SM holds at once: what SimGPU's SM
+  // model makes the kernel's width of (sim_gpu_sm_pool.h).
+  int64_t blocks = 0;
+  int blocks_per_sm = 8;
 };
 
 struct HostKernel {

@@ -1,5 +1,7 @@
 #include "stream/sim_gpu/sim_gpu_cost_model.h"
 
+#include <algorithm>
+
 #include "stream/sim_gpu/sim_gpu_profile.h"
 
 namespace minitf::se {
@@ -23,6 +25,13 @@ absl::Duration ModeledKernelTime(const SimGPUOptions& options, const KernelCost&
 absl::Duration ModeledTransferTime(const SimGPUOptions& options, uint64_t bytes,
                                    bool crosses_pcie) {
   return AtRate(static_cast<double>(bytes), crosses_pcie ? options.pcie_gbps : options.hbm_gbps);
+}
+
+double KernelWidth(const KernelCost& cost, int sm_count) {
+  const double sms = std::max(sm_count, 1);
+  if (cost.blocks <= 0) return sms;
+  const double per_sm = std::max(cost.blocks_per_sm, 1);
+  return std::clamp(static_cast<double>(cost.blocks) / per_sm, 0.01, sms);
 }
 
 }  // namespace minitf::se

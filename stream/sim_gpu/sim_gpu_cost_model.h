@@ -32,6 +32,12 @@ namespace minitf::se {
 
 absl::Duration ModeledKernelTime(const SimGPUOptions& options, const KernelCost& cost);
 
+// The SMs `cost`'s kernel fills when it runs alone on a device of
+// `sm_count` SMs: its blocks over the blocks one SM holds, at least a
+// hundredth of an SM, at most every SM; every SM when its blocks are
+// unknown (0).
+double KernelWidth(const KernelCost& cost, int sm_count);
+
 // A copy (or memset) of `bytes`; `crosses_pcie` for host <-> device copies.
 absl::Duration ModeledTransferTime(const SimGPUOptions& options, uint64_t bytes,
                                    bool crosses_pcie);

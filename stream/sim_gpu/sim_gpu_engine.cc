@@ -6,6 +6,7 @@
 
 #include "absl/time/clock.h"
 #include "platform/status_macros.h"
+#include "stream/sim_gpu/sim_gpu_cost_model.h"
 
 namespace minitf::se {
 namespace {
@@ -20,10 +21,15 @@ bool DidWork(const HostKernel& kernel) { return !kernel.did_work || kernel.did_w
 }  // namespace
 
 SimGPUEngine::SimGPUEngine(SimGPUOptions::Mode mode, absl::Duration preempt,
-                           EngineTurns* turns)
+                           EngineTurns* turns, int sm_count)
     : mode_(mode),
       preempt_(preempt),
-      own_turns_(turns == nullptr ? std::make_unique<LocalEngineTurns>() : nullptr),
+      sm_count_(std::max(sm_count, 1)),
+      own_turns_(turns == nullptr ? std::make_unique<LocalEngineTurns>(SmPoolConfig{
+                                        .sm_count = std::max(sm_count, 1),
+                                        .share = SimGPUOptions::Share::kPriority,
+                                        .drain_ns = absl::ToInt64Nanoseconds(preempt)})
+                                  : nullptr),
       turns_(turns == nullptr ? own_turns_.get() : turns) {}
 
 absl::Status SimGPUEngine::Execute(const HostKernel& kernel, absl::Duration modeled,
@@ -41,6 +47,9 @@ absl::Status SimGPUEngine::Execute(const HostKernel& kernel, absl::Duration mode
     return prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL) == 0;
   }();
   (void)precise_timers;
+  if (mode_ == SimGPUOptions::Mode::kTiming) {
+    return ExecuteOnSms(kernel, modeled, priority, ready, charged, held_until);
+  }
   absl::StatusOr<EngineTurn> turn = turns_->Acquire(EngineRank(priority));
   if (!turn.ok()) {
     *charged = absl::ZeroDuration();
@@ -72,22 +81,7 @@ absl::Status SimGPUEngine::Execute(const HostKernel& kernel, absl::Duration mode
         *charged = absl::Now() - start;
       }
       break;
-    case SimGPUOptions::Mode::kTiming:
-      *charged = modeled;
-      if (kernel.run_in_timing_mode) {
-        status = run_body();
-        const absl::Duration body = absl::Now() - start;
-        if (status.ok() && DidWork(kernel)) {
-          *charged = std::max(modeled, body);
-          hold = modeled - body;
-        } else {
-          *charged = body;
-        }
-      } else {
-        hold = modeled;
-        // Later than now when the kernel before it was not waited for.
-        begin = std::max(ready, turns_->FreeAt());
-      }
+    case SimGPUOptions::Mode::kTiming:  // ExecuteOnSms.
       break;
     case SimGPUOptions::Mode::kFunctional:
       status = run_body();
@@ -102,6 +96,30 @@ absl::Status SimGPUEngine::Execute(const HostKernel& kernel, absl::Duration mode
   }
   Count(kernel.cost.family, *charged, body_ran);
   return status;
+}
+
+absl::Status SimGPUEngine::ExecuteOnSms(const HostKernel& kernel, absl::Duration modeled,
+                                        StreamPriority priority, absl::Time ready,
+                                        absl::Duration* charged, absl::Time* held_until) {
+  const SmRequest request{.rank = EngineRank(priority),
+                          .width = KernelWidth(kernel.cost, sm_count_),
+                          .work_ns = absl::ToDoubleNanoseconds(modeled)};
+  std::function<absl::Status()> body;
+  if (kernel.run_in_timing_mode && kernel.body) body = kernel.body;
+  bool did_work = true;
+  const AfterBody after_body = [&](const absl::Status& status, absl::Duration took) {
+    did_work = status.ok() && DidWork(kernel);
+    return did_work ? std::max(modeled - took, absl::ZeroDuration()) : absl::ZeroDuration();
+  };
+  const SmRunResult run = turns_->RunOnSms(request, ready, body, after_body);
+  *held_until = run.end;
+  *charged = !run.body_ran ? modeled : did_work ? std::max(modeled, run.body_time) : run.body_time;
+  {
+    MutexLock lock(&mu_);
+    preemptions_ += run.preemptions;
+  }
+  Count(kernel.cost.family, *charged, run.body_ran);
+  return run.body_status;
 }
 
 void SimGPUEngine::Count(KernelFamily family, absl::Duration charged, bool body_ran) {
@@ -171,6 +189,8 @@ int64_t SimGPUEngine::PreemptionCount() const {
   return preemptions_;
 }
 
-int SimGPUEngine::QueuedKernels() const { return turns_->Waiting(); }
+int SimGPUEngine::QueuedKernels() const {
+  return mode_ == SimGPUOptions::Mode::kTiming ? turns_->SmWaiting() : turns_->Waiting();
+}
 
 }  // namespace minitf::se

@@ -65,8 +65,9 @@ namespace minitf::se {
 class SimGPUEngine {
  public:
   // `turns`: the line to wait in (not owned; outlives the engine); null:
-  // the engine's own.
-  SimGPUEngine(SimGPUOptions::Mode mode, absl::Duration preempt, EngineTurns* turns = nullptr);
+  // the engine's own. `sm_count`: the device's SMs (timing mode's SM model).
+  SimGPUEngine(SimGPUOptions::Mode mode, absl::Duration preempt, EngineTurns* turns = nullptr,
+               int sm_count = 80);
 
   // Runs `kernel` in its turn (see above). Returns the body's status and
   // sets `*charged` to the busy time accounted for the kernel.
@@ -104,10 +105,15 @@ class SimGPUEngine {
   // when the hold ended on the device's clock.
   absl::Status Hold(const EngineTurn& turn, absl::Time begin, absl::Duration hold,
                     absl::Time* held_until);
+  // Timing mode: the kernel on the device's SMs (sim_gpu_sm_pool.h).
+  absl::Status ExecuteOnSms(const HostKernel& kernel, absl::Duration modeled,
+                            StreamPriority priority, absl::Time ready, absl::Duration* charged,
+                            absl::Time* held_until);
   void Count(KernelFamily family, absl::Duration charged, bool body_ran);
 
   const SimGPUOptions::Mode mode_;
   const absl::Duration preempt_;
+  const int sm_count_;
   const std::unique_ptr<EngineTurns> own_turns_;  // Null with a shared line.
   EngineTurns* const turns_;
 

@@ -4,6 +4,11 @@
 
 namespace minitf::se {
 
+LocalEngineTurns::LocalEngineTurns(const SmPoolConfig& sms) {
+  MutexLock lock(&mu_);
+  sms_.Init(sms);
+}
+
 absl::StatusOr<EngineTurn> LocalEngineTurns::Acquire(int rank) {
   MutexLock lock(&mu_);
   const EngineTurn turn{rank, next_ticket_++};
@@ -58,6 +63,31 @@ absl::Status LocalEngineTurns::Yield(const EngineTurn& turn) {
 int LocalEngineTurns::Waiting() const {
   MutexLock lock(&mu_);
   return static_cast<int>(waiting_.size());
+}
+
+SmRunResult LocalEngineTurns::RunOnSms(SmRequest request, absl::Time ready,
+                                       const std::function<absl::Status()>& body,
+                                       const AfterBody& after_body) {
+  MutexLock lock(&mu_);
+  request.pid = 0;
+  request.context = 0;
+  const SmWaitOps ops{
+      .wait = [this](absl::Duration timeout)
+          ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { sm_cv_.WaitWithTimeout(&mu_, timeout); },
+      .wake_all = [this] { sm_cv_.SignalAll(); },
+      .unlocked =
+          [this](const std::function<void()>& f) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+            mu_.Unlock();
+            f();
+            mu_.Lock();
+          },
+  };
+  return RunOnSmPool(&sms_, request, ready, body, after_body, ops);
+}
+
+int LocalEngineTurns::SmWaiting() const {
+  MutexLock lock(&mu_);
+  return sms_.Waiting();
 }
 
 }  // namespace minitf::se

@@ -25,6 +25,8 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "platform/mutex.h"
+#include "stream/sim_gpu/sim_gpu_sm_pool.h"
+#include "stream/sim_gpu/sim_gpu_sm_run.h"
 #include "stream/stream_priority.h"
 
 namespace minitf::se {
@@ -65,17 +67,33 @@ class EngineTurns {
   virtual absl::Status Yield(const EngineTurn& turn) = 0;
   // Kernels waiting now (a yielded one included).
   virtual int Waiting() const = 0;
+
+  // Timing mode: the device's SMs (sim_gpu_sm_pool.h), which this line's
+  // kernels share with each other and, shared, with other processes'.
+  // Runs a kernel on them as RunOnSmPool does (sim_gpu_sm_run.h), this
+  // line's process and context filled in.
+  virtual SmRunResult RunOnSms(SmRequest request, absl::Time ready,
+                               const std::function<absl::Status()>& body,
+                               const AfterBody& after_body) = 0;
+  // Kernels joined and holding no SM.
+  virtual int SmWaiting() const = 0;
 };
 
 // The line of a device of one process.
 class LocalEngineTurns final : public EngineTurns {
  public:
+  explicit LocalEngineTurns(const SmPoolConfig& sms = SmPoolConfig());
+
   absl::StatusOr<EngineTurn> Acquire(int rank) override;
   void Release(const EngineTurn& turn, absl::Time held_until) override;
   absl::Time FreeAt() const override;
   bool WaitOutranked(const EngineTurn& turn, absl::Time deadline) override;
   absl::Status Yield(const EngineTurn& turn) override;
   int Waiting() const override;
+  SmRunResult RunOnSms(SmRequest request, absl::Time ready,
+                       const std::function<absl::Status()>& body,
+                       const AfterBody& after_body) override;
+  int SmWaiting() const override;
 
  private:
   // Waits until the engine is free and `turn` is first in line, then takes it.
@@ -90,6 +108,8 @@ class LocalEngineTurns final : public EngineTurns {
   bool taken_ ABSL_GUARDED_BY(mu_) = false;
   EngineTurn running_ ABSL_GUARDED_BY(mu_);  // While taken_.
   absl::Time free_at_ ABSL_GUARDED_BY(mu_) = absl::InfinitePast();
+  CondVar sm_cv_;  // Signalled when the SMs' pool changes.
+  SmPoolState sms_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace minitf::se

@@ -1,8 +1,12 @@
 #include "stream/sim_gpu/sim_gpu_executor.h"
 
+#include <cmath>
+#include <cstdlib>
 #include <utility>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/escaping.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "stream/device_memory_protection.h"
@@ -45,6 +49,19 @@ DeviceDescription SimGPUDescription(const Platform* platform, int ordinal,
 
 }  // namespace
 
+absl::StatusOr<double> MpsActiveThreadFraction() {
+  const char* value = std::getenv("CUDA_MPS_ACTIVE_THREAD_PERCENTAGE");
+  if (value == nullptr || *value == '\0') return 1.0;
+  double percent = 0;
+  if (!absl::SimpleAtod(value, &percent) || !std::isfinite(percent) || percent <= 0 ||
+      percent > 100) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "CUDA_MPS_ACTIVE_THREAD_PERCENTAGE=\"", absl::CEscape(value),
+        "\" is not a percentage in (0, 100]"));
+  }
+  return percent / 100;
+}
+
 absl::StatusOr<std::unique_ptr<SimGPUExecutor>> SimGPUExecutor::Create(
     Platform* platform, int ordinal, const SimGPUOptions& options) {
   std::unique_ptr<SharedSimGPUDevice> shared;
@@ -52,8 +69,16 @@ absl::StatusOr<std::unique_ptr<SimGPUExecutor>> SimGPUExecutor::Create(
     absl::StatusOr<std::unique_ptr<SharedSimGPUDevice>> attached =
         SharedSimGPUDevice::Attach(
             options.shared, ordinal, options.memory_bytes,
-            {.mode = options.share, .timeslice = absl::Nanoseconds(options.timeslice_us * 1e3)});
+            {.mode = options.share,
+             .timeslice = absl::Nanoseconds(options.timeslice_us * 1e3),
+             .sm_count = options.sm_count,
+             .drain = absl::Nanoseconds(options.preempt_us * 1e3)});
     if (!attached.ok()) return attached.status();
+    if (options.share == SimGPUOptions::Share::kMps) {
+      absl::StatusOr<double> fraction = MpsActiveThreadFraction();
+      if (!fraction.ok()) return fraction.status();
+      (*attached)->SetActiveThreadFraction(*fraction);
+    }
     shared = *std::move(attached);
   }
   return std::make_unique<SimGPUExecutor>(platform, ordinal, options, std::move(shared));
@@ -68,7 +93,8 @@ SimGPUExecutor::SimGPUExecutor(Platform* platform, int ordinal, const SimGPUOpti
       shared_(std::move(shared)),
       memory_(options.memory_bytes, absl::StrCat(platform->Name(), ":", ordinal), options.strict,
               shared_.get()),
-      engine_(options.mode, absl::Microseconds(options.preempt_us), shared_.get()),
+      engine_(options.mode, absl::Microseconds(options.preempt_us), shared_.get(),
+              options.sm_count),
       blas_(std::make_unique<SimGPUBlas>(this)) {}
 
 SimGPUExecutor::~SimGPUExecutor() = default;

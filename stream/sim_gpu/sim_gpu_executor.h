@@ -38,6 +38,11 @@ namespace minitf::se {
 
 class SimGPUBlas;
 
+// share=mps: the fraction of the SMs a process's kernels may hold, from
+// CUDA_MPS_ACTIVE_THREAD_PERCENTAGE as MPS reads it (unset or empty: 1);
+// InvalidArgument naming the variable for a value outside (0, 100].
+absl::StatusOr<double> MpsActiveThreadFraction();
+
 class SimGPUExecutor : public StreamExecutor {
  public:
   static constexpr uint64_t kHostMemoryAlignment = 4096;  // Page-aligned, as pinned memory is.

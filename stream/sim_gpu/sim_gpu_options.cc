@@ -141,7 +141,15 @@ std::string SimGPUOptions::ToString() const {
 }
 
 absl::string_view SimGPUShareName(SimGPUOptions::Share share) {
-  return share == SimGPUOptions::Share::kPriority ? "priority" : "timeslice";
+  switch (share) {
+    case SimGPUOptions::Share::kPriority:
+      return "priority";
+    case SimGPUOptions::Share::kMps:
+      return "mps";
+    case SimGPUOptions::Share::kTimeslice:
+      break;
+  }
+  return "timeslice";
 }
 
 absl::Status ValidateSimGPUOptions(const SimGPUOptions& o) {
@@ -164,6 +172,11 @@ absl::Status ValidateSimGPUOptions(const SimGPUOptions& o) {
   }
   if (!std::isfinite(o.timeslice_us) || o.timeslice_us < 1 || o.timeslice_us > 1e6) {
     return bad("timeslice_us", o.timeslice_us, "1..1000000");
+  }
+  if (o.share == SimGPUOptions::Share::kMps && o.mode != SimGPUOptions::Mode::kTiming) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "SimGPU option share=mps needs mode=timing (its SM model); mode=",
+        SimGPUModeName(o.mode), " runs one kernel at a time"));
   }
   if (!o.shared.empty()) return ValidateSharedSimGPUName(o.shared);
   return absl::OkStatus();
@@ -266,8 +279,11 @@ absl::StatusOr<SimGPUOptions> ParseSimGPUOptions(absl::string_view options,
         result.share = SimGPUOptions::Share::kTimeslice;
       } else if (share == "priority") {
         result.share = SimGPUOptions::Share::kPriority;
+      } else if (share == "mps") {
+        result.share = SimGPUOptions::Share::kMps;
       } else {
-        return BadValue(key, value, "is not a sharing mode (timeslice or priority)", options);
+        return BadValue(key, value, "is not a sharing mode (timeslice, priority or mps)",
+                        options);
       }
     } else if (key == "timeslice_us") {
       status = parse_number(&result.timeslice_us);

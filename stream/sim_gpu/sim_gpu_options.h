@@ -22,8 +22,8 @@
 //   hbm_gbps=X       device-memory bandwidth, 10^9 byte/s
 //   pcie_gbps=X      host <-> device bandwidth, 10^9 byte/s
 //   launch_us=X      kernel launch latency, microseconds
-//   sm_count=N       streaming multiprocessors (1..1024); not used by the
-//                    cost model yet
+//   sm_count=N       streaming multiprocessors (1..1024): in timing mode,
+//                    kernels run side by side on them (sim_gpu_sm_pool.h)
 //   preempt_us=X     how long a running kernel takes to hand the compute
 //                    engine to a higher-priority stream's kernel (its thread
 //                    blocks in flight drain), microseconds; 0 = at once, a
@@ -47,11 +47,14 @@
 //                    the capacity and their kernels take turns on one
 //                    engine, as processes on a real GPU. Absent: the
 //                    process's own device. Letters, digits, '.', '_', '-'.
-//   share=S          timeslice | priority (with shared= only): how the
+//   share=S          timeslice | priority | mps (with shared= only): how the
 //                    processes' kernels take turns (sim_gpu_shared_device.h):
 //                    timeslice (the default) as an NVIDIA GPU time-slices
 //                    the contexts of processes without MPS; priority, stream
-//                    priorities across processes (SimGPU's earlier model)
+//                    priorities across processes (SimGPU's earlier model);
+//                    mps (mode=timing only), as MPS clients: the processes'
+//                    kernels side by side on the SMs, each process capped
+//                    at CUDA_MPS_ACTIVE_THREAD_PERCENTAGE of them
 //   timeslice_us=X   the length of a timeslice (with shared= only; 1..10^6,
 //                    default 2000)
 //
@@ -83,7 +86,7 @@ namespace minitf::se {
 struct SimGPUOptions {
   enum class Mode { kCompute, kTiming, kFunctional };
   enum class KernelSet { kCuda, kAll };
-  enum class Share { kTimeslice, kPriority };
+  enum class Share { kTimeslice, kPriority, kMps };
 
   // The profile's figures are the defaults of the fields after it: the
   // defaults here are v100's (a test checks they match).
@@ -133,7 +136,7 @@ absl::Status ValidateSimGPUOptions(const SimGPUOptions& options);
 absl::string_view SimGPUModeName(SimGPUOptions::Mode mode);
 // "cuda", "all".
 absl::string_view SimGPUKernelSetName(SimGPUOptions::KernelSet kernels);
-// "timeslice", "priority".
+// "timeslice", "priority", "mps".
 absl::string_view SimGPUShareName(SimGPUOptions::Share share);
 
 // The SimGPU kernel set of this process: the `kernels` key of MINITF_SIMGPU

@@ -26,7 +26,7 @@ namespace minitf::se {
 namespace {
 
 constexpr uint64_t kMagic = 0x6d696e6974667367;  // "minitfsg"
-constexpr uint32_t kVersion = 2;
+constexpr uint32_t kVersion = 3;
 // How long an attaching process waits for the creator to finish the segment.
 constexpr absl::Duration kCreationTimeout = absl::Seconds(5);
 constexpr size_t kMaxNameLength = 64;
@@ -112,9 +112,12 @@ struct SharedSimGPUState {
   // The sharing every attachment agreed to (set by the creator).
   SharedSimGPUDevice::Sharing::Mode sharing = SharedSimGPUDevice::Sharing::Mode::kTimeslice;
   int64_t timeslice_ns = 0;
+  int32_t sm_count = 0;
+  int64_t drain_ns = 0;
   RobustMutex mu;
   std::atomic<uint32_t> turn_seq{0};     // Bumped when the engine is released.
   std::atomic<uint32_t> preempt_seq{0};  // Bumped when a kernel outranking the running one arrives.
+  std::atomic<uint32_t> sm_seq{0};       // Bumped when the SMs' pool changes.
   uint64_t next_ticket ABSL_GUARDED_BY(mu) = 0;
   int32_t running_pid ABSL_GUARDED_BY(mu) = 0;
   uint32_t running_context ABSL_GUARDED_BY(mu) = 0;
@@ -131,6 +134,7 @@ struct SharedSimGPUState {
   bool taken ABSL_GUARDED_BY(mu) = false;  // Set after running_pid and running.
   Waiter waiting[SharedSimGPUDevice::kMaxWaiting] ABSL_GUARDED_BY(mu);
   Lease leases[SharedSimGPUDevice::kMaxProcesses] ABSL_GUARDED_BY(mu);
+  SmPoolState sms ABSL_GUARDED_BY(mu);
 
   // Locks; a dead owner's leftovers are cleared first.
   void Lock() ABSL_EXCLUSIVE_LOCK_FUNCTION(mu) {
@@ -165,6 +169,15 @@ struct SharedSimGPUState {
         LOG(WARNING, "shared SimGPU: process {} died holding {} bytes; they are free again",
             l.pid, l.bytes);
         l = Lease();
+      }
+    }
+    for (int i = 0; i < SmPoolState::kMaxKernels; ++i) {
+      const SmKernel& k = sms.kernel(i);
+      if (k.state != SmKernel::State::kFree && k.pid != 0 && !Alive(k.pid)) {
+        LOG(WARNING, "shared SimGPU: process {} died with kernels on the SMs; they are free again",
+            k.pid);
+        sms.RemoveProcess(k.pid);
+        FutexWakeAll(&sm_seq);
       }
     }
     if (taken && !Alive(running_pid)) {
@@ -392,6 +405,12 @@ absl::StatusOr<std::unique_ptr<SharedSimGPUDevice>> SharedSimGPUDevice::Attach(
     state->capacity = capacity;
     state->sharing = sharing.mode;
     state->timeslice_ns = absl::ToInt64Nanoseconds(sharing.timeslice);
+    state->sm_count = sharing.sm_count;
+    state->drain_ns = absl::ToInt64Nanoseconds(sharing.drain);
+    state->sms.Init({.sm_count = sharing.sm_count,
+                     .share = sharing.mode,
+                     .timeslice_ns = state->timeslice_ns,
+                     .drain_ns = state->drain_ns});
     if (!state->mu.Init()) {
       munmap(mapped, sizeof(SharedSimGPUState));
       shm_unlink(segment.c_str());
@@ -424,6 +443,13 @@ absl::StatusOr<std::unique_ptr<SharedSimGPUDevice>> SharedSimGPUDevice::Attach(
           " us); this process asks for ", SimGPUShareName(sharing.mode), " (timeslice ",
           absl::ToInt64Microseconds(sharing.timeslice),
           " us) (every process sharing it must give the same share= and timeslice_us=)"));
+    } else if (state->sm_count != sharing.sm_count ||
+               state->drain_ns != absl::ToInt64Nanoseconds(sharing.drain)) {
+      bad = absl::InvalidArgumentError(absl::StrCat(
+          "shared SimGPU '", name, "' device ", ordinal, " has ", state->sm_count,
+          " SMs and a drain time of ", state->drain_ns / 1000, " us; this process asks for ",
+          sharing.sm_count, " and ", absl::ToInt64Microseconds(sharing.drain),
+          " us (every process sharing it must give the same sm_count= and preempt_us=)"));
     }
     if (!bad.ok()) {
       munmap(mapped, sizeof(SharedSimGPUState));
@@ -538,7 +564,42 @@ int SharedSimGPUDevice::Waiting() const {
 
 int64_t SharedSimGPUDevice::TimesliceSwitches() const {
   StateLock lock(state_);
-  return state_->slice_switches;
+  return state_->slice_switches + state_->sms.switches();
+}
+
+SmRunResult SharedSimGPUDevice::RunOnSms(SmRequest request, absl::Time ready,
+                                         const std::function<absl::Status()>& body,
+                                         const AfterBody& after_body) {
+  StateLock lock(state_);
+  request.pid = getpid();
+  request.context = context_;
+  request.cap_fraction = active_thread_fraction_.load();
+  SharedSimGPUState* const s = state_;
+  const SmWaitOps ops{
+      .wait = [s](absl::Duration timeout)
+          ABSL_EXCLUSIVE_LOCKS_REQUIRED(s->mu) { s->Wait(&s->sm_seq, timeout); },
+      .wake_all = [s] { FutexWakeAll(&s->sm_seq); },
+      .unlocked =
+          [s](const std::function<void()>& f) ABSL_EXCLUSIVE_LOCKS_REQUIRED(s->mu) {
+            s->Unlock();
+            f();
+            s->Lock();
+          },
+  };
+  return RunOnSmPool(&state_->sms, request, ready, body, after_body, ops);
+}
+
+int SharedSimGPUDevice::SmWaiting() const {
+  StateLock lock(state_);
+  return state_->sms.Waiting();
+}
+
+void SharedSimGPUDevice::SetActiveThreadFraction(double fraction) {
+  active_thread_fraction_.store(std::clamp(fraction, 0.01, 1.0));
+}
+
+double SharedSimGPUDevice::active_thread_fraction() const {
+  return active_thread_fraction_.load();
 }
 
 absl::Status RemoveSharedSimGPU(absl::string_view name, int count) {

@@ -25,6 +25,16 @@
 //              model; no NVIDIA sharing mode does this between processes;
 //              kept to compare with).
 //
+//   mps        (timing mode) as MPS clients: every process's kernels on the
+//              SMs at once, each process holding at most its active-thread
+//              percentage of them (SetActiveThreadFraction).
+//
+// In timing mode the kernels share the device's SMs (sim_gpu_sm_pool.h,
+// kept in the segment): timeslice runs one context's kernels side by side
+// on the SMs during its slice, and priority orders all of them as one
+// context's. Compute and functional modes run one kernel at a time, in the
+// line below, and do not know mps.
+//
 // Each process keeps its own address range for its allocations
 // (SimGPUMemory); only their sizes are shared.
 //
@@ -46,6 +56,7 @@
 #ifndef MINITF_STREAM_SIM_GPU_SIM_GPU_SHARED_DEVICE_H_
 #define MINITF_STREAM_SIM_GPU_SIM_GPU_SHARED_DEVICE_H_
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -68,6 +79,10 @@ struct SharedSimGPUSharing {
   using Mode = SimGPUOptions::Share;
   Mode mode = Mode::kTimeslice;
   absl::Duration timeslice = absl::Milliseconds(2);
+  // The device's SMs and the drain time of their blocks (timing mode's SM
+  // model, sim_gpu_sm_pool.h).
+  int sm_count = 80;
+  absl::Duration drain = absl::Microseconds(100);
 
   bool operator==(const SharedSimGPUSharing&) const = default;
 };
@@ -115,6 +130,15 @@ class SharedSimGPUDevice final : public EngineTurns {
   bool WaitOutranked(const EngineTurn& turn, absl::Time deadline) override;
   absl::Status Yield(const EngineTurn& turn) override;
   int Waiting() const override;
+  SmRunResult RunOnSms(SmRequest request, absl::Time ready,
+                       const std::function<absl::Status()>& body,
+                       const AfterBody& after_body) override;
+  int SmWaiting() const override;
+  // share=mps: the fraction of the SMs this attachment's kernels may hold
+  // together, (0, 1] (CUDA_MPS_ACTIVE_THREAD_PERCENTAGE / 100); 1 at first.
+  // Applies to kernels that join from then on.
+  void SetActiveThreadFraction(double fraction);
+  double active_thread_fraction() const;
   // Times the engine went from one context to another because a timeslice
   // ended with another context waiting (every attachment's together).
   int64_t TimesliceSwitches() const;
@@ -127,6 +151,7 @@ class SharedSimGPUDevice final : public EngineTurns {
   const std::string segment_;
   const int64_t capacity_;
   const uint32_t context_;  // This attachment's context: 1, 2, ...
+  std::atomic<double> active_thread_fraction_{1.0};
 };
 
 // Removes the segments of devices 0..count-1 of shared device `name`

@@ -74,13 +74,13 @@ TEST_F(SharedDeviceTest, ByPriorityOneLineServesEveryAttachmentByPriorityThenArr
                              arrivals[i].second, &finished));
     AwaitQueued(engine_a, static_cast<int>(i) + 1);
   }
-  EXPECT_EQ(b->Waiting(), 5);
+  EXPECT_EQ(b->SmWaiting(), 5);
   release.Notify();
   for (std::thread& t : threads) t.join();
   EXPECT_EQ(finished.names(), (std::vector<std::string>{"blocker", "high1", "high2",
                                                         "default1", "low1", "low2"}));
   EXPECT_EQ(engine_a.KernelCount() + engine_b.KernelCount(), 6);
-  EXPECT_EQ(a->Waiting(), 0);
+  EXPECT_EQ(a->SmWaiting(), 0);
 }
 
 TEST_F(SharedDeviceTest, ByPriorityAHigherPriorityKernelOfAnotherAttachmentPreemptsAHold) {

@@ -102,10 +102,12 @@ TEST_F(SharedDeviceProcessTest, TheEngineOfAProcessKilledWhileHoldingItIsFreeAga
     k.run_in_timing_mode = true;
     k.body = [ready] {
       SayReady(ready);
+      // A body holds the device until it returns (whosever the timeslice
+      // is): the process is killed first.
+      absl::SleepFor(absl::Hours(1));
       return absl::OkStatus();
     };
     absl::Duration charged;
-    // Holds the engine for an hour: the process is killed first.
     (void)engine.Execute(k, absl::Hours(1), StreamPriority::kHighest, &charged);
     _exit(4);
   });
@@ -120,7 +122,7 @@ TEST_F(SharedDeviceProcessTest, TheEngineOfAProcessKilledWhileHoldingItIsFreeAga
     EXPECT_TRUE(engine.Execute(k, absl::Milliseconds(1), StreamPriority::kLowest, &charged).ok());
     done = true;
   });
-  while (d->Waiting() < 1) absl::SleepFor(absl::Milliseconds(1));
+  while (d->SmWaiting() < 1) absl::SleepFor(absl::Milliseconds(1));
   absl::SleepFor(absl::Milliseconds(100));
   EXPECT_FALSE(done.load()) << "the kernel ran while another process held the engine";
   Kill(child);
@@ -153,7 +155,7 @@ TEST_F(SharedDeviceProcessTest, AProcessKilledWhileWaitingInLineBlocksNobody) {
     (void)child_engine.Execute(k, absl::Hours(1), StreamPriority::kHighest, &charged);
     _exit(4);
   });
-  while (d->Waiting() < 1) absl::SleepFor(absl::Milliseconds(1));
+  while (d->SmWaiting() < 1) absl::SleepFor(absl::Milliseconds(1));
   Kill(child);
   release.Notify();
   holder.join();
@@ -161,7 +163,7 @@ TEST_F(SharedDeviceProcessTest, AProcessKilledWhileWaitingInLineBlocksNobody) {
   after.name = "after";
   absl::Duration charged;
   EXPECT_TRUE(engine.Execute(after, absl::Milliseconds(1), StreamPriority::kLowest, &charged).ok());
-  EXPECT_EQ(d->Waiting(), 0);
+  EXPECT_EQ(d->SmWaiting(), 0);
 }
 
 TEST_F(SharedDeviceProcessTest, ExecutorsOfTwoPlatformsNamingOneSharedDeviceShareItsMemory) {

@@ -1,6 +1,7 @@
 #include "ops/kernels/sim_gpu/sim_gpu_cost.h"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "absl/container/flat_hash_map.h"
@@ -88,6 +89,48 @@ double Flops(const NodeDef& def, const std::vector<const Tensor*>& in,
   return largest;
 }
 
+// The thread blocks the kernel's CUDA twin would launch, and how many fit
+// on one SM (KernelCost::blocks). Matrix products and convolutions are
+// tiled GEMMs: a block per 64 x 64 tile of the output (the input's, for
+// the input gradient), two blocks per SM (a tile's shared memory); the
+// filter gradient splits its long reduction over blocks until the GPU is
+// full (0: fills any GPU). Everything else: a thread per element of its
+// largest tensor, 256 per block, 8 blocks per SM (2048 threads), as
+// LaunchConfigFor (stream/cuda/gpu_launch_config.h).
+void SetBlocks(const std::vector<const Tensor*>& in,
+               const std::vector<PartialTensorShape>& out, se::KernelCost* cost) {
+  using F = se::KernelFamily;
+  constexpr double kTile = 64.0 * 64.0;
+  const auto blocks_of = [](double work, double per_block) {
+    return static_cast<int64_t>(std::ceil(std::max(work, 1.0) / per_block));
+  };
+  switch (cost->family) {
+    case F::kConvBackpropFilter:
+      cost->blocks = 0;
+      return;
+    case F::kMatMul:
+    case F::kConvForward:
+    case F::kConvBackpropInput:
+      // Unknown output: fills any GPU.
+      cost->blocks = out.empty() || Elements(out[0]) == 0
+                         ? 0
+                         : blocks_of(static_cast<double>(Elements(out[0])), kTile);
+      cost->blocks_per_sm = 2;
+      return;
+    default:
+      break;
+  }
+  double largest = 0;
+  for (const Tensor* t : in) {
+    if (t != nullptr) largest = std::max(largest, static_cast<double>(t->NumElements()));
+  }
+  for (const PartialTensorShape& s : out) {
+    largest = std::max(largest, static_cast<double>(Elements(s)));
+  }
+  cost->blocks = blocks_of(largest, 256);
+  cost->blocks_per_sm = 8;
+}
+
 }  // namespace
 
 se::KernelFamily KernelFamilyOfOp(absl::string_view op) {
@@ -161,6 +204,7 @@ se::KernelCost EstimateKernelCost(const NodeDef& def, const std::vector<const Te
   se::KernelCost cost;
   cost.family = KernelFamilyOfOp(def.op);
   cost.flops = Flops(def, inputs, output_shapes);
+  SetBlocks(inputs, output_shapes, &cost);
   for (const Tensor* t : inputs) {
     if (t == nullptr || t->TotalBytes() == 0) continue;
     const double bytes = static_cast<double>(t->TotalBytes());

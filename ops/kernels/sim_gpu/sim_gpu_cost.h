@@ -14,6 +14,11 @@
 //   bytes: every input plus every output.
 //   family: from the op's name (KernelFamilyOfOp), for the GPU profile's
 //          per-family efficiency (stream/sim_gpu/sim_gpu_profile.h).
+//   blocks: the thread blocks of its CUDA twin's launch, for the SM model
+//          (stream/sim_gpu/sim_gpu_sm_pool.h): a 64 x 64 output tile each
+//          for matrix products and convolutions (two per SM), unknown (the
+//          whole GPU) for the filter gradient's split reduction, else 256
+//          elements of the largest tensor each (eight per SM).
 #ifndef MINITF_OPS_KERNELS_SIM_GPU_SIM_GPU_COST_H_
 #define MINITF_OPS_KERNELS_SIM_GPU_SIM_GPU_COST_H_
 

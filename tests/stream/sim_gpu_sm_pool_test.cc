@@ -1,0 +1,234 @@
+// SimGPU's SM model (sim_gpu_sm_pool.h), driven by explicit times: kernels
+// side by side by width, priority order as SMs free up, the drain time
+// before a newcomer takes held SMs, timeslices between contexts, MPS caps.
+#include "stream/sim_gpu/sim_gpu_sm_pool.h"
+
+#include "gtest/gtest.h"
+
+namespace minitf::se {
+namespace {
+
+using Share = SimGPUOptions::Share;
+constexpr int64_t kMs = 1'000'000;  // ns
+constexpr int64_t kT0 = 1'000 * kMs;
+
+SmPoolState Pool(Share share = Share::kPriority, int64_t drain_ns = 0,
+                 int64_t timeslice_ns = 2 * kMs) {
+  SmPoolState pool;
+  pool.Init({.sm_count = 100, .share = share, .timeslice_ns = timeslice_ns, .drain_ns = drain_ns});
+  pool.AdvanceTo(kT0);
+  return pool;
+}
+
+SmRequest Kernel(double width, int64_t work_ns, int rank = 0, uint32_t context = 0,
+                 double cap = 1) {
+  return {.context = context,
+          .rank = rank,
+          .width = width,
+          .cap_fraction = cap,
+          .work_ns = static_cast<double>(work_ns)};
+}
+
+bool Done(const SmPoolState& pool, int k) {
+  return pool.kernel(k).state == SmKernel::State::kDone;
+}
+
+TEST(SmPoolTest, AKernelAloneTakesItsModeledTime) {
+  SmPoolState pool = Pool();
+  const int k = pool.Add(Kernel(100, 3 * kMs), kT0);
+  ASSERT_GE(k, 0);
+  EXPECT_EQ(pool.ProjectedEnd(k), kT0 + 3 * kMs);
+  pool.AdvanceTo(kT0 + 10 * kMs);
+  ASSERT_TRUE(Done(pool, k));
+  EXPECT_EQ(pool.kernel(k).end_ns, kT0 + 3 * kMs);
+}
+
+TEST(SmPoolTest, NarrowKernelsRunSideBySideAtFullSpeed) {
+  SmPoolState pool = Pool();
+  const int a = pool.Add(Kernel(40, 2 * kMs), kT0);
+  const int b = pool.Add(Kernel(60, 2 * kMs), kT0);
+  pool.AdvanceTo(kT0 + 5 * kMs);
+  EXPECT_EQ(pool.kernel(a).end_ns, kT0 + 2 * kMs);
+  EXPECT_EQ(pool.kernel(b).end_ns, kT0 + 2 * kMs);
+}
+
+TEST(SmPoolTest, KernelsWiderThanTheDeviceTogetherShareWhatIsLeft) {
+  SmPoolState pool = Pool();
+  // The first takes 80 SMs; the second gets the 20 left, a third of its
+  // width, until the first ends at 1 ms; then all 60 for the rest.
+  const int a = pool.Add(Kernel(80, 1 * kMs), kT0);
+  const int b = pool.Add(Kernel(60, 1 * kMs), kT0);
+  EXPECT_DOUBLE_EQ(pool.kernel(a).sms, 80);
+  EXPECT_DOUBLE_EQ(pool.kernel(b).sms, 20);
+  pool.AdvanceTo(kT0 + 5 * kMs);
+  EXPECT_EQ(pool.kernel(a).end_ns, kT0 + 1 * kMs);
+  // 1/3 of its work done by 1 ms; 2/3 at full width.
+  EXPECT_NEAR(pool.kernel(b).end_ns, kT0 + 1 * kMs + 2 * kMs / 3, 2);
+}
+
+TEST(SmPoolTest, FreedSmsGoToTheHighestPriorityThenTheEarliest) {
+  // A drain time longer than the test: nobody takes held SMs.
+  SmPoolState pool = Pool(Share::kPriority, /*drain_ns=*/100 * kMs);
+  const int running = pool.Add(Kernel(100, 1 * kMs), kT0);
+  const int low = pool.Add(Kernel(100, 1 * kMs, /*rank=*/1), kT0);
+  const int late_high = pool.Add(Kernel(100, 1 * kMs, /*rank=*/-1), kT0 + kMs / 2);
+  pool.AdvanceTo(kT0 + 10 * kMs);
+  EXPECT_EQ(pool.kernel(running).end_ns, kT0 + 1 * kMs);
+  EXPECT_EQ(pool.kernel(late_high).end_ns, kT0 + 2 * kMs);
+  EXPECT_EQ(pool.kernel(low).end_ns, kT0 + 3 * kMs);
+}
+
+TEST(SmPoolTest, AHigherPriorityKernelTakesHeldSmsAfterTheDrainTime) {
+  SmPoolState pool = Pool(Share::kPriority, /*drain_ns=*/kMs / 10);
+  const int low = pool.Add(Kernel(100, 10 * kMs, /*rank=*/1), kT0);
+  pool.AdvanceTo(kT0 + kMs);
+  const int high = pool.Add(Kernel(100, 1 * kMs, /*rank=*/-1), kT0 + kMs);
+  EXPECT_DOUBLE_EQ(pool.kernel(high).sms, 0);  // The low kernel's blocks drain.
+  pool.AdvanceTo(kT0 + kMs + kMs / 10);
+  EXPECT_DOUBLE_EQ(pool.kernel(high).sms, 100);
+  EXPECT_DOUBLE_EQ(pool.kernel(low).sms, 0);
+  pool.AdvanceTo(kT0 + 20 * kMs);
+  EXPECT_EQ(pool.kernel(high).end_ns, kT0 + 2 * kMs + kMs / 10);
+  // Its 10 ms of work, with 1 ms off the SMs.
+  EXPECT_EQ(pool.kernel(low).end_ns, kT0 + 11 * kMs);
+  EXPECT_EQ(pool.kernel(low).preemptions, 1);
+  EXPECT_EQ(pool.kernel(high).preemptions, 0);
+}
+
+TEST(SmPoolTest, ANewcomerOfEqualPriorityNeverTakesHeldSms) {
+  SmPoolState pool = Pool(Share::kPriority, /*drain_ns=*/0);
+  const int first = pool.Add(Kernel(100, 3 * kMs), kT0);
+  const int second = pool.Add(Kernel(100, 1 * kMs), kT0 + kMs);
+  pool.AdvanceTo(kT0 + 10 * kMs);
+  EXPECT_EQ(pool.kernel(first).end_ns, kT0 + 3 * kMs);
+  EXPECT_EQ(pool.kernel(second).end_ns, kT0 + 4 * kMs);
+  EXPECT_EQ(pool.kernel(first).preemptions, 0);
+}
+
+TEST(SmPoolTest, APinnedKernelKeepsItsSmsUntilUnpinned) {
+  SmPoolState pool = Pool(Share::kPriority, /*drain_ns=*/0);
+  SmRequest pinned = Kernel(100, 0, /*rank=*/1);
+  pinned.pinned = true;
+  const int body = pool.Add(pinned, kT0);
+  const int high = pool.Add(Kernel(100, 1 * kMs, /*rank=*/-1), kT0);
+  pool.AdvanceTo(kT0 + 5 * kMs);
+  EXPECT_DOUBLE_EQ(pool.kernel(body).sms, 100);
+  EXPECT_EQ(pool.ProjectedEnd(body), SmPoolState::kNever);
+  pool.Unpin(body, 0);
+  pool.AdvanceTo(kT0 + 10 * kMs);
+  EXPECT_EQ(pool.kernel(body).end_ns, kT0 + 5 * kMs);
+  EXPECT_EQ(pool.kernel(high).end_ns, kT0 + 6 * kMs);
+}
+
+TEST(SmPoolTest, AKernelReadyLaterJoinsThen) {
+  SmPoolState pool = Pool();
+  const int k = pool.Add(Kernel(100, 1 * kMs), kT0 + 4 * kMs);
+  pool.AdvanceTo(kT0);
+  EXPECT_EQ(pool.kernel(k).state, SmKernel::State::kPending);
+  EXPECT_EQ(pool.ProjectedEnd(k), kT0 + 4 * kMs);
+  EXPECT_EQ(pool.Waiting(), 1);
+  pool.AdvanceTo(kT0 + 10 * kMs);
+  EXPECT_EQ(pool.kernel(k).end_ns, kT0 + 5 * kMs);
+}
+
+TEST(SmPoolTest, ADetachedKernelLeavesItsPlaceWhenItEnds) {
+  SmPoolState pool = Pool();
+  const int k = pool.Add(Kernel(100, 1 * kMs), kT0);
+  pool.Detach(k);
+  pool.AdvanceTo(kT0 + 2 * kMs);
+  EXPECT_EQ(pool.kernel(k).state, SmKernel::State::kFree);
+}
+
+TEST(SmPoolTest, TimeslicedContextsAlternateOnlyWhileBothHaveWork) {
+  SmPoolState pool = Pool(Share::kTimeslice, /*drain_ns=*/0, /*timeslice_ns=*/2 * kMs);
+  // Context 1 alone for 3 ms (never switched out), then context 2 arrives.
+  const int a = pool.Add(Kernel(100, 10 * kMs, 0, /*context=*/1), kT0);
+  pool.AdvanceTo(kT0 + 3 * kMs);
+  EXPECT_EQ(pool.switches(), 0);
+  const int b = pool.Add(Kernel(10, 1 * kMs, 0, /*context=*/2), kT0 + 3 * kMs);
+  // Though 90 SMs are free, b waits for context 1's slice to end at 4 ms.
+  EXPECT_DOUBLE_EQ(pool.kernel(b).sms, 0);
+  pool.AdvanceTo(kT0 + 4 * kMs);
+  EXPECT_EQ(pool.switches(), 1);
+  EXPECT_DOUBLE_EQ(pool.kernel(b).sms, 10);
+  EXPECT_DOUBLE_EQ(pool.kernel(a).sms, 0);
+  // b ends at 5 ms, well inside its slice: the device goes back at once.
+  pool.AdvanceTo(kT0 + 5 * kMs);
+  EXPECT_EQ(pool.kernel(b).end_ns, kT0 + 5 * kMs);
+  EXPECT_DOUBLE_EQ(pool.kernel(a).sms, 100);
+  pool.AdvanceTo(kT0 + 20 * kMs);
+  EXPECT_EQ(pool.kernel(a).end_ns, kT0 + 11 * kMs);
+}
+
+TEST(SmPoolTest, TimeslicedALongKernelYieldsEverySliceAfterTheDrain) {
+  SmPoolState pool = Pool(Share::kTimeslice, /*drain_ns=*/kMs / 10, /*timeslice_ns=*/kMs);
+  const int a = pool.Add(Kernel(100, 4 * kMs, 0, 1), kT0);
+  const int b = pool.Add(Kernel(100, 4 * kMs, 0, 2), kT0);
+  pool.AdvanceTo(kT0 + 100 * kMs);
+  // 1 ms slices, each followed by 0.1 ms in which the old context's blocks
+  // drain (it keeps running): a runs [0, 1.1), b [1.1, 2.2), a [2.2, 3.3)
+  // ... a ends at 7.3 ms in its fourth slice; b has the device from then.
+  // No time is lost: the two end when their 8 ms of work are done.
+  EXPECT_EQ(pool.switches(), 6);
+  EXPECT_EQ(pool.kernel(a).end_ns, kT0 + 7 * kMs + 3 * kMs / 10);
+  EXPECT_EQ(pool.kernel(b).end_ns, kT0 + 8 * kMs);
+}
+
+TEST(SmPoolTest, PriorityAcrossContextsIsOneOrder) {
+  SmPoolState pool = Pool(Share::kPriority);
+  const int a = pool.Add(Kernel(100, 1 * kMs, /*rank=*/1, /*context=*/1), kT0);
+  const int b = pool.Add(Kernel(100, 1 * kMs, /*rank=*/-1, /*context=*/2), kT0);
+  pool.AdvanceTo(kT0 + 5 * kMs);
+  EXPECT_EQ(pool.kernel(b).end_ns, kT0 + 1 * kMs);
+  EXPECT_EQ(pool.kernel(a).end_ns, kT0 + 2 * kMs);
+}
+
+TEST(SmPoolTest, MpsRunsContextsSideBySideEachWithinItsCap) {
+  SmPoolState pool = Pool(Share::kMps);
+  // Context 1 may hold 70 SMs, context 2 30: both full-width kernels run
+  // at once, each at its cap's speed.
+  const int a = pool.Add(Kernel(100, 7 * kMs, 0, /*context=*/1, /*cap=*/0.7), kT0);
+  const int b = pool.Add(Kernel(100, 3 * kMs, 0, /*context=*/2, /*cap=*/0.3), kT0);
+  EXPECT_DOUBLE_EQ(pool.kernel(a).sms, 70);
+  EXPECT_DOUBLE_EQ(pool.kernel(b).sms, 30);
+  pool.AdvanceTo(kT0 + 20 * kMs);
+  EXPECT_EQ(pool.kernel(a).end_ns, kT0 + 10 * kMs);
+  EXPECT_EQ(pool.kernel(b).end_ns, kT0 + 10 * kMs);
+}
+
+TEST(SmPoolTest, MpsOrdersByArrivalAcrossContextsAndPriorityWithinOne) {
+  SmPoolState pool = Pool(Share::kMps);
+  const int first = pool.Add(Kernel(100, 1 * kMs, /*rank=*/1, /*context=*/1), kT0);
+  const int other = pool.Add(Kernel(100, 1 * kMs, /*rank=*/-1, /*context=*/2), kT0);
+  const int own_high = pool.Add(Kernel(100, 1 * kMs, /*rank=*/-1, /*context=*/1), kT0);
+  pool.AdvanceTo(kT0 + 10 * kMs);
+  // Context 1's high kernel takes its context's first place, then its low
+  // one; the other context's higher priority does not count across
+  // contexts: it comes after context 1's earlier arrival.
+  EXPECT_EQ(pool.kernel(own_high).end_ns, kT0 + 1 * kMs);
+  EXPECT_EQ(pool.kernel(first).end_ns, kT0 + 2 * kMs);
+  EXPECT_EQ(pool.kernel(other).end_ns, kT0 + 3 * kMs);
+}
+
+TEST(SmPoolTest, RemovingAProcessFreesItsSms) {
+  SmPoolState pool = Pool();
+  SmRequest dead = Kernel(100, 10 * kMs);
+  dead.pid = 4242;
+  pool.Add(dead, kT0);
+  const int live = pool.Add(Kernel(100, 1 * kMs), kT0);
+  pool.AdvanceTo(kT0 + kMs);
+  EXPECT_DOUBLE_EQ(pool.kernel(live).sms, 0);
+  pool.RemoveProcess(4242);
+  EXPECT_DOUBLE_EQ(pool.kernel(live).sms, 100);
+  pool.AdvanceTo(kT0 + 5 * kMs);
+  EXPECT_EQ(pool.kernel(live).end_ns, kT0 + 2 * kMs);
+}
+
+TEST(SmPoolTest, AFullPoolRefusesAKernel) {
+  SmPoolState pool = Pool();
+  for (int i = 0; i < SmPoolState::kMaxKernels; ++i) ASSERT_GE(pool.Add(Kernel(1, kMs), kT0), 0);
+  EXPECT_EQ(pool.Add(Kernel(1, kMs), kT0), -1);
+}
+
+}  // namespace
+}  // namespace minitf::se
