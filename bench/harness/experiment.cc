@@ -229,23 +229,22 @@ absl::StatusOr<ExperimentResult> RunExperiment(const Scenario& input,
   if (!options.pacing.empty()) {
     for (JobSpec& job : scenario.jobs) job.pacing = options.pacing;
   }
-  if (!options.simgpu_overrides.empty()) {
-    MINITF_ASSIGN_OR_RETURN(scenario.simgpu_options,
-                            OverrideSimGPUOptions(scenario.simgpu_options,
-                                                  options.simgpu_overrides));
-  }
   if (!options.stream_priority.empty()) {
     for (JobSpec& job : scenario.jobs) job.stream_priority = options.stream_priority;
   }
   // Processes on SimGPU share one device of this experiment's own, removed
-  // at the end.
+  // at the end. It is named with the overrides, which may set how the
+  // processes share it (share=, timeslice_us=: keys of a shared device).
   result.processes = options.processes;
   std::string shared_device;
+  std::string overrides = options.simgpu_overrides;
   if (options.processes) {
     shared_device = absl::StrCat("colocate-", getpid(), "-", absl::ToUnixMicros(absl::Now()));
-    MINITF_ASSIGN_OR_RETURN(
-        scenario.simgpu_options,
-        OverrideSimGPUOptions(scenario.simgpu_options, absl::StrCat("shared=", shared_device)));
+    overrides = absl::StrCat(overrides, overrides.empty() ? "" : ",", "shared=", shared_device);
+  }
+  if (!overrides.empty()) {
+    MINITF_ASSIGN_OR_RETURN(scenario.simgpu_options,
+                            OverrideSimGPUOptions(scenario.simgpu_options, overrides));
   }
   absl::Cleanup remove_shared_device = [&] {
     if (shared_device.empty()) return;

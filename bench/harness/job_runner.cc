@@ -139,6 +139,7 @@ void JobRunner::Run() {
   int64_t steps = 0;
   absl::Time last = absl::Now();
   while (!ShouldStop(steps, absl::Now())) {
+    if (!AwaitInput(end)) break;
     absl::Status s = RunStep(feeds, steps + 1, end);
     const absl::Time now = absl::Now();
     // The job's time ran out in the middle of the step: the step was
@@ -172,6 +173,17 @@ void JobRunner::Run() {
     records_.push_back(r);
   }
   finished_.store(true);
+}
+
+bool JobRunner::AwaitInput(absl::Time end) {
+  if (options_.spec.input_ms <= 0) return true;
+  const absl::Time ready = absl::Now() + absl::Milliseconds(options_.spec.input_ms);
+  const absl::Time until = std::min(ready, end);
+  MutexLock lock(&mu_);
+  while (!stop_requested_.load() && absl::Now() < until) {
+    stop_cv_.WaitWithTimeout(&mu_, until - absl::Now());
+  }
+  return !stop_requested_.load() && ready <= end;
 }
 
 absl::Status JobRunner::RunStep(const std::vector<std::pair<std::string, Tensor>>& feeds,

@@ -12,6 +12,8 @@
 //   job->Join();
 //   for (const StepRecord& r : job->Records()) ...
 //
+// Each step first waits the job's input_ms on the host (its input
+// pipeline), with no GPU work, then runs; a stop ends that wait at once.
 // A step that fails (out of memory, say) ends the job; status() says why.
 // Every step runs with a deadline at the job's end: a step still running
 // then is cancelled and not counted, and the job ends normally.
@@ -100,6 +102,9 @@ class JobRunner final : public ExperimentJob {
   absl::Status RunStep(const std::vector<std::pair<std::string, Tensor>>& feeds, int64_t step,
                        absl::Time deadline);
   void Run();
+  // Waits spec.input_ms, or less when stopped or when `end` comes first.
+  // True when the input is ready and the job may run its step.
+  bool AwaitInput(absl::Time end);
   bool ShouldStop(int64_t steps, absl::Time now) const;
   // When the job must have stopped: its duration's end or the experiment's,
   // whichever is first (InfiniteFuture: neither is set).
@@ -116,7 +121,9 @@ class JobRunner final : public ExperimentJob {
   std::atomic<bool> finished_{false};
 
   mutable Mutex mu_;
-  CondVar stop_cv_;  // Signalled by RequestStop (wakes the wait for the start time).
+  // Signalled by RequestStop (wakes the waits for the start time and for a
+  // step's input).
+  CondVar stop_cv_;
   std::vector<StepRecord> records_ ABSL_GUARDED_BY(mu_);
   absl::Status status_ ABSL_GUARDED_BY(mu_);
 };

@@ -57,6 +57,7 @@ Json JobJson(const JobSpec& spec) {
   j["start_s"] = spec.start_s;
   j["pacing"] = spec.pacing;
   if (!spec.stream_priority.empty()) j["stream_priority"] = spec.stream_priority;
+  if (spec.input_ms > 0) j["input_ms"] = spec.input_ms;
   return j;
 }
 

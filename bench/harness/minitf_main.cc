@@ -72,7 +72,8 @@ options:
                          (default: each job's; a scenario's default is high
                          for guarantee jobs, low for opportunistic ones)
   --simgpu OPTIONS       SimGPU options replacing the scenario's values of
-                         those keys (e.g. preempt_us=0; see docs/SIMGPU.md)
+                         those keys (e.g. preempt_us=0; see docs/SIMGPU.md;
+                         share= and timeslice_us= with --processes)
   --coordinator POLICY   antman or tgs: a local coordinator (as `minitf
                          coordinator`) steers the jobs' configs in closed
                          loop instead of the scenario's timeline, and its
@@ -149,7 +150,6 @@ absl::StatusOr<std::optional<ColocateArgs>> ParseColocate(const std::vector<std:
       }
     } else if (a == "--simgpu") {
       MINITF_ASSIGN_OR_RETURN(out.options.simgpu_overrides, value());
-      MINITF_RETURN_IF_ERROR(OverrideSimGPUOptions("", out.options.simgpu_overrides).status());
     } else if (a == "--coordinator") {
       MINITF_ASSIGN_OR_RETURN(out.options.coordinator, value());
       MINITF_RETURN_IF_ERROR(CheckCoordinatorPolicy(out.options.coordinator));
@@ -178,6 +178,13 @@ absl::StatusOr<std::optional<ColocateArgs>> ParseColocate(const std::vector<std:
     }
   }
   if (out.scenario.empty()) return absl::InvalidArgumentError("colocate wants a SCENARIO file");
+  // With --processes the run shares its device between the processes
+  // (shared=NAME), so the keys of a shared device (share=, timeslice_us=)
+  // are valid then, and only then.
+  MINITF_RETURN_IF_ERROR(
+      OverrideSimGPUOptions(out.options.processes ? "shared=colocate" : "",
+                            out.options.simgpu_overrides)
+          .status());
   if (out.options.no_timeline && !out.options.coordinator.empty()) {
     return absl::InvalidArgumentError("--no-timeline and --coordinator exclude each other");
   }

@@ -289,6 +289,7 @@ nlohmann::json SummaryJson(const ExperimentResult& result) {
                 {"batch_size", spec.batch_size},
                 {"pacing", spec.pacing},
                 {"stream_priority", se::StreamPriorityName(JobStreamPriority(spec))},
+                {"input_ms", spec.input_ms},
                 {"steps", s.steps},
                 {"steps_per_s", s.steps_per_s},
                 {"examples_per_s", s.examples_per_s},

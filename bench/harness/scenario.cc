@@ -38,7 +38,7 @@ constexpr absl::string_view kDeviceKeys[] = {"simgpu", "platform"};
 constexpr absl::string_view kJobKeys[] = {
     "name",         "model",        "model_params", "graph",   "batch_size", "steps",
     "duration_s",   "role",         "memory_limit", "perf_control", "start_s", "pacing",
-    "stream_priority"};
+    "stream_priority", "input_ms"};
 constexpr absl::string_view kActionKeys[] = {"at_s", "job", "maxDeviceMem", "perfControl"};
 
 // Deeper than any scenario needs (it nests four levels); a limit keeps a
@@ -160,6 +160,7 @@ absl::Status ParseJob(const Json& j, const std::string& file, const std::string&
     return f.Error("stream_priority", absl::StrCat("must be \"high\", \"default\" or \"low\", got ",
                                                    QuotedText(job->stream_priority)));
   }
+  MINITF_RETURN_IF_ERROR(f.Number("input_ms", &job->input_ms, 0, kMaxInputMs, "milliseconds"));
   return absl::OkStatus();
 }
 

@@ -15,7 +15,7 @@
 //              "role": "guarantee", "duration_s": 60,
 //              "memory_limit": "6GiB", "perf_control": 100,
 //              "start_s": 0, "pacing": "precise",
-//              "stream_priority": "high"}, ...],
+//              "stream_priority": "high", "input_ms": 20}, ...],
 //    "timeline": [{"at_s": 10, "job": "opportunistic", "maxDeviceMem": "1GiB"},
 //                 {"at_s": 30, "job": "opportunistic", "perfControl": 10}]}
 //
@@ -76,7 +76,14 @@ struct JobSpec {
   // "high", "default" or "low" (stream_priority.h); "": by role, high for a
   // guarantee job and low for an opportunistic one.
   std::string stream_priority;
+  // Host time each step waits for its input before it runs (a synchronous
+  // input pipeline reading and decoding files), launching no GPU work
+  // meanwhile; 0..kMaxInputMs. Step rates include it, as a user sees them.
+  double input_ms = 0;
 };
+
+// The longest input wait of one step a job may ask for.
+inline constexpr double kMaxInputMs = 60000;
 
 // The priority of the job's GPU streams: stream_priority, or its role's.
 se::StreamPriority JobStreamPriority(const JobSpec& job);
@@ -122,7 +129,8 @@ struct Scenario {
 // stream priority, a name that is not a safe file name, a duplicate job
 // name, a timeline action for an unknown job or with nothing to set, a time
 // that is negative, not finite, too large or at or after the scenario's
-// end, perfControl outside 0..100, a size that does not parse.
+// end, perfControl outside 0..100, input_ms not a finite number in
+// 0..kMaxInputMs, a size that does not parse.
 absl::StatusOr<Scenario> ParseScenarioJson(absl::string_view content, absl::string_view file_name);
 absl::StatusOr<Scenario> ParseScenarioCsv(absl::string_view content, absl::string_view file_name);
 // One job object of a scenario's "jobs", alone (`minitf job`'s file); the

@@ -128,6 +128,68 @@ TEST(JobRunnerTest, ATracedPacedJobRecordsItsKernelsSlotsAndSamples) {
   EXPECT_EQ((*job)->device_capacity_bytes(), 96 * kMiB);
 }
 
+// input_ms: each step first waits its input on the host, so N steps take
+// at least N * input_ms, and the GPU is idle meanwhile: its busy time fits
+// in the wall time left over.
+TEST(JobRunnerTest, EachStepWaitsItsInputWithTheGpuIdle) {
+  const std::string dir = test::MakeTempDir("job_runner");
+  constexpr int kSteps = 4;
+  constexpr double kInputMs = 50;
+  JobRunner::Options o = Options(dir, "fed", kSteps, 32 * kMiB);
+  o.spec.input_ms = kInputMs;
+  auto job = JobRunner::Create(o);
+  ASSERT_TRUE(job.ok()) << job.status();
+  const absl::Duration busy_before = (*job)->Sample().gpu_busy;
+  const absl::Time start = absl::Now();
+  (*job)->Start(start);
+  (*job)->Join();
+  const absl::Duration wall = absl::Now() - start;
+  ASSERT_TRUE((*job)->status().ok()) << (*job)->status();
+  const std::vector<StepRecord> records = (*job)->Records();
+  ASSERT_EQ(records.size(), static_cast<size_t>(kSteps));
+  const absl::Duration input = kSteps * absl::Milliseconds(kInputMs);
+  EXPECT_GE(wall, input);
+  // Step rates include the wait: every step's time (Run to Run) holds it.
+  for (const StepRecord& r : records) EXPECT_GE(r.step_ms, kInputMs) << "step " << r.step;
+  EXPECT_GE(absl::Seconds(records.front().time_s), absl::Milliseconds(kInputMs));
+  const absl::Duration busy = (*job)->Sample().gpu_busy - busy_before;
+  EXPECT_GT(busy, absl::ZeroDuration());
+  EXPECT_LE(busy, wall - input);
+}
+
+// A stop, or the job's end, ends the input wait at once: the step it was
+// waiting for does not run.
+TEST(JobRunnerTest, AStopOrTheEndCutsTheInputWait) {
+  const std::string dir = test::MakeTempDir("job_runner");
+  const absl::Duration input = absl::Milliseconds(kMaxInputMs);
+  {
+    JobRunner::Options o = Options(dir, "stopped", 1, 16 * kMiB);
+    o.spec.input_ms = kMaxInputMs;
+    auto job = JobRunner::Create(o);
+    ASSERT_TRUE(job.ok()) << job.status();
+    const absl::Time start = absl::Now();
+    (*job)->Start(start);
+    (*job)->RequestStop();
+    (*job)->Join();
+    EXPECT_LT(absl::Now() - start, input);
+    EXPECT_TRUE((*job)->status().ok()) << (*job)->status();
+    EXPECT_EQ((*job)->steps_done(), 0);
+  }
+  {
+    JobRunner::Options o = Options(dir, "ended", 1, 16 * kMiB);
+    o.spec.input_ms = kMaxInputMs;
+    o.experiment_duration_s = 0.05;
+    auto job = JobRunner::Create(o);
+    ASSERT_TRUE(job.ok()) << job.status();
+    const absl::Time start = absl::Now();
+    (*job)->Start(start);
+    (*job)->Join();
+    EXPECT_LT(absl::Now() - start, input);
+    EXPECT_TRUE((*job)->status().ok()) << (*job)->status();
+    EXPECT_EQ((*job)->steps_done(), 0);
+  }
+}
+
 TEST(JobRunnerTest, BadSpecsFailCreateNamingTheJob) {
   const std::string dir = test::MakeTempDir("job_runner");
   JobRunner::Options o = Options(dir, "broken", 1, 16 * kMiB);

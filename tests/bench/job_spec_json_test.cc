@@ -21,7 +21,7 @@ TEST(JobSpecJsonTest, EveryFieldOfABuiltInModelsJobReadsBack) {
   const JobSpec spec = Parsed(R"({"name": "g", "model": "cnn", "batch_size": 48,
       "model_params": {"image_size": 16, "channels": 32}, "steps": 7, "duration_s": 2.5,
       "role": "guarantee", "memory_limit": "3GiB", "perf_control": 40, "start_s": 1.25,
-      "pacing": "antman", "stream_priority": "default"})");
+      "pacing": "antman", "stream_priority": "default", "input_ms": 20.5})");
   const JobSpec back = Parsed(JobSpecJson(spec));
   EXPECT_EQ(back.name, "g");
   EXPECT_EQ(back.model, "cnn");
@@ -35,6 +35,7 @@ TEST(JobSpecJsonTest, EveryFieldOfABuiltInModelsJobReadsBack) {
   EXPECT_EQ(back.start_s, 1.25);
   EXPECT_EQ(back.pacing, "antman");
   EXPECT_EQ(back.stream_priority, "default");
+  EXPECT_EQ(back.input_ms, 20.5);
   EXPECT_EQ(JobSpecJson(back), JobSpecJson(spec));
 }
 

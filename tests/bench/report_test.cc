@@ -87,6 +87,18 @@ TEST(WriteReportTest, NamesThatAreNotUtf8StillGiveAValidSummary) {
   EXPECT_TRUE(nlohmann::json::accept(test::ReadFileOrDie(dir + "/trace.json")));
 }
 
+// A job's input wait is part of the figures' meaning (its steps/s count
+// it), so the summary says what it was.
+TEST(WriteReportTest, TheSummaryGivesEachJobsInputWait) {
+  const std::string dir = test::MakeTempDir("report_input");
+  ExperimentResult result = OneJob(2, {0.5, 1, 1.5});
+  result.jobs[0].spec.input_ms = 40;
+  ASSERT_TRUE(WriteReport(result, dir).ok());
+  const nlohmann::json summary =
+      nlohmann::json::parse(test::ReadFileOrDie(dir + "/summary.json"));
+  EXPECT_DOUBLE_EQ(summary["jobs"][0]["input_ms"].get<double>(), 40);
+}
+
 TEST(WriteReportTest, AnInterruptedRunIsMarkedSo) {
   const std::string dir = test::MakeTempDir("report_interrupted");
   ExperimentResult result = OneJob(2, {0.5, 1, 1.5});

@@ -27,7 +27,7 @@ constexpr char kGood[] = R"({
   "duration_s": 30,
   "jobs": [
     {"name": "g", "model": "cnn", "batch_size": 64, "model_params": {"channels": 16},
-     "role": "guarantee", "memory_limit": "4GiB"},
+     "role": "guarantee", "memory_limit": "4GiB", "input_ms": 12.5},
     {"name": "o", "model": "mlp", "batch_size": 128, "steps": 500, "role": "opportunistic",
      "memory_limit": 1073741824, "perf_control": 50, "start_s": 2.5, "pacing": "antman",
      "stream_priority": "default"}
@@ -56,6 +56,7 @@ TEST(ScenarioTest, ParsesEveryFieldOfAGoodFile) {
   EXPECT_EQ(g.pacing, "precise");
   EXPECT_EQ(g.stream_priority, "");
   EXPECT_EQ(JobStreamPriority(g), se::StreamPriority::kHighest);  // by role
+  EXPECT_EQ(g.input_ms, 12.5);
   const JobSpec& o = s->jobs[1];
   EXPECT_EQ(o.steps, 500);
   EXPECT_EQ(o.role, JobRole::kOpportunistic);
@@ -64,6 +65,7 @@ TEST(ScenarioTest, ParsesEveryFieldOfAGoodFile) {
   EXPECT_EQ(o.start_s, 2.5);
   EXPECT_EQ(o.pacing, "antman");
   EXPECT_EQ(JobStreamPriority(o), se::StreamPriority::kDefault);  // as given
+  EXPECT_EQ(o.input_ms, 0);  // no input wait unless given
   JobSpec by_role = o;
   by_role.stream_priority.clear();
   EXPECT_EQ(JobStreamPriority(by_role), se::StreamPriority::kLowest);
@@ -108,6 +110,14 @@ TEST(ScenarioTest, BadFilesNameTheFileAndTheField) {
        "jobs[0].stream_priority"},
       {R"({"jobs": [{"name": "a", "model": "cnn", "stream_priority": 1}]})",
        "jobs[0].stream_priority"},
+      {R"({"jobs": [{"name": "a", "model": "cnn", "input_ms": -1}]})",
+       "jobs[0].input_ms must be a number of milliseconds in 0..60000, got -1"},
+      {R"({"jobs": [{"name": "a", "model": "cnn", "input_ms": 60000.5}]})",
+       "jobs[0].input_ms must be a number of milliseconds in 0..60000, got 60000.5"},
+      {R"({"jobs": [{"name": "a", "model": "cnn", "input_ms": null}]})",
+       "jobs[0].input_ms must be a number of milliseconds in 0..60000, got null"},
+      {R"({"jobs": [{"name": "a", "model": "cnn", "input_ms": "20"}]})",
+       "jobs[0].input_ms must be a number of milliseconds in 0..60000, got \"20\""},
       {R"({"jobs": [{"name": "a", "model": "cnn", "model_params": {"channels": 0}}]})",
        "jobs[0].model_params.channels"},
       {R"({"jobs": [{"name": "a", "model": "cnn"}, {"name": "a", "model": "mlp"}]})",
