@@ -55,8 +55,9 @@ build: configure
 # The main job: the AntMan memory experiment on SimGPU, compressed to 45 s,
 # with 10 s solo baselines (docs/EXPERIMENTS.md).
 run: build
-	$(BUILD_DIR)/bin/minitf colocate bench/scenarios/antman_memory.json \
-	  --seconds 45 --baseline --baseline-seconds 10 --out runs/antman_memory
+	$(BUILD_DIR)/bin/minitf colocate bench/scenarios/antman_harvest.json \
+	  --seconds 45 --baseline --baseline-seconds 10 --processes --simgpu share=mps \
+	  --defer-opportunistic --out runs/antman_harvest
 
 test: build
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)

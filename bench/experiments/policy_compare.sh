@@ -16,6 +16,15 @@
 #                                 stream priority across processes
 #                                 (share=priority, guarantee high,
 #                                 opportunistic low)
+#   processes, MPS                each job a process; SimGPU runs them side
+#                                 by side on its SMs as MPS clients
+#                                 (share=mps, no active-thread cap)
+#   processes, opportunistic defers
+#                                 time-sliced (or MPS) processes; the
+#                                 opportunistic jobs' kernels wait to join
+#                                 the GPU while a guarantee job has work
+#                                 there (--defer-opportunistic: AntMan's GPU
+#                                 operator manager)
 #   processes, coordinator antman / tgs
 #                                 time-sliced processes under the local
 #                                 coordinator's closed loop
@@ -141,6 +150,11 @@ run "threads, opportunistic low" threads_low "$by_role"
 run "processes, time-sliced" processes_timeslice "$by_role" --processes --simgpu share=timeslice
 run "processes, priority (share=priority)" processes_priority "$by_role" --processes \
   --simgpu share=priority
+run "processes, MPS (share=mps)" processes_mps "$by_role" --processes --simgpu share=mps
+run "processes, opportunistic defers (time-sliced)" processes_defer "$by_role" --processes \
+  --simgpu share=timeslice --defer-opportunistic
+run "processes, opportunistic defers (MPS)" processes_defer_mps "$by_role" --processes \
+  --simgpu share=mps --defer-opportunistic
 run "processes, coordinator antman" processes_antman "$by_role" --processes \
   --simgpu share=timeslice --coordinator antman
 run "processes, coordinator tgs" processes_tgs "$by_role" --processes \

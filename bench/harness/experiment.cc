@@ -92,7 +92,8 @@ double JobEnd(const Scenario& scenario, const JobSpec& spec) {
 // job` process of its own.
 absl::StatusOr<std::unique_ptr<ExperimentJob>> MakeJob(const Scenario& scenario,
                                                        const JobSpec& spec, const std::string& dir,
-                                                       size_t max_trace_spans, bool process) {
+                                                       size_t max_trace_spans, bool process,
+                                                       bool defer = false) {
   const JobRunner::Options o = RunnerOptions(scenario, spec, dir, max_trace_spans);
   if (!process) {
     MINITF_ASSIGN_OR_RETURN(std::unique_ptr<JobRunner> runner, JobRunner::Create(o));
@@ -100,6 +101,10 @@ absl::StatusOr<std::unique_ptr<ExperimentJob>> MakeJob(const Scenario& scenario,
   }
   JobProcess::Options p;
   p.scenario = scenario;
+  if (defer) {
+    MINITF_ASSIGN_OR_RETURN(p.scenario.simgpu_options,
+                            OverrideSimGPUOptions(scenario.simgpu_options, "defer=true"));
+  }
   p.spec = spec;
   p.dir = dir;
   p.config_file = o.config_file;
@@ -236,6 +241,7 @@ absl::StatusOr<ExperimentResult> RunExperiment(const Scenario& input,
   // at the end. It is named with the overrides, which may set how the
   // processes share it (share=, timeslice_us=: keys of a shared device).
   result.processes = options.processes;
+  result.defer_opportunistic = options.defer_opportunistic;
   std::string shared_device;
   std::string overrides = options.simgpu_overrides;
   if (options.processes) {
@@ -314,7 +320,9 @@ absl::StatusOr<ExperimentResult> RunExperiment(const Scenario& input,
     MINITF_RETURN_IF_ERROR(driver.WriteInitial(spec.name, SetUpConfig(spec)));
     MINITF_ASSIGN_OR_RETURN(std::unique_ptr<ExperimentJob> runner,
                             MakeJob(scenario, spec, jobs_dir, options.max_trace_spans,
-                                    options.processes));
+                                    options.processes,
+                                    options.defer_opportunistic &&
+                                        spec.role == JobRole::kOpportunistic));
     if (spec.perf_control == 0) {
       // Set up; now suspended from its first step, as the scenario says.
       MINITF_RETURN_IF_ERROR(driver.WriteInitial(spec.name, InitialConfig(spec)));

@@ -66,6 +66,11 @@ struct ExperimentOptions {
   // coordinator, when there is one, a `minitf coordinator` process. On
   // SimGPU the processes share one device (the SimGPU option shared=).
   bool processes = false;
+  // With `processes`, timing mode: the opportunistic jobs' kernels defer to
+  // the guarantee jobs' (the SimGPU option defer=true in their processes):
+  // each waits to join the device while a guarantee job has GPU work, as
+  // AntMan's GPU operator manager holds an opportunistic job's operators.
+  bool defer_opportunistic = false;
   // Spans kept per job for trace.json; 0: no trace.
   size_t max_trace_spans = 500000;
   // Where the progress line goes (null: nowhere). Rewritten in place with
@@ -129,6 +134,9 @@ struct ExperimentResult {
   std::vector<CoordinatorDecision> decisions;
   // The jobs ran as processes (ExperimentOptions::processes).
   bool processes = false;
+  // The opportunistic jobs deferred to the guarantee jobs
+  // (ExperimentOptions::defer_opportunistic).
+  bool defer_opportunistic = false;
   // A coordinator process that ended before the experiment did: how and
   // when ("was killed by SIGKILL at 12.3 s"); "" otherwise.
   std::string coordinator_ended;

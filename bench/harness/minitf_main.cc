@@ -88,6 +88,11 @@ options:
                          memory and its engine, in shared memory). A job
                          process that dies is a failed job; the others go on.
                          Its files and log are in DIR/jobs.
+  --defer-opportunistic  with --processes, SimGPU timing mode: the
+                         opportunistic jobs' kernels wait to join the GPU
+                         while a guarantee job has GPU work there (the SimGPU
+                         option defer=true), as AntMan's GPU operator manager
+                         holds an opportunistic job's operators
   --no-trace             do not record trace.json
   --no-plots             do not run gnuplot
   -h, --help             this text
@@ -165,6 +170,8 @@ absl::StatusOr<std::optional<ColocateArgs>> ParseColocate(const std::vector<std:
       out.options.no_timeline = true;
     } else if (a == "--processes") {
       out.options.processes = true;
+    } else if (a == "--defer-opportunistic") {
+      out.options.defer_opportunistic = true;
     } else if (a == "--no-trace") {
       out.options.max_trace_spans = 0;
     } else if (a == "--no-plots") {
@@ -180,11 +187,18 @@ absl::StatusOr<std::optional<ColocateArgs>> ParseColocate(const std::vector<std:
   if (out.scenario.empty()) return absl::InvalidArgumentError("colocate wants a SCENARIO file");
   // With --processes the run shares its device between the processes
   // (shared=NAME), so the keys of a shared device (share=, timeslice_us=)
-  // are valid then, and only then.
+  // are valid then, and only then. The scenario's own keys are not read
+  // yet: timing mode stands for them here (share=mps needs it), and the run
+  // checks the flags again with the scenario's device before it starts.
   MINITF_RETURN_IF_ERROR(
-      OverrideSimGPUOptions(out.options.processes ? "shared=colocate" : "",
+      OverrideSimGPUOptions(out.options.processes ? "mode=timing,shared=colocate" : "",
                             out.options.simgpu_overrides)
           .status());
+  if (out.options.defer_opportunistic && !out.options.processes) {
+    return absl::InvalidArgumentError(
+        "--defer-opportunistic needs --processes (jobs as threads: give the opportunistic "
+        "jobs' streams a low priority instead, --stream-priority)");
+  }
   if (out.options.no_timeline && !out.options.coordinator.empty()) {
     return absl::InvalidArgumentError("--no-timeline and --coordinator exclude each other");
   }

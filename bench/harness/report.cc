@@ -338,6 +338,7 @@ nlohmann::json SummaryJson(const ExperimentResult& result) {
     if (!result.coordinator_ended.empty()) j["coordinator"]["ended"] = result.coordinator_ended;
   }
   j["processes"] = result.processes;
+  j["defer_opportunistic"] = result.defer_opportunistic;
   if (result.device_bytes_after_jobs >= 0) {
     j["device_bytes_after_jobs"] = result.device_bytes_after_jobs;
   }

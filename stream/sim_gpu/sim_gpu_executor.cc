@@ -74,6 +74,7 @@ absl::StatusOr<std::unique_ptr<SimGPUExecutor>> SimGPUExecutor::Create(
              .sm_count = options.sm_count,
              .drain = absl::Nanoseconds(options.preempt_us * 1e3)});
     if (!attached.ok()) return attached.status();
+    (*attached)->SetDefers(options.defer, absl::Nanoseconds(options.defer_idle_us * 1e3));
     if (options.share == SimGPUOptions::Share::kMps) {
       absl::StatusOr<double> fraction = MpsActiveThreadFraction();
       if (!fraction.ok()) return fraction.status();

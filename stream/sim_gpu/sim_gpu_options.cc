@@ -137,7 +137,9 @@ std::string SimGPUOptions::ToString() const {
                       shared.empty() ? ""
                                      : absl::StrCat(",shared=", shared, ",share=",
                                                     SimGPUShareName(share), ",timeslice_us=",
-                                                    ShortestDouble(timeslice_us)));
+                                                    ShortestDouble(timeslice_us),
+                                                    defer ? ",defer=true" : "", ",defer_idle_us=",
+                                                    ShortestDouble(defer_idle_us)));
 }
 
 absl::string_view SimGPUShareName(SimGPUOptions::Share share) {
@@ -172,6 +174,14 @@ absl::Status ValidateSimGPUOptions(const SimGPUOptions& o) {
   }
   if (!std::isfinite(o.timeslice_us) || o.timeslice_us < 1 || o.timeslice_us > 1e6) {
     return bad("timeslice_us", o.timeslice_us, "1..1000000");
+  }
+  if (!std::isfinite(o.defer_idle_us) || o.defer_idle_us < 0 || o.defer_idle_us > 1e6) {
+    return bad("defer_idle_us", o.defer_idle_us, "0..1000000");
+  }
+  if (o.defer && o.mode != SimGPUOptions::Mode::kTiming) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "SimGPU option defer=true needs mode=timing (its SM model); mode=",
+        SimGPUModeName(o.mode), " runs one kernel at a time"));
   }
   if (o.share == SimGPUOptions::Share::kMps && o.mode != SimGPUOptions::Mode::kTiming) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -255,12 +265,13 @@ absl::StatusOr<SimGPUOptions> ParseSimGPUOptions(absl::string_view options,
       } else {
         return BadValue(key, value, "is not a mode (compute, timing or functional)", options);
       }
-    } else if (key == "strict") {
-      const std::string strict = absl::AsciiStrToLower(value);
-      if (strict == "true" || strict == "1") {
-        result.strict = true;
-      } else if (strict == "false" || strict == "0") {
-        result.strict = false;
+    } else if (key == "strict" || key == "defer") {
+      const std::string flag = absl::AsciiStrToLower(value);
+      bool* const field = key == "strict" ? &result.strict : &result.defer;
+      if (flag == "true" || flag == "1") {
+        *field = true;
+      } else if (flag == "false" || flag == "0") {
+        *field = false;
       } else {
         return BadValue(key, value, "is not a boolean (true, false, 1 or 0)", options);
       }
@@ -287,6 +298,8 @@ absl::StatusOr<SimGPUOptions> ParseSimGPUOptions(absl::string_view options,
       }
     } else if (key == "timeslice_us") {
       status = parse_number(&result.timeslice_us);
+    } else if (key == "defer_idle_us") {
+      status = parse_number(&result.defer_idle_us);
     } else if (key == "shared") {
       result.shared = std::string(value);
       if (absl::Status valid = ValidateSharedSimGPUName(value); !valid.ok()) {
@@ -296,12 +309,13 @@ absl::StatusOr<SimGPUOptions> ParseSimGPUOptions(absl::string_view options,
       return absl::InvalidArgumentError(absl::StrCat(
           "unknown SimGPU option \"", key, "\" (in option string \"", options,
           "\"); known: gpu, count, memory, tflops, hbm_gbps, pcie_gbps, launch_us, sm_count, "
-          "preempt_us, mode, strict, kernels, shared, share, timeslice_us"));
+          "preempt_us, mode, strict, kernels, shared, share, timeslice_us, defer, "
+          "defer_idle_us"));
     }
     if (!status.ok()) return status;
   }
   // How processes share a device means nothing for a device of one process.
-  for (const char* key : {"share", "timeslice_us"}) {
+  for (const char* key : {"share", "timeslice_us", "defer", "defer_idle_us"}) {
     if (seen.contains(key) && result.shared.empty()) {
       return absl::InvalidArgumentError(absl::StrCat(
           "SimGPU option ", key, " applies only to a device shared by processes (shared=NAME) "

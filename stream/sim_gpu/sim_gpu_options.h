@@ -57,6 +57,16 @@
 //                    at CUDA_MPS_ACTIVE_THREAD_PERCENTAGE of them
 //   timeslice_us=X   the length of a timeslice (with shared= only; 1..10^6,
 //                    default 2000)
+//   defer=B          true | false (with shared= and mode=timing only): this
+//                    process's kernels wait to join the SMs while a process
+//                    that does not defer has a kernel there, as an
+//                    opportunistic job's framework holds its launches while
+//                    the guarantee job's GPU work is queued (AntMan's GPU
+//                    operator manager); kernels already running go on
+//   defer_idle_us=X  with defer=true: how long the others must have had no
+//                    kernel on the device before this process's join
+//                    (with shared= only; 0..10^6, default 5000): a step's
+//                    short host gaps do not open the gate
 //
 // The defaults (gpu=v100) model an NVIDIA Tesla V100-PCIe 16 GB, the GPU of
 // the AntMan paper (OSDI 2020): 15.7 TFLOP/s single precision, 900 GB/s
@@ -108,6 +118,10 @@ struct SimGPUOptions {
   // With `shared`: how its processes take turns, and the timeslice.
   Share share = Share::kTimeslice;
   double timeslice_us = 2000;
+  // With `shared`, timing mode: this process's kernels defer to those of
+  // the processes that do not.
+  bool defer = false;
+  double defer_idle_us = 5000;
 
   // The canonical option string: every key, in the order of the list above
   // (shared only when set; the profile's figures spelled out, so a reader

@@ -574,6 +574,8 @@ SmRunResult SharedSimGPUDevice::RunOnSms(SmRequest request, absl::Time ready,
   request.pid = getpid();
   request.context = context_;
   request.cap_fraction = active_thread_fraction_.load();
+  request.defers = defers_.load();
+  request.defer_idle_ns = defer_idle_ns_.load();
   SharedSimGPUState* const s = state_;
   const SmWaitOps ops{
       .wait = [s](absl::Duration timeout)
@@ -596,6 +598,11 @@ int SharedSimGPUDevice::SmWaiting() const {
 
 void SharedSimGPUDevice::SetActiveThreadFraction(double fraction) {
   active_thread_fraction_.store(std::clamp(fraction, 0.01, 1.0));
+}
+
+void SharedSimGPUDevice::SetDefers(bool defers, absl::Duration idle) {
+  defer_idle_ns_.store(absl::ToInt64Nanoseconds(std::max(idle, absl::ZeroDuration())));
+  defers_.store(defers);
 }
 
 double SharedSimGPUDevice::active_thread_fraction() const {

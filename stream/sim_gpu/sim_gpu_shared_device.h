@@ -139,6 +139,11 @@ class SharedSimGPUDevice final : public EngineTurns {
   // Applies to kernels that join from then on.
   void SetActiveThreadFraction(double fraction);
   double active_thread_fraction() const;
+  // Timing mode: whether this attachment's kernels defer to the others'
+  // (the options defer= and defer_idle_us=, sim_gpu_options.h): each waits
+  // to join the SMs until no attachment that does not defer has had a
+  // kernel there for `idle`.
+  void SetDefers(bool defers, absl::Duration idle = absl::ZeroDuration());
   // Times the engine went from one context to another because a timeslice
   // ended with another context waiting (every attachment's together).
   int64_t TimesliceSwitches() const;
@@ -152,6 +157,8 @@ class SharedSimGPUDevice final : public EngineTurns {
   const int64_t capacity_;
   const uint32_t context_;  // This attachment's context: 1, 2, ...
   std::atomic<double> active_thread_fraction_{1.0};
+  std::atomic<bool> defers_{false};
+  std::atomic<int64_t> defer_idle_ns_{0};
 };
 
 // Removes the segments of devices 0..count-1 of shared device `name`

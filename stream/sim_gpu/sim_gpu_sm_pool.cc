@@ -41,6 +41,7 @@ int SmPoolState::Add(const SmRequest& request, int64_t ready_ns) {
   k = SmKernel();
   k.state = SmKernel::State::kPending;
   k.pinned = request.pinned;
+  k.defers = request.defers;
   k.pid = request.pid;
   k.context = request.context;
   k.rank = request.rank;
@@ -119,6 +120,7 @@ void SmPoolState::Settle() {
     if (k.state == SmKernel::State::kActive && !k.pinned && k.left_ns <= kDoneNs) {
       k.state = SmKernel::State::kDone;
       k.end_ns = clock_ns_;
+      if (!k.defers) others_last_end_ns_ = std::max(others_last_end_ns_, clock_ns_);
       k.sms = 0;
       if (k.detached) k = SmKernel();
     } else if (k.state == SmKernel::State::kPending && k.begin_ns <= clock_ns_) {
@@ -290,6 +292,9 @@ void SmPoolState::Unpin(int i, double work_ns) {
 }
 
 void SmPoolState::Free(int i) {
+  if (Live(i) && !kernels_[i].defers) {
+    others_last_end_ns_ = std::max(others_last_end_ns_, clock_ns_);
+  }
   kernels_[i] = SmKernel();
   Settle();
 }
@@ -312,6 +317,14 @@ void SmPoolState::RemoveProcess(int32_t pid) {
     }
   }
   if (removed) Settle();
+}
+
+bool SmPoolState::OthersBusy(uint32_t context) const {
+  for (const SmKernel& k : kernels_) {
+    const bool live = k.state == SmKernel::State::kPending || k.state == SmKernel::State::kActive;
+    if (live && !k.defers && k.context != context) return true;
+  }
+  return false;
 }
 
 int SmPoolState::Waiting() const {

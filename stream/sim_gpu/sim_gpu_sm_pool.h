@@ -61,6 +61,7 @@ struct SmKernel {
   State state = State::kFree;
   bool pinned = false;    // Its body runs on the host: it keeps its SMs.
   bool detached = false;  // Nobody waits for it: freed when done.
+  bool defers = false;    // Of a context that defers to the others (below).
   int32_t pid = 0;        // The process that added it (a shared pool's liveness).
   uint32_t context = 0;
   int32_t rank = 0;
@@ -91,6 +92,11 @@ struct SmRequest {
   double cap_fraction = 1;  // Its context's share of the SMs (mps), (0, 1].
   double work_ns = 0;
   bool pinned = false;
+  // Its context joins only while no other context that does not defer has
+  // a kernel in the pool, and has had none for `defer_idle_ns`
+  // (OthersBusy, OthersLastEnd; sim_gpu_sm_run.h waits for that).
+  bool defers = false;
+  int64_t defer_idle_ns = 0;
 };
 
 class SmPoolState {
@@ -125,6 +131,12 @@ class SmPoolState {
   int64_t clock_ns() const { return clock_ns_; }
   // Kernels joined and holding no SM.
   int Waiting() const;
+  // Whether a kernel of another context than `context`, of one that does
+  // not defer, is pending or active.
+  bool OthersBusy(uint32_t context) const;
+  // When the last kernel of a context that does not defer left the pool
+  // (its end, or its removal); the far past before any did.
+  int64_t OthersLastEnd() const { return others_last_end_ns_; }
   // Slices that ended with another context waiting.
   int64_t switches() const { return switches_; }
   // Changes with every change of the pool: a waiter that sees it change
@@ -155,6 +167,7 @@ class SmPoolState {
   int64_t slice_end_ns_ = kNever;
   int64_t switches_ = 0;
   uint64_t version_ = 0;
+  int64_t others_last_end_ns_ = std::numeric_limits<int64_t>::min();
   SmKernel kernels_[kMaxKernels];
 };
 

@@ -1,6 +1,7 @@
 #include "stream/sim_gpu/sim_gpu_sm_run.h"
 
 #include <algorithm>
+#include <limits>
 
 #include "absl/time/clock.h"
 
@@ -31,8 +32,29 @@ SmRunResult RunOnSmPool(SmPoolState* pool, SmRequest request, absl::Time ready,
                         const std::function<absl::Status()>& body, const AfterBody& after_body,
                         const SmWaitOps& ops) {
   SmRunResult result;
-  const int64_t ready_ns = absl::ToUnixNanos(ready);
+  int64_t ready_ns = absl::ToUnixNanos(ready);
   request.pinned = static_cast<bool>(body);
+  if (request.defers) {
+    // Held back while another context that does not defer has work, and
+    // until it has had none for defer_idle_ns.
+    while (true) {
+      const int64_t now = NowNs();
+      pool->AdvanceTo(now);
+      if (!pool->OthersBusy(request.context)) {
+        const int64_t last = pool->OthersLastEnd();
+        const int64_t open = last == std::numeric_limits<int64_t>::min()
+                                 ? last
+                                 : last + std::max<int64_t>(request.defer_idle_ns, 0);
+        if (open <= now) {
+          ready_ns = std::max(ready_ns, open);
+          break;
+        }
+        WaitForChange(*pool, open, ops);
+      } else {
+        WaitForChange(*pool, SmPoolState::kNever, ops);
+      }
+    }
+  }
   int k = -1;
   while (true) {
     pool->AdvanceTo(std::min(NowNs(), ready_ns));

@@ -7,7 +7,9 @@
 //   SmWaitOps ops{.wait = ..., .wake_all = ..., .unlocked = ...};
 //   absl::StatusOr<SmRunResult> r = RunOnSmPool(&pool, request, ready, body, ops);
 //
-// The kernel joins at `ready` on the device's clock (when its stream's work
+// A kernel whose request defers first waits until no kernel of another
+// context that does not defer is in the pool (request.defers). The kernel
+// joins at `ready` on the device's clock (when its stream's work
 // before it ended; now, if that has passed). With a body, it runs the body
 // once it holds SMs, keeping them (`pinned`) until the body returns, then
 // holds on for what `after_body` says of the body's time. It returns at its

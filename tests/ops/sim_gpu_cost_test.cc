@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "stream/sim_gpu/sim_gpu_cost_model.h"
 #include "stream/sim_gpu/sim_gpu_platform.h"
 
 namespace minitf {
@@ -89,6 +90,41 @@ TEST(SimGpuCostTest, EachOpIsClassifiedIntoItsFamily) {
   EXPECT_EQ(EstimateKernelCost(MaxPoolNode("MaxPool", 2), {&input}, out, {DT_FLOAT}, **executor)
                 .family,
             F::kPooling);
+}
+
+// The blocks of the CUDA twin's launch, for the SM model: a block per 256
+// elements of the largest tensor (eight per SM), a 64 x 64 output tile per
+// block for a matrix product (two per SM).
+TEST(SimGpuCostTest, BlocksFollowTheCudaTwinsLaunch) {
+  absl::StatusOr<se::SimGPUPlatform*> platform = se::GetSimGPUPlatform("");
+  ASSERT_TRUE(platform.ok()) << platform.status();
+  absl::StatusOr<se::StreamExecutor*> executor = (*platform)->ExecutorForDevice(0);
+  ASSERT_TRUE(executor.ok()) << executor.status();
+  NodeDef relu;
+  relu.name = "relu";
+  relu.op = "Relu";
+  const Tensor x(DT_FLOAT, TensorShape({1000}));
+  se::KernelCost cost =
+      EstimateKernelCost(relu, {&x}, {PartialTensorShape({1000})}, {DT_FLOAT}, **executor);
+  EXPECT_EQ(cost.blocks, 4);
+  EXPECT_EQ(cost.blocks_per_sm, 8);
+  EXPECT_DOUBLE_EQ(se::KernelWidth(cost, 132), 0.5);
+
+  NodeDef matmul;
+  matmul.name = "mm";
+  matmul.op = "MatMul";
+  const Tensor a(DT_FLOAT, TensorShape({1024, 512})), b(DT_FLOAT, TensorShape({512, 768}));
+  cost = EstimateKernelCost(matmul, {&a, &b}, {PartialTensorShape({1024, 768})}, {DT_FLOAT},
+                            **executor);
+  EXPECT_EQ(cost.blocks, 16 * 12);
+  EXPECT_EQ(cost.blocks_per_sm, 2);
+  EXPECT_DOUBLE_EQ(se::KernelWidth(cost, 132), 96);
+  EXPECT_DOUBLE_EQ(se::KernelWidth(cost, 80), 80);  // More than the device: all of it.
+
+  // Unknown output: the whole device.
+  cost = EstimateKernelCost(matmul, {&a, &b}, {PartialTensorShape()}, {DT_FLOAT}, **executor);
+  EXPECT_EQ(cost.blocks, 0);
+  EXPECT_DOUBLE_EQ(se::KernelWidth(cost, 132), 132);
 }
 
 }  // namespace

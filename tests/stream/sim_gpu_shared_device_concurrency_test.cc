@@ -179,6 +179,39 @@ TEST_F(SharedDeviceTest, TimeslicedAContextAloneIsNeverSwitchedOut) {
   EXPECT_EQ(engine_a.BusyTime(), Milliseconds(20));
 }
 
+// A deferring attachment's kernel waits to join the device while another
+// attachment's kernel is there, even one that leaves most SMs free; with
+// the device idle it runs.
+TEST_F(SharedDeviceTest, ADeferringAttachmentsKernelWaitsForTheOthersWork) {
+  const SharedSimGPUDevice::Sharing mps{.mode = SharedSimGPUDevice::Sharing::Mode::kMps};
+  std::unique_ptr<SharedSimGPUDevice> guarantee = Attach(mps), opportunistic = Attach(mps);
+  ASSERT_NE(guarantee, nullptr);
+  ASSERT_NE(opportunistic, nullptr);
+  opportunistic->SetDefers(true);
+  SimGPUEngine engine_g(SimGPUOptions::Mode::kTiming, absl::ZeroDuration(), guarantee.get());
+  SimGPUEngine engine_o(SimGPUOptions::Mode::kTiming, absl::ZeroDuration(), opportunistic.get());
+  FinishOrder finished;
+  Notification started;
+  // The guarantee kernel is narrow (a block): side by side the other would
+  // end first.
+  HostKernel narrow = NotifyingKernel("guarantee", &started);
+  narrow.cost.blocks = 1;
+  std::thread g = LaunchKernel(&engine_g, narrow, Milliseconds(200), StreamPriority::kDefault,
+                               &finished);
+  started.WaitForNotification();
+  std::thread o = LaunchKernel(&engine_o, NotifyingKernel("opportunistic"), Milliseconds(1),
+                               StreamPriority::kDefault, &finished);
+  g.join();
+  o.join();
+  EXPECT_EQ(finished.names(), (std::vector<std::string>{"guarantee", "opportunistic"}));
+  // With the device idle it joins (it would wait forever otherwise).
+  absl::Duration charged;
+  ASSERT_TRUE(engine_o.Execute(NotifyingKernel("alone"), Milliseconds(1),
+                               StreamPriority::kDefault, &charged)
+                  .ok());
+  EXPECT_EQ(charged, Milliseconds(1));
+}
+
 TEST_F(SharedDeviceTest, BodiesOfTwoAttachmentsNeverRunTogether) {
   std::unique_ptr<SharedSimGPUDevice> a = Attach(), b = Attach();
   ASSERT_NE(a, nullptr);

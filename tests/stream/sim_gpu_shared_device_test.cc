@@ -9,9 +9,11 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <thread>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
@@ -235,6 +237,52 @@ TEST(SharedSimGPUOptionTest, ParsesTheSharingOfASharedDevice) {
     const bool names_key = parsed.status().message().find("share") != std::string::npos ||
                            parsed.status().message().find("timeslice_us") != std::string::npos;
     EXPECT_TRUE(names_key) << parsed.status();
+  }
+}
+
+TEST(SharedSimGPUOptionTest, MpsNeedsTimingModeAndReadsTheActiveThreadPercentage) {
+  absl::StatusOr<SimGPUOptions> o = ParseSimGPUOptions("shared=x,share=mps,mode=timing");
+  ASSERT_TRUE(o.ok()) << o.status();
+  EXPECT_EQ(o->share, SimGPUOptions::Share::kMps);
+  EXPECT_EQ(*ParseSimGPUOptions(o->ToString()), *o);
+  absl::StatusOr<SimGPUOptions> compute = ParseSimGPUOptions("shared=x,share=mps,mode=compute");
+  EXPECT_EQ(compute.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(compute.status().message().find("share=mps needs mode=timing"), std::string::npos)
+      << compute.status();
+
+  unsetenv("CUDA_MPS_ACTIVE_THREAD_PERCENTAGE");
+  EXPECT_EQ(*MpsActiveThreadFraction(), 1.0);
+  setenv("CUDA_MPS_ACTIVE_THREAD_PERCENTAGE", "25", 1);
+  EXPECT_EQ(*MpsActiveThreadFraction(), 0.25);
+  for (const char* bad : {"0", "101", "-5", "half", "nan"}) {
+    setenv("CUDA_MPS_ACTIVE_THREAD_PERCENTAGE", bad, 1);
+    absl::StatusOr<double> f = MpsActiveThreadFraction();
+    EXPECT_EQ(f.status().code(), absl::StatusCode::kInvalidArgument) << bad;
+    EXPECT_NE(f.status().message().find("CUDA_MPS_ACTIVE_THREAD_PERCENTAGE"), std::string::npos);
+  }
+  unsetenv("CUDA_MPS_ACTIVE_THREAD_PERCENTAGE");
+}
+
+TEST(SharedSimGPUOptionTest, DeferNeedsASharedDeviceInTimingMode) {
+  absl::StatusOr<SimGPUOptions> o = ParseSimGPUOptions("shared=x,mode=timing,defer=true");
+  ASSERT_TRUE(o.ok()) << o.status();
+  EXPECT_TRUE(o->defer);
+  EXPECT_NE(o->ToString().find(",defer=true"), std::string::npos) << o->ToString();
+  EXPECT_EQ(*ParseSimGPUOptions(o->ToString()), *o);
+  EXPECT_FALSE(ParseSimGPUOptions("shared=x,mode=timing")->defer);
+  EXPECT_EQ(o->defer_idle_us, 5000);
+  EXPECT_EQ(ParseSimGPUOptions("shared=x,mode=timing,defer=true,defer_idle_us=250")->defer_idle_us,
+            250);
+  const std::pair<const char*, const char*> refused[] = {
+      {"mode=timing,defer=true", "applies only to a device shared by processes"},
+      {"shared=x,mode=compute,defer=true", "defer=true needs mode=timing"},
+      {"shared=x,mode=timing,defer=maybe", "is not a boolean"},
+      {"mode=timing,defer_idle_us=5", "applies only to a device shared by processes"},
+      {"shared=x,mode=timing,defer_idle_us=-1", "defer_idle_us=-1 is out of range"}};
+  for (const auto& [options, why] : refused) {
+    absl::StatusOr<SimGPUOptions> parsed = ParseSimGPUOptions(options);
+    EXPECT_EQ(parsed.status().code(), absl::StatusCode::kInvalidArgument) << options;
+    EXPECT_NE(parsed.status().message().find(why), std::string::npos) << parsed.status();
   }
 }
 

@@ -224,6 +224,23 @@ TEST(SmPoolTest, RemovingAProcessFreesItsSms) {
   EXPECT_EQ(pool.kernel(live).end_ns, kT0 + 2 * kMs);
 }
 
+TEST(SmPoolTest, OthersAreBusyWhileAKernelOfAContextThatDoesNotDeferIsThere) {
+  SmPoolState pool = Pool(Share::kTimeslice);
+  EXPECT_FALSE(pool.OthersBusy(2));
+  SmRequest deferring = Kernel(100, 1 * kMs, 0, /*context=*/3);
+  deferring.defers = true;
+  pool.Add(deferring, kT0);
+  EXPECT_FALSE(pool.OthersBusy(2));  // Deferring kernels do not count.
+  const int guarantee = pool.Add(Kernel(100, 1 * kMs, 0, /*context=*/1), kT0 + kMs);
+  EXPECT_TRUE(pool.OthersBusy(2));   // Pending counts.
+  EXPECT_FALSE(pool.OthersBusy(1));  // Its own context does not.
+  pool.AdvanceTo(kT0 + 10 * kMs);
+  pool.Free(guarantee);
+  EXPECT_FALSE(pool.OthersBusy(2));
+  // It left the pool when it ended, after the deferring kernel's 1 ms.
+  EXPECT_EQ(pool.OthersLastEnd(), kT0 + 2 * kMs);
+}
+
 TEST(SmPoolTest, AFullPoolRefusesAKernel) {
   SmPoolState pool = Pool();
   for (int i = 0; i < SmPoolState::kMaxKernels; ++i) ASSERT_GE(pool.Add(Kernel(1, kMs), kT0), 0);
