@@ -136,6 +136,10 @@ struct SharedSimGPUState {
   Lease leases[SharedSimGPUDevice::kMaxProcesses] ABSL_GUARDED_BY(mu);
   SmPoolState sms ABSL_GUARDED_BY(mu);
 
+  // By the creator, before the segment is published (magic): nobody else
+  // can see it yet, so it needs no lock.
+  void InitSms(const SmPoolConfig& config) ABSL_NO_THREAD_SAFETY_ANALYSIS { sms.Init(config); }
+
   // Locks; a dead owner's leftovers are cleared first.
   void Lock() ABSL_EXCLUSIVE_LOCK_FUNCTION(mu) {
     if (mu.Lock()) PurgeDead();
@@ -407,10 +411,10 @@ absl::StatusOr<std::unique_ptr<SharedSimGPUDevice>> SharedSimGPUDevice::Attach(
     state->timeslice_ns = absl::ToInt64Nanoseconds(sharing.timeslice);
     state->sm_count = sharing.sm_count;
     state->drain_ns = absl::ToInt64Nanoseconds(sharing.drain);
-    state->sms.Init({.sm_count = sharing.sm_count,
-                     .share = sharing.mode,
-                     .timeslice_ns = state->timeslice_ns,
-                     .drain_ns = state->drain_ns});
+    state->InitSms({.sm_count = sharing.sm_count,
+                    .share = sharing.mode,
+                    .timeslice_ns = state->timeslice_ns,
+                    .drain_ns = state->drain_ns});
     if (!state->mu.Init()) {
       munmap(mapped, sizeof(SharedSimGPUState));
       shm_unlink(segment.c_str());
