@@ -100,8 +100,11 @@ SmRunResult RunOnSmPool(SmPoolState* pool, SmRequest request, absl::Time ready,
       ops.wake_all();
       return result;
     }
+    // Only a kernel on the SMs has an end to return at (a pending one's
+    // ProjectedEnd is when it joins).
     const int64_t end = pool->ProjectedEnd(k);
-    if (end != SmPoolState::kNever && end - NowNs() < absl::ToInt64Nanoseconds(kShortestWait)) {
+    if (kernel.state == SmKernel::State::kActive && end != SmPoolState::kNever &&
+        end - NowNs() < absl::ToInt64Nanoseconds(kShortestWait)) {
       result.end = absl::FromUnixNanos(end);
       result.preemptions = kernel.preemptions;
       pool->Detach(k);

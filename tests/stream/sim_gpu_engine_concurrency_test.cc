@@ -111,5 +111,20 @@ TEST(SimGPUEngineTest, KernelsOfOnePriorityRunInArrivalOrderWithoutPreemption) {
   EXPECT_EQ(engine.PreemptionCount(), 0);
 }
 
+// A kernel ready a little later (its stream's previous kernel ends then on
+// the device's clock) begins then and ends its modeled time later, even
+// when its thread gets back before it has begun.
+TEST(SimGPUEngineTest, AKernelReadyLaterEndsItsModeledTimeAfterItBegins) {
+  SimGPUEngine engine(SimGPUOptions::Mode::kTiming, absl::ZeroDuration());
+  const absl::Time ready = absl::Now() + absl::Microseconds(20);
+  absl::Duration charged;
+  absl::Time held_until;
+  ASSERT_TRUE(engine.Execute(Kernel("later"), Milliseconds(10), StreamPriority::kDefault, ready,
+                             &charged, &held_until)
+                  .ok());
+  EXPECT_EQ(held_until, ready + Milliseconds(10));
+  EXPECT_EQ(charged, Milliseconds(10));
+}
+
 }  // namespace
 }  // namespace minitf::se
