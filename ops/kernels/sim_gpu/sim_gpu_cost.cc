@@ -40,6 +40,19 @@ double FilterVolume(const PartialTensorShape& filter) {
          static_cast<double>(filter.dim_size(2));
 }
 
+// The elements of the largest input or output.
+double LargestElements(const std::vector<const Tensor*>& in,
+                       const std::vector<PartialTensorShape>& out) {
+  double largest = 0;
+  for (const Tensor* t : in) {
+    if (t != nullptr) largest = std::max(largest, static_cast<double>(t->NumElements()));
+  }
+  for (const PartialTensorShape& s : out) {
+    largest = std::max(largest, static_cast<double>(Elements(s)));
+  }
+  return largest;
+}
+
 double Flops(const NodeDef& def, const std::vector<const Tensor*>& in,
              const std::vector<PartialTensorShape>& out) {
   auto input = [&](size_t i) -> const Tensor* { return i < in.size() ? in[i] : nullptr; };
@@ -78,13 +91,7 @@ double Flops(const NodeDef& def, const std::vector<const Tensor*>& in,
                         : (input(2) != nullptr ? static_cast<double>(input(2)->NumElements()) : 0);
     return windows * WindowSize(def, input(0));
   }
-  double largest = 0;
-  for (const Tensor* t : in) {
-    if (t != nullptr) largest = std::max(largest, static_cast<double>(t->NumElements()));
-  }
-  for (const PartialTensorShape& s : out) {
-    largest = std::max(largest, static_cast<double>(Elements(s)));
-  }
+  const double largest = LargestElements(in, out);
   if (op == "Softmax" || op == "SparseSoftmaxCrossEntropyWithLogits") return 5.0 * largest;
   return largest;
 }
@@ -120,14 +127,7 @@ void SetBlocks(const std::vector<const Tensor*>& in,
     default:
       break;
   }
-  double largest = 0;
-  for (const Tensor* t : in) {
-    if (t != nullptr) largest = std::max(largest, static_cast<double>(t->NumElements()));
-  }
-  for (const PartialTensorShape& s : out) {
-    largest = std::max(largest, static_cast<double>(Elements(s)));
-  }
-  cost->blocks = blocks_of(largest, 256);
+  cost->blocks = blocks_of(LargestElements(in, out), 256);
   cost->blocks_per_sm = 8;
 }
 
