@@ -10,8 +10,9 @@ namespace minitf {
 absl::StatusOr<PacingPolicy> ParsePacingPolicy(absl::string_view name) {
   if (name == "antman") return PacingPolicy::kAntMan;
   if (name == "precise") return PacingPolicy::kPrecise;
-  return absl::InvalidArgumentError(
-      absl::StrCat("unknown GPU pacing policy '", name, "' (expected 'antman' or 'precise')"));
+  if (name == "sms") return PacingPolicy::kSms;
+  return absl::InvalidArgumentError(absl::StrCat("unknown GPU pacing policy '", name,
+                                                 "' (expected 'antman', 'precise' or 'sms')"));
 }
 
 const char* PacingPolicyName(PacingPolicy policy) {
@@ -20,6 +21,8 @@ const char* PacingPolicyName(PacingPolicy policy) {
       return "antman";
     case PacingPolicy::kPrecise:
       return "precise";
+    case PacingPolicy::kSms:
+      return "sms";
   }
   return "unknown";
 }
@@ -48,7 +51,15 @@ PacingDecision PacingController::OnStep(const StepMeasurement& m,
   total_busy_ += BusyOf(m);
   total_wall_ += m.wall + std::max(slept_after_previous_step, absl::ZeroDuration());
   if (target_ >= 100) return PacingDecision{};
-  return policy_ == PacingPolicy::kAntMan ? AntManDecision(m) : PreciseDecision(m);
+  switch (policy_) {
+    case PacingPolicy::kAntMan:
+      return AntManDecision(m);
+    case PacingPolicy::kPrecise:
+      return PreciseDecision(m);
+    case PacingPolicy::kSms:
+      break;  // The SM partition holds the job back, not idle time.
+  }
+  return PacingDecision{};
 }
 
 // idle = A (100 - p) / p - fixed cost, A = wall - slots; what this step's

@@ -30,9 +30,15 @@ namespace minitf {
 // was set so that per-step estimation errors cancel out in the long run.
 // Time spent below the target (a slow first step, a host-bound stretch) is
 // credited for at most one step period, so it never buys a burst.
-enum class PacingPolicy { kAntMan, kPrecise };
+//
+// kSms: no idle at all. perfControl% is the job's share of the GPU's SMs:
+// its streams run in an SM partition (GPUOptions.sm_fraction, a green
+// context) whose share the control plane sets, so the job's kernels run
+// beside the others' instead of waiting between steps. Decisions are zero.
+enum class PacingPolicy { kAntMan, kPrecise, kSms };
 
-// "antman" or "precise"; InvalidArgument naming the accepted values otherwise.
+// "antman", "precise" or "sms"; InvalidArgument naming the accepted values
+// otherwise.
 absl::StatusOr<PacingPolicy> ParsePacingPolicy(absl::string_view name);
 const char* PacingPolicyName(PacingPolicy policy);
 

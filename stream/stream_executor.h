@@ -28,6 +28,7 @@ class BlasSupport;
 class DnnSupport;
 class Event;
 class Platform;
+class SmPartition;
 class Stream;
 
 // What every StreamExecutor guarantees of its pointers: device memory is
@@ -74,6 +75,12 @@ class StreamExecutor {
   // (Host) have one priority only: this is CreateStream there.
   virtual absl::StatusOr<std::unique_ptr<Stream>> CreateStreamWithPriority(
       StreamPriority priority);
+  // A stream of `priority` whose kernels run on `partition`'s share of the
+  // SMs (sm_partition.h; CUDA's green contexts). Unimplemented where the
+  // platform cannot limit a stream's SMs (every platform but SimGPU's
+  // timing mode today).
+  virtual absl::StatusOr<std::unique_ptr<Stream>> CreateStreamInPartition(
+      StreamPriority priority, std::shared_ptr<SmPartition> partition);
   virtual absl::StatusOr<std::unique_ptr<Event>> CreateEvent() = 0;
 
   // Waits for all work on all of this device's streams.

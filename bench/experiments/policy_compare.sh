@@ -28,6 +28,11 @@
 #   processes, coordinator antman / tgs
 #                                 time-sliced processes under the local
 #                                 coordinator's closed loop
+#   threads / processes, coordinator antman on SM partitions
+#                                 the same closed loop, its perfControl a
+#                                 share of the SMs (--pacing sms: each job's
+#                                 streams in a green context; processes as
+#                                 MPS clients) instead of idle time
 # The columns, from each run's summary.json: each job's steady steps/s
 # against its solo rate (guarantee, then opportunistic), the GPU time the
 # guarantee jobs leave idle when alone, and the opportunistic jobs' harvest
@@ -159,6 +164,10 @@ run "processes, coordinator antman" processes_antman "$by_role" --processes \
   --simgpu share=timeslice --coordinator antman
 run "processes, coordinator tgs" processes_tgs "$by_role" --processes \
   --simgpu share=timeslice --coordinator tgs
+run "threads, coordinator antman, SM partitions" threads_antman_sms "$by_role" \
+  --coordinator antman --pacing sms
+run "processes, coordinator antman, SM partitions (MPS)" processes_antman_sms "$by_role" \
+  --processes --simgpu share=mps --coordinator antman --pacing sms
 
 echo "| policy | guarantee vs solo | opportunistic vs solo | guarantee solo idle | opportunistic harvest |"
 echo "|---|---|---|---|---|"

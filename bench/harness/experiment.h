@@ -46,7 +46,7 @@ struct ExperimentOptions {
   // How long each solo run lasts; 0: the job's time in the experiment, at
   // most 15 s.
   double baseline_seconds = 0;
-  // "" keeps each job's pacing policy; "antman" or "precise" sets every job's.
+  // "" keeps each job's pacing policy; "antman", "precise" or "sms" sets every job's.
   std::string pacing;
   // "" keeps each job's stream priority; "high", "default" or "low" sets
   // every job's ("default" for all: the device serves jobs in arrival order).

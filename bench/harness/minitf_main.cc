@@ -24,6 +24,7 @@
 #include "bench/harness/run_command.h"
 #include "bench/harness/scenario.h"
 #include "platform/status_macros.h"
+#include "runtime/gpu_pacing.h"
 
 namespace minitf::harness {
 namespace {
@@ -67,7 +68,7 @@ options:
   --baseline             run each job alone first: slowdowns against solo
   --baseline-seconds N   length of each solo run (default: the job's time in
                          the scenario, at most 15 s)
-  --pacing POLICY        antman or precise for every job (default: each job's)
+  --pacing POLICY        antman, precise or sms for every job (default: each job's)
   --stream-priority P    high, default or low for every job's GPU streams
                          (default: each job's; a scenario's default is high
                          for guarantee jobs, low for opportunistic ones)
@@ -142,9 +143,9 @@ absl::StatusOr<std::optional<ColocateArgs>> ParseColocate(const std::vector<std:
       MINITF_ASSIGN_OR_RETURN(out.options.baseline_seconds, Seconds(a, v));
     } else if (a == "--pacing") {
       MINITF_ASSIGN_OR_RETURN(out.options.pacing, value());
-      if (out.options.pacing != "antman" && out.options.pacing != "precise") {
+      if (!ParsePacingPolicy(out.options.pacing).ok()) {
         return absl::InvalidArgumentError(absl::StrCat(
-            "--pacing wants antman or precise, got '", out.options.pacing, "'"));
+            "--pacing wants antman, precise or sms, got '", out.options.pacing, "'"));
       }
     } else if (a == "--stream-priority") {
       MINITF_ASSIGN_OR_RETURN(out.options.stream_priority, value());

@@ -24,6 +24,7 @@
 #include "bench/harness/json_fields.h"
 #include "nlohmann/json.hpp"
 #include "platform/status_macros.h"
+#include "runtime/gpu_pacing.h"
 #include "stream/sim_gpu/sim_gpu_options.h"
 
 namespace minitf::harness {
@@ -151,8 +152,8 @@ absl::Status ParseJob(const Json& j, const std::string& file, const std::string&
   job->perf_control = static_cast<int>(perf);
   MINITF_RETURN_IF_ERROR(Seconds(f, "start_s", &job->start_s, 0));
   MINITF_RETURN_IF_ERROR(f.String("pacing", &job->pacing));
-  if (job->pacing != "precise" && job->pacing != "antman") {
-    return f.Error("pacing", absl::StrCat("must be \"precise\" or \"antman\", got ",
+  if (!ParsePacingPolicy(job->pacing).ok()) {
+    return f.Error("pacing", absl::StrCat("must be \"precise\", \"antman\" or \"sms\", got ",
                                           QuotedText(job->pacing)));
   }
   MINITF_RETURN_IF_ERROR(f.String("stream_priority", &job->stream_priority));

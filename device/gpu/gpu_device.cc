@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "stream/device_memory_protection.h"
 #include "stream/platform.h"
+#include "stream/sm_partition.h"
 
 namespace minitf {
 namespace {
@@ -42,10 +43,15 @@ absl::StatusOr<std::unique_ptr<GPUDevice>> GPUDevice::Create(
                     static_cast<int64_t>(stack->device_bfc()->GetPoolStats().memory_limit)),
       executor, stack, std::move(owned_stack), intra_op_threads));
   const std::string where = absl::StrCat(" for ", device->name());
+  if (options.sm_fraction > 0) {
+    device->partition_ = std::make_shared<se::SmPartition>(options.sm_fraction);
+  }
   for (std::unique_ptr<se::Stream>* s : {&device->compute_, &device->host_to_device_,
                                          &device->device_to_host_, &device->device_to_device_}) {
     absl::StatusOr<std::unique_ptr<se::Stream>> stream =
-        executor->CreateStreamWithPriority(options.stream_priority);
+        device->partition_ != nullptr
+            ? executor->CreateStreamInPartition(options.stream_priority, device->partition_)
+            : executor->CreateStreamWithPriority(options.stream_priority);
     if (!stream.ok()) {
       return absl::Status(stream.status().code(),
                           absl::StrCat("creating a stream", where, ": ",
@@ -98,6 +104,20 @@ GPUDevice::~GPUDevice() {
   device_to_host_.reset();
   host_to_device_.reset();
   compute_.reset();
+}
+
+double GPUDevice::sm_fraction() const {
+  return partition_ != nullptr ? partition_->fraction() : 1.0;
+}
+
+absl::Status GPUDevice::SetSmFraction(double fraction) {
+  if (partition_ == nullptr) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        name(), " was made without an SM partition (gpu_options.sm_fraction 0): its share of "
+                "the SMs cannot change"));
+  }
+  partition_->set_fraction(fraction);
+  return absl::OkStatus();
 }
 
 absl::Status GPUDevice::FillContextMap(int num_node_ids,

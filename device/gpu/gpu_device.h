@@ -72,6 +72,11 @@ class GPUDevice final : public Device {
 
   se::StreamExecutor* executor() const { return executor_; }
   se::Stream* compute_stream() const { return compute_.get(); }
+  // The share of the SMs the device's streams run on (GPUOptions.sm_fraction):
+  // 1 without a partition. SetSmFraction is FailedPrecondition on a device
+  // made without one.
+  double sm_fraction() const;
+  absl::Status SetSmFraction(double fraction);
   GPUDeviceContext* gpu_device_context() const { return context_.get(); }
   // The allocator stack the device's tensors come from. Not owned by the
   // caller; lives as long as the device.
@@ -89,6 +94,7 @@ class GPUDevice final : public Device {
   const std::unique_ptr<GPUAllocatorStack> owned_stack_;
   GPUAllocatorStack* const stack_;
   ThreadPool intra_op_pool_;
+  std::shared_ptr<se::SmPartition> partition_;  // Null: every SM.
   std::unique_ptr<se::Stream> compute_;
   std::unique_ptr<se::Stream> host_to_device_;
   std::unique_ptr<se::Stream> device_to_host_;

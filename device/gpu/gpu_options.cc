@@ -63,6 +63,10 @@ absl::StatusOr<GPUOptions> ApplyGPUEnvironment(GPUOptions options) {
                      "' (TF_GPU_THREAD_MODE or GPUOptions::thread_mode) is invalid: expected "
                      "global, gpu_private or gpu_shared"));
   }
+  if (!(options.sm_fraction >= 0 && options.sm_fraction <= 1)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("gpu_options.sm_fraction must be in [0, 1], got ", options.sm_fraction));
+  }
   if (options.per_process_gpu_memory_fraction < 0 ||
       options.per_process_gpu_memory_fraction > 1) {
     return absl::InvalidArgumentError(

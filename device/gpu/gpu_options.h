@@ -58,6 +58,12 @@ struct GPUOptions {
   // higher-priority session's kernels first. The co-location harness gives
   // a guaranteed job kHighest and an opportunistic one kLowest.
   se::StreamPriority stream_priority = se::StreamPriority::kDefault;
+  // The share of each GPU's SMs the session's streams run on, in (0, 1]: a
+  // green context (stream/sm_partition.h), whose share a job's perfControl
+  // sets under the 'sms' pacing policy. 0: every SM, no partition. Only
+  // SimGPU's timing mode models SMs; elsewhere a non-zero value is an error
+  // when the devices are made.
+  double sm_fraction = 0;
 };
 
 // `options` with the environment variables above applied. InvalidArgument

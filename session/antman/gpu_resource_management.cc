@@ -195,7 +195,9 @@ absl::Duration GPUResourceState::Pace(int perf_control, absl::Duration loop_time
     for (ManagedGPU& managed : gpus_) {
       // Suspension is a wait at the boundary, not pacing.
       managed.pacer.SetTarget(perf_control == 0 ? 100 : perf_control);
-      managed.gpu->gpu_op_manager()->SetActive(perf_control > 0 && perf_control < 100);
+      const bool sms = policy_ == PacingPolicy::kSms;
+      managed.gpu->gpu_op_manager()->SetActive(!sms && perf_control > 0 && perf_control < 100);
+      if (sms) ApplySmShare(&managed, perf_control);
       managed.gpu->gpu_op_manager()->BeginStep(absl::ZeroDuration(), 0);
       managed.last_busy = managed.gpu->ComputeBusyTime();
     }
@@ -226,6 +228,18 @@ absl::Duration GPUResourceState::Pace(int perf_control, absl::Duration loop_time
     manager->BeginStep(decision.next_step_budget, counters.launches);
   }
   return sleep;
+}
+
+void GPUResourceState::ApplySmShare(ManagedGPU* managed, int perf_control) {
+  // Suspension is a wait at the boundary: the share stays as it was.
+  if (perf_control == 0) return;
+  if (absl::Status s = managed->gpu->SetSmFraction(perf_control / 100.0); !s.ok()) {
+    LOG(WARNING, "GPU config '{}': perfControl {} not applied: {}", config_file_, perf_control,
+        s);
+    return;
+  }
+  LOG(INFO, "GPU config '{}': {}: {}% of the SMs", config_file_, managed->gpu->name(),
+      perf_control);
 }
 
 absl::Duration GPUResourceState::IdleFor(absl::Duration d) {
@@ -333,6 +347,10 @@ void GPUResourceManagement::FillSessionOptions(SessionOptions* options) const {
     // longer fits on the device goes to the host.
     options->config.gpu_options.allow_growth = true;
     options->config.gpu_options.vmem = true;
+    // perfControl sets the share of an SM partition: the streams need one.
+    if (options->pacing_policy == "sms" && options->config.gpu_options.sm_fraction == 0) {
+      options->config.gpu_options.sm_fraction = 1;
+    }
   }
 }
 

@@ -18,7 +18,9 @@
 //             GpuOpManager inserts before queued launches, and a sleep after
 //             the step for what the slots did not use (PacingController, the
 //             session's pacing_policy); 0 suspends the job at this boundary,
-//             without spinning, until the value is raised.
+//             without spinning, until the value is raised. Under the 'sms'
+//             policy, 1..100 is the job's share of the SMs instead (its
+//             streams' SM partition, GPUOptions.sm_fraction), no idle.
 //
 // A bad file (malformed JSON, a wrong type, perfControl outside 0..100, a
 // deleted file, more than 1 MiB, no regular file such as a FIFO or
@@ -111,6 +113,8 @@ class GPUResourceState : public SessionActionState {
   // now, or sets `*suspend` when perfControl just became 0.
   absl::Duration Pace(int perf_control, absl::Duration loop_time, bool* suspend)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(step_mu_);
+  // The 'sms' policy: the GPU's SM partition at perfControl% (logged).
+  void ApplySmShare(ManagedGPU* managed, int perf_control) ABSL_EXCLUSIVE_LOCKS_REQUIRED(step_mu_);
   void Suspend();
   // Sleeps up to `d`, woken early by a perfControl change or destruction.
   absl::Duration IdleFor(absl::Duration d);

@@ -7,12 +7,11 @@
 #include "absl/time/clock.h"
 #include "platform/status_macros.h"
 #include "stream/sim_gpu/sim_gpu_cost_model.h"
+#include "stream/sim_gpu/sim_gpu_sm_run.h"
+#include "stream/sm_partition.h"
 
 namespace minitf::se {
 namespace {
-
-// A hold that ends sooner than this is not waited for (see the header).
-constexpr absl::Duration kShortestWait = absl::Microseconds(50);
 
 // Whether the kernel whose body returned OK did its arithmetic (see
 // HostKernel::did_work).
@@ -40,7 +39,8 @@ absl::Status SimGPUEngine::Execute(const HostKernel& kernel, absl::Duration mode
 
 absl::Status SimGPUEngine::Execute(const HostKernel& kernel, absl::Duration modeled,
                                    StreamPriority priority, absl::Time ready,
-                                   absl::Duration* charged, absl::Time* held_until) {
+                                   absl::Duration* charged, absl::Time* held_until,
+                                   const SmPartition* partition) {
   // Holds end on timed waits: the kernel's default timer slack (50 us) would
   // add to every kernel's time.
   static thread_local const bool precise_timers = [] {
@@ -48,7 +48,7 @@ absl::Status SimGPUEngine::Execute(const HostKernel& kernel, absl::Duration mode
   }();
   (void)precise_timers;
   if (mode_ == SimGPUOptions::Mode::kTiming) {
-    return ExecuteOnSms(kernel, modeled, priority, ready, charged, held_until);
+    return ExecuteOnSms(kernel, modeled, priority, ready, charged, held_until, partition);
   }
   absl::StatusOr<EngineTurn> turn = turns_->Acquire(EngineRank(priority));
   if (!turn.ok()) {
@@ -90,7 +90,7 @@ absl::Status SimGPUEngine::Execute(const HostKernel& kernel, absl::Duration mode
   }
   // A failed yield gave the turn up already.
   if (absl::Status held = Hold(*turn, begin, hold, held_until); held.ok()) {
-    turns_->Release(*turn, *held_until);
+    turns_->Release(*turn);
   } else if (status.ok()) {
     status = held;
   }
@@ -100,10 +100,14 @@ absl::Status SimGPUEngine::Execute(const HostKernel& kernel, absl::Duration mode
 
 absl::Status SimGPUEngine::ExecuteOnSms(const HostKernel& kernel, absl::Duration modeled,
                                         StreamPriority priority, absl::Time ready,
-                                        absl::Duration* charged, absl::Time* held_until) {
-  const SmRequest request{.rank = EngineRank(priority),
-                          .width = KernelWidth(kernel.cost, sm_count_),
-                          .work_ns = absl::ToDoubleNanoseconds(modeled)};
+                                        absl::Duration* charged, absl::Time* held_until,
+                                        const SmPartition* partition) {
+  const SmRequest request{
+      .rank = EngineRank(priority),
+      .width = KernelWidth(kernel.cost, sm_count_),
+      .partition = partition != nullptr ? partition->id() : 0,
+      .partition_fraction = partition != nullptr ? partition->fraction() : 1.0,
+      .work_ns = absl::ToDoubleNanoseconds(modeled)};
   std::function<absl::Status()> body;
   if (kernel.run_in_timing_mode && kernel.body) body = kernel.body;
   bool did_work = true;
@@ -140,7 +144,7 @@ absl::Status SimGPUEngine::Hold(const EngineTurn& turn, absl::Time begin, absl::
     *held_until = end;
     // Not worth a timed wait: the next kernel begins at `end` on the
     // device's clock all the same.
-    if (end - absl::Now() < kShortestWait) return absl::OkStatus();
+    if (end - absl::Now() < kShortestHostWait) return absl::OkStatus();
     // Until the end, or until a kernel of a higher priority arrives.
     if (!turns_->WaitOutranked(turn, end)) return absl::OkStatus();
     // Outranked: the blocks in flight drain, then the engine is handed over.

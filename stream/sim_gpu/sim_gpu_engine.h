@@ -62,6 +62,8 @@
 
 namespace minitf::se {
 
+class SmPartition;
+
 class SimGPUEngine {
  public:
   // `turns`: the line to wait in (not owned; outlives the engine); null:
@@ -76,10 +78,11 @@ class SimGPUEngine {
   // The same for a kernel that was ready to run at `ready` on the device's
   // clock (when its stream's previous work ended there, or when it was
   // launched, whichever is later); sets `*held_until` to when its hold ended
-  // on that clock.
+  // on that clock. `partition`: the SMs its stream may use (timing mode;
+  // null: every SM).
   absl::Status Execute(const HostKernel& kernel, absl::Duration modeled,
                        StreamPriority priority, absl::Time ready, absl::Duration* charged,
-                       absl::Time* held_until);
+                       absl::Time* held_until, const SmPartition* partition = nullptr);
 
   // Sum of the busy time charged so far.
   absl::Duration BusyTime() const;
@@ -108,7 +111,7 @@ class SimGPUEngine {
   // Timing mode: the kernel on the device's SMs (sim_gpu_sm_pool.h).
   absl::Status ExecuteOnSms(const HostKernel& kernel, absl::Duration modeled,
                             StreamPriority priority, absl::Time ready, absl::Duration* charged,
-                            absl::Time* held_until);
+                            absl::Time* held_until, const SmPartition* partition);
   void Count(KernelFamily family, absl::Duration charged, bool body_ran);
 
   const SimGPUOptions::Mode mode_;

@@ -25,15 +25,9 @@ void LocalEngineTurns::AcquireLocked(const EngineTurn& turn) {
   running_ = turn;
 }
 
-void LocalEngineTurns::Release(const EngineTurn& turn, absl::Time held_until) {
+void LocalEngineTurns::Release(const EngineTurn& /*turn*/) {
   MutexLock lock(&mu_);
-  free_at_ = held_until;
   ReleaseLocked();
-}
-
-absl::Time LocalEngineTurns::FreeAt() const {
-  MutexLock lock(&mu_);
-  return free_at_;
 }
 
 void LocalEngineTurns::ReleaseLocked() {
@@ -54,7 +48,6 @@ bool LocalEngineTurns::WaitOutranked(const EngineTurn& turn, absl::Time deadline
 
 absl::Status LocalEngineTurns::Yield(const EngineTurn& turn) {
   MutexLock lock(&mu_);
-  free_at_ = absl::Now();
   ReleaseLocked();
   AcquireLocked(turn);
   return absl::OkStatus();

@@ -51,14 +51,8 @@ class EngineTurns {
   // Joins the line with `rank` and blocks until this kernel has the engine.
   // A kernel outranking the running one makes it yield (WaitOutranked).
   virtual absl::StatusOr<EngineTurn> Acquire(int rank) = 0;
-  // REQUIRES: `turn` has the engine. Gives it up; its hold ended at
-  // `held_until` on the device's clock (the engine's modeled end, which may
-  // be before now).
-  virtual void Release(const EngineTurn& turn, absl::Time held_until) = 0;
-  // REQUIRES: the caller has the engine. When the kernel before it released
-  // the engine, on the device's clock (InfinitePast before the first; the
-  // real time of a yield).
-  virtual absl::Time FreeAt() const = 0;
+  // REQUIRES: `turn` has the engine. Gives it up.
+  virtual void Release(const EngineTurn& turn) = 0;
   // REQUIRES: `turn` has the engine. Waits until `deadline` or until a
   // kernel of a lower rank waits; whether one does.
   virtual bool WaitOutranked(const EngineTurn& turn, absl::Time deadline) = 0;
@@ -85,8 +79,7 @@ class LocalEngineTurns final : public EngineTurns {
   explicit LocalEngineTurns(const SmPoolConfig& sms = SmPoolConfig());
 
   absl::StatusOr<EngineTurn> Acquire(int rank) override;
-  void Release(const EngineTurn& turn, absl::Time held_until) override;
-  absl::Time FreeAt() const override;
+  void Release(const EngineTurn& turn) override;
   bool WaitOutranked(const EngineTurn& turn, absl::Time deadline) override;
   absl::Status Yield(const EngineTurn& turn) override;
   int Waiting() const override;
@@ -107,7 +100,6 @@ class LocalEngineTurns final : public EngineTurns {
   std::set<EngineTurn> waiting_ ABSL_GUARDED_BY(mu_);
   bool taken_ ABSL_GUARDED_BY(mu_) = false;
   EngineTurn running_ ABSL_GUARDED_BY(mu_);  // While taken_.
-  absl::Time free_at_ ABSL_GUARDED_BY(mu_) = absl::InfinitePast();
   CondVar sm_cv_;  // Signalled when the SMs' pool changes.
   SmPoolState sms_ ABSL_GUARDED_BY(mu_);
 };

@@ -177,6 +177,20 @@ absl::StatusOr<std::unique_ptr<Stream>> SimGPUExecutor::CreateStreamWithPriority
   return std::make_unique<SimGPUStream>(this, &streams_, &engine_, options_, priority);
 }
 
+absl::StatusOr<std::unique_ptr<Stream>> SimGPUExecutor::CreateStreamInPartition(
+    StreamPriority priority, std::shared_ptr<SmPartition> partition) {
+  if (options_.mode != SimGPUOptions::Mode::kTiming) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "GPU:", device_ordinal(),
+        ": a stream on a share of the SMs (a green context; GPUOptions.sm_fraction, pacing "
+        "policy 'sms') needs SimGPU's timing mode, where kernels share SMs; mode is ",
+        SimGPUModeName(options_.mode)));
+  }
+  if (partition == nullptr) return CreateStreamWithPriority(priority);
+  return std::make_unique<SimGPUStream>(this, &streams_, &engine_, options_, priority,
+                                        std::move(partition));
+}
+
 absl::StatusOr<std::unique_ptr<Event>> SimGPUExecutor::CreateEvent() {
   return std::make_unique<HostEvent>();
 }

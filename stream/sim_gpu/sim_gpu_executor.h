@@ -81,6 +81,9 @@ class SimGPUExecutor : public StreamExecutor {
   absl::StatusOr<std::unique_ptr<Stream>> CreateStream() override;
   absl::StatusOr<std::unique_ptr<Stream>> CreateStreamWithPriority(
       StreamPriority priority) override;
+  // InvalidArgument outside timing mode (the SM model's).
+  absl::StatusOr<std::unique_ptr<Stream>> CreateStreamInPartition(
+      StreamPriority priority, std::shared_ptr<SmPartition> partition) override;
   absl::StatusOr<std::unique_ptr<Event>> CreateEvent() override;
   absl::Status SynchronizeAllActivity() override;
 

@@ -26,7 +26,7 @@ namespace minitf::se {
 namespace {
 
 constexpr uint64_t kMagic = 0x6d696e6974667367;  // "minitfsg"
-constexpr uint32_t kVersion = 3;
+constexpr uint32_t kVersion = 4;  // 4: SM partitions in the SM pool.
 // How long an attaching process waits for the creator to finish the segment.
 constexpr absl::Duration kCreationTimeout = absl::Seconds(5);
 constexpr size_t kMaxNameLength = 64;
@@ -128,9 +128,6 @@ struct SharedSimGPUState {
   uint32_t slice_context ABSL_GUARDED_BY(mu) = 0;
   int64_t slice_end_ns ABSL_GUARDED_BY(mu) = 0;
   int64_t slice_switches ABSL_GUARDED_BY(mu) = 0;
-  // When the last kernel released the engine on the device's clock (Unix
-  // nanoseconds; INT64_MIN: never).
-  int64_t free_at_ns ABSL_GUARDED_BY(mu) = INT64_MIN;
   bool taken ABSL_GUARDED_BY(mu) = false;  // Set after running_pid and running.
   Waiter waiting[SharedSimGPUDevice::kMaxWaiting] ABSL_GUARDED_BY(mu);
   Lease leases[SharedSimGPUDevice::kMaxProcesses] ABSL_GUARDED_BY(mu);
@@ -524,16 +521,9 @@ absl::StatusOr<EngineTurn> SharedSimGPUDevice::Acquire(int rank) {
   return turn;
 }
 
-void SharedSimGPUDevice::Release(const EngineTurn& turn, absl::Time held_until) {
+void SharedSimGPUDevice::Release(const EngineTurn& /*turn*/) {
   StateLock lock(state_);
-  state_->free_at_ns = absl::ToUnixNanos(held_until);
   state_->Leave();
-}
-
-absl::Time SharedSimGPUDevice::FreeAt() const {
-  StateLock lock(state_);
-  return state_->free_at_ns == INT64_MIN ? absl::InfinitePast()
-                                         : absl::FromUnixNanos(state_->free_at_ns);
 }
 
 bool SharedSimGPUDevice::WaitOutranked(const EngineTurn& turn, absl::Time deadline) {
@@ -553,7 +543,6 @@ bool SharedSimGPUDevice::WaitOutranked(const EngineTurn& turn, absl::Time deadli
 
 absl::Status SharedSimGPUDevice::Yield(const EngineTurn& turn) {
   StateLock lock(state_);
-  state_->free_at_ns = SharedSimGPUState::NowNs();
   state_->Leave();
   state_->Enter(context_, turn);
   return absl::OkStatus();

@@ -125,8 +125,7 @@ class SharedSimGPUDevice final : public EngineTurns {
 
   // EngineTurns: the line every attached process waits in.
   absl::StatusOr<EngineTurn> Acquire(int rank) override;
-  void Release(const EngineTurn& turn, absl::Time held_until) override;
-  absl::Time FreeAt() const override;
+  void Release(const EngineTurn& turn) override;
   bool WaitOutranked(const EngineTurn& turn, absl::Time deadline) override;
   absl::Status Yield(const EngineTurn& turn) override;
   int Waiting() const override;

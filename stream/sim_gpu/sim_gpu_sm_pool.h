@@ -41,6 +41,8 @@
 //              (a context's kernels take its places in the arrival order,
 //              sorted by priority); each context holds at most `cap` SMs
 //              (its active-thread percentage of the device).
+// In every mode, the kernels of one SM partition of a context (a green
+// context) hold at most the partition's SMs together.
 // Kernels may join in the future (a stream's next kernel is ready when its
 // previous one ends); they wait, holding nothing, until then.
 //
@@ -68,6 +70,8 @@ struct SmKernel {
   uint64_t ticket = 0;
   double width = 0;       // SMs, (0, sm_count].
   double cap = 0;         // SMs its context may hold in all (mps).
+  uint32_t partition = 0;  // Its SM partition in its context (0: none).
+  double partition_cap = 0;  // SMs its partition may hold in all.
   double left_ns = 0;     // Work left, in time at full width.
   double sms = 0;         // SMs it holds now.
   int64_t begin_ns = 0;   // When it joins.
@@ -90,6 +94,12 @@ struct SmRequest {
   int32_t rank = 0;
   double width = 0;      // Clamped to (0, sm_count].
   double cap_fraction = 1;  // Its context's share of the SMs (mps), (0, 1].
+  // Its stream's SM partition within its context (a green context,
+  // stream/sm_partition.h; 0: none) and that partition's share of the SMs,
+  // (0, 1]. The kernels of one partition hold at most that share together,
+  // in every sharing mode; the newest kernel's share is the partition's.
+  uint32_t partition = 0;
+  double partition_fraction = 1;
   double work_ns = 0;
   bool pinned = false;
   // Its context joins only while no other context that does not defer has

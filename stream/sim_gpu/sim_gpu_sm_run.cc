@@ -8,8 +8,6 @@
 namespace minitf::se {
 namespace {
 
-// A wait shorter than this is not worth a timed wait (see the header).
-constexpr absl::Duration kShortestWait = absl::Microseconds(50);
 // A waiter looks again at least this often (a kernel nobody watches may
 // have ended; a process may have died).
 constexpr absl::Duration kLongestWait = absl::Milliseconds(50);
@@ -104,7 +102,7 @@ SmRunResult RunOnSmPool(SmPoolState* pool, SmRequest request, absl::Time ready,
     // ProjectedEnd is when it joins).
     const int64_t end = pool->ProjectedEnd(k);
     if (kernel.state == SmKernel::State::kActive && end != SmPoolState::kNever &&
-        end - NowNs() < absl::ToInt64Nanoseconds(kShortestWait)) {
+        end - NowNs() < absl::ToInt64Nanoseconds(kShortestHostWait)) {
       result.end = absl::FromUnixNanos(end);
       result.preemptions = kernel.preemptions;
       pool->Detach(k);

@@ -28,6 +28,11 @@
 
 namespace minitf::se {
 
+// A wait shorter than this is not worth a timed wait: the host pays about
+// that much for one (a kernel returns that early, above; the engine's
+// compute-mode holds end so).
+inline constexpr absl::Duration kShortestHostWait = absl::Microseconds(50);
+
 struct SmWaitOps {
   // Called locked: unlocks, sleeps at most `timeout` or until wake_all,
   // locks again.

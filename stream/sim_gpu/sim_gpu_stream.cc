@@ -11,7 +11,16 @@ namespace minitf::se {
 
 SimGPUStream::SimGPUStream(StreamExecutor* parent, StreamSet* streams, SimGPUEngine* engine,
                            const SimGPUOptions& options, StreamPriority priority)
-    : HostStream(parent, streams), engine_(engine), options_(options), priority_(priority) {}
+    : SimGPUStream(parent, streams, engine, options, priority, nullptr) {}
+
+SimGPUStream::SimGPUStream(StreamExecutor* parent, StreamSet* streams, SimGPUEngine* engine,
+                           const SimGPUOptions& options, StreamPriority priority,
+                           std::shared_ptr<SmPartition> partition)
+    : HostStream(parent, streams),
+      engine_(engine),
+      options_(options),
+      priority_(priority),
+      partition_(std::move(partition)) {}
 
 absl::Status SimGPUStream::LaunchHostKernel(HostKernel kernel) {
   if (!kernel.body && options_.mode != SimGPUOptions::Mode::kTiming) {
@@ -24,9 +33,10 @@ absl::Status SimGPUStream::LaunchHostKernel(HostKernel kernel) {
   // worker may still run it while ~HostStream drains the queue.
   return EnqueueKernel(std::move(kernel_name),
                        [engine = engine_, kernel = std::move(kernel), modeled,
-                        priority = priority_](KernelClock* clock, absl::Duration* busy) {
+                        priority = priority_,
+                        partition = partition_](KernelClock* clock, absl::Duration* busy) {
                          return engine->Execute(kernel, modeled, priority, clock->ready, busy,
-                                                &clock->done);
+                                                &clock->done, partition.get());
                        });
 }
 

@@ -15,6 +15,8 @@
 #ifndef MINITF_STREAM_SIM_GPU_SIM_GPU_STREAM_H_
 #define MINITF_STREAM_SIM_GPU_SIM_GPU_STREAM_H_
 
+#include <memory>
+
 #include "stream/host/host_stream.h"
 #include "stream/sim_gpu/sim_gpu_options.h"
 #include "stream/stream_priority.h"
@@ -22,14 +24,21 @@
 namespace minitf::se {
 
 class SimGPUEngine;
+class SmPartition;
 
 class SimGPUStream : public HostStream {
  public:
   // `engine` is the device's (not owned; outlives the stream).
   SimGPUStream(StreamExecutor* parent, StreamSet* streams, SimGPUEngine* engine,
                const SimGPUOptions& options, StreamPriority priority);
+  // A stream whose kernels run on `partition`'s SMs (timing mode).
+  SimGPUStream(StreamExecutor* parent, StreamSet* streams, SimGPUEngine* engine,
+               const SimGPUOptions& options, StreamPriority priority,
+               std::shared_ptr<SmPartition> partition);
 
   StreamPriority priority() const { return priority_; }
+  // The SMs its kernels may use; null: every SM.
+  const SmPartition* partition() const { return partition_.get(); }
 
   // Enqueues the kernel; on the worker it waits for its turn on the engine,
   // which runs it and charges its busy time to this stream and the device.
@@ -48,6 +57,7 @@ class SimGPUStream : public HostStream {
   SimGPUEngine* const engine_;
   const SimGPUOptions options_;
   const StreamPriority priority_;
+  const std::shared_ptr<SmPartition> partition_;  // Null: every SM.
 };
 
 }  // namespace minitf::se

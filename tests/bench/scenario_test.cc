@@ -151,6 +151,16 @@ TEST(ScenarioTest, BadFilesNameTheFileAndTheField) {
   }
 }
 
+TEST(ScenarioTest, EveryPacingPolicyIsAccepted) {
+  for (const char* pacing : {"precise", "antman", "sms"}) {
+    absl::StatusOr<Scenario> s = ParseScenarioJson(
+        absl::StrCat(R"({"jobs": [{"name": "a", "model": "cnn", "pacing": ")", pacing, R"("}]})"),
+        "pacing.json");
+    ASSERT_TRUE(s.ok()) << pacing << ": " << s.status();
+    EXPECT_EQ(s->jobs[0].pacing, pacing);
+  }
+}
+
 TEST(ScenarioTest, CsvJobListBecomesJobs) {
   absl::StatusOr<Scenario> s = ParseScenarioCsv(
       "submit_time,model_name,batch_size,iterations,gpu_requests,priority\n"

@@ -6,6 +6,7 @@
 // own process; every test restores what it sets).
 #include "device/gpu/gpu_device.h"
 
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
@@ -24,6 +25,7 @@
 #include "runtime/types.h"
 #include "stream/platform_manager.h"
 #include "stream/sim_gpu/sim_gpu_stream.h"
+#include "stream/sm_partition.h"
 
 namespace minitf {
 namespace {
@@ -165,6 +167,55 @@ TEST_F(GPUDeviceTest, StreamPriorityOptionGivesEveryStreamOfTheDeviceThatPriorit
       EXPECT_EQ(sim->priority(), priority);
     }
   }
+}
+
+TEST_F(GPUDeviceTest, SmFractionPutsEveryStreamOfTheDeviceInOneSmPartition) {
+  DeviceOptions options = Options("memory=64MiB,mode=timing");
+  options.gpu_options.sm_fraction = 0.25;
+  std::vector<std::unique_ptr<Device>> devices = Devices(options);
+  std::vector<GPUDevice*> gpus = GPUsOf(devices);
+  ASSERT_THAT(gpus, SizeIs(1));
+  EXPECT_DOUBLE_EQ(gpus[0]->sm_fraction(), 0.25);
+  const GPUDeviceContext* context = gpus[0]->gpu_device_context();
+  const se::SmPartition* partition = nullptr;
+  for (se::Stream* stream : {context->stream(), context->host_to_device_stream(),
+                             context->device_to_host_stream(),
+                             context->device_to_device_stream()}) {
+    auto* sim = dynamic_cast<se::SimGPUStream*>(stream);
+    ASSERT_NE(sim, nullptr);
+    ASSERT_NE(sim->partition(), nullptr);
+    if (partition == nullptr) partition = sim->partition();
+    EXPECT_EQ(sim->partition(), partition);
+  }
+  ASSERT_TRUE(gpus[0]->SetSmFraction(0.5).ok());
+  EXPECT_DOUBLE_EQ(partition->fraction(), 0.5);
+  EXPECT_DOUBLE_EQ(gpus[0]->sm_fraction(), 0.5);
+}
+
+TEST_F(GPUDeviceTest, SmFractionOutsideItsRangeOrWithoutTheSmModelIsRefused) {
+  for (double bad : {-0.1, 1.5, std::nan("")}) {
+    DeviceOptions options = Options("memory=64MiB,mode=timing");
+    options.gpu_options.sm_fraction = bad;
+    const absl::Status s = CreateStatus(options);
+    EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << bad;
+    EXPECT_THAT(std::string(s.message()), HasSubstr("sm_fraction")) << bad;
+  }
+  // Functional mode runs one kernel at a time: there are no SMs to share.
+  DeviceOptions functional = Options(kOneGPU);
+  functional.gpu_options.sm_fraction = 0.5;
+  const absl::Status s = CreateStatus(functional);
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(s.message()), HasSubstr("timing mode"));
+}
+
+TEST_F(GPUDeviceTest, ADeviceWithoutAnSmPartitionCannotBeGivenAShare) {
+  std::vector<std::unique_ptr<Device>> devices = Devices(Options(kOneGPU));
+  std::vector<GPUDevice*> gpus = GPUsOf(devices);
+  ASSERT_THAT(gpus, SizeIs(1));
+  EXPECT_DOUBLE_EQ(gpus[0]->sm_fraction(), 1.0);
+  const absl::Status s = gpus[0]->SetSmFraction(0.5);
+  EXPECT_EQ(s.code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(std::string(s.message()), HasSubstr("GPU:0"));
 }
 
 TEST_F(GPUDeviceTest, DeviceCountZeroCreatesNoGpuAndNegativeIsAnError) {

@@ -42,7 +42,7 @@ double SimulatedShare(PacingController* pacing, int steps, absl::Duration busy,
 }
 
 TEST(PacingPolicyTest, NamesRoundTripAndUnknownNamesAreRejected) {
-  for (PacingPolicy p : {PacingPolicy::kAntMan, PacingPolicy::kPrecise}) {
+  for (PacingPolicy p : {PacingPolicy::kAntMan, PacingPolicy::kPrecise, PacingPolicy::kSms}) {
     absl::StatusOr<PacingPolicy> parsed = ParsePacingPolicy(PacingPolicyName(p));
     ASSERT_TRUE(parsed.ok()) << parsed.status();
     EXPECT_EQ(*parsed, p);
@@ -51,6 +51,18 @@ TEST(PacingPolicyTest, NamesRoundTripAndUnknownNamesAreRejected) {
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_NE(bad.status().message().find("fastest"), absl::string_view::npos);
+}
+
+TEST(PacingControllerTest, SmsPolicyNeverAsksForIdle) {
+  // Its target is a share of the SMs, which the job's SM partition holds
+  // to: however busy the job is, no idle is inserted.
+  PacingController pacing(PacingPolicy::kSms);
+  pacing.SetTarget(10);
+  for (int i = 0; i < 5; ++i) {
+    const PacingDecision d = pacing.OnStep(Step(Milliseconds(10), Milliseconds(10)), ZeroDuration());
+    EXPECT_EQ(d.sleep_after_step, ZeroDuration());
+    EXPECT_EQ(d.next_step_budget, ZeroDuration());
+  }
 }
 
 TEST(PacingControllerTest, AntManIdleIsActiveTimeScaledMinusFixedCost) {

@@ -4,12 +4,14 @@
 // of its own priority.
 #include "stream/sim_gpu/sim_gpu_engine.h"
 
+#include <algorithm>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "gtest/gtest.h"
 #include "platform/mutex.h"
+#include "stream/sm_partition.h"
 #include "tests/testlib/sim_gpu_engine_testing.h"
 
 namespace minitf::se {
@@ -55,6 +57,34 @@ TEST(SimGPUEngineTest, FreeEngineGoesToTheHighestPriorityThenTheEarliest) {
   EXPECT_EQ(engine.PreemptionCount(), 0);
   EXPECT_EQ(engine.KernelCount(), 6);
   EXPECT_GE(engine.BusyTime(), Milliseconds(5));  // 5 x 1 ms and the blocker's body.
+}
+
+TEST(SimGPUEngineTest, AKernelInAnSmPartitionRunsAtThePartitionsShareOfItsSpeed) {
+  // Timing mode, one kernel filling the device: on half of the SMs its
+  // 20 ms of modeled work end 40 ms after it was ready on the device's
+  // clock; after the partition grows to the whole device, 20 ms again.
+  SimGPUEngine engine(SimGPUOptions::Mode::kTiming, absl::ZeroDuration());
+  SmPartition partition(0.5);
+  HostKernel kernel;
+  kernel.name = "wide";
+  absl::Duration charged;
+  absl::Time end;
+  // Whole nanoseconds: the SM model's clock.
+  const auto now = [] { return absl::FromUnixNanos(absl::ToUnixNanos(absl::Now())); };
+  absl::Time ready = now();
+  ASSERT_TRUE(
+      engine.Execute(kernel, Milliseconds(20), StreamPriority::kDefault, ready, &charged, &end,
+                     &partition)
+          .ok());
+  EXPECT_EQ(end - ready, Milliseconds(40));
+  EXPECT_EQ(charged, Milliseconds(20));  // Its work, not its wait for SMs.
+  partition.set_fraction(1);
+  ready = std::max(end, now());
+  ASSERT_TRUE(
+      engine.Execute(kernel, Milliseconds(20), StreamPriority::kDefault, ready, &charged, &end,
+                     &partition)
+          .ok());
+  EXPECT_EQ(end - ready, Milliseconds(20));
 }
 
 TEST(SimGPUEngineTest, HigherPriorityKernelPreemptsARunningHold) {

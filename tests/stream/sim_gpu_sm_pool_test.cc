@@ -1,7 +1,10 @@
 // SimGPU's SM model (sim_gpu_sm_pool.h), driven by explicit times: kernels
 // side by side by width, priority order as SMs free up, the drain time
-// before a newcomer takes held SMs, timeslices between contexts, MPS caps.
+// before a newcomer takes held SMs, timeslices between contexts, MPS caps,
+// SM partitions (green contexts).
 #include "stream/sim_gpu/sim_gpu_sm_pool.h"
+
+#include <algorithm>
 
 #include "gtest/gtest.h"
 
@@ -239,6 +242,58 @@ TEST(SmPoolTest, OthersAreBusyWhileAKernelOfAContextThatDoesNotDeferIsThere) {
   EXPECT_FALSE(pool.OthersBusy(2));
   // It left the pool when it ended, after the deferring kernel's 1 ms.
   EXPECT_EQ(pool.OthersLastEnd(), kT0 + 2 * kMs);
+}
+
+SmRequest InPartition(SmRequest request, uint32_t partition, double fraction) {
+  request.partition = partition;
+  request.partition_fraction = fraction;
+  return request;
+}
+
+TEST(SmPoolTest, AnSmPartitionsKernelsHoldItsShareTogetherAndLeaveTheRest) {
+  SmPoolState pool = Pool();
+  // Partition 7 has a quarter of the SMs: its two full-width kernels share
+  // 25 between them; a kernel outside it, arriving last, takes the 75 left.
+  const int a = pool.Add(InPartition(Kernel(100, 1 * kMs), 7, 0.25), kT0);
+  const int b = pool.Add(InPartition(Kernel(100, 1 * kMs), 7, 0.25), kT0);
+  const int outside = pool.Add(Kernel(100, 3 * kMs), kT0);
+  EXPECT_DOUBLE_EQ(pool.kernel(a).sms + pool.kernel(b).sms, 25);
+  EXPECT_DOUBLE_EQ(pool.kernel(outside).sms, 75);
+  pool.AdvanceTo(kT0 + 20 * kMs);
+  // The outside kernel's 3 ms on 75 SMs end at 4 ms; the partition's 2 ms
+  // of full-width work on 25 SMs take 8 ms, the free SMs notwithstanding.
+  EXPECT_EQ(pool.kernel(outside).end_ns, kT0 + 4 * kMs);
+  EXPECT_EQ(std::max(pool.kernel(a).end_ns, pool.kernel(b).end_ns), kT0 + 8 * kMs);
+}
+
+TEST(SmPoolTest, AnSmPartitionLimitsItsKernelsInEverySharingMode) {
+  for (Share share : {Share::kPriority, Share::kTimeslice, Share::kMps}) {
+    SCOPED_TRACE(static_cast<int>(share));
+    SmPoolState pool = Pool(share);
+    const int k = pool.Add(InPartition(Kernel(100, 1 * kMs, 0, /*context=*/1), 3, 0.5), kT0);
+    EXPECT_DOUBLE_EQ(pool.kernel(k).sms, 50);
+    pool.AdvanceTo(kT0 + 5 * kMs);
+    EXPECT_EQ(pool.kernel(k).end_ns, kT0 + 2 * kMs);
+  }
+}
+
+TEST(SmPoolTest, PartitionsOfDifferentContextsAreDifferentPartitions) {
+  SmPoolState pool = Pool(Share::kMps);
+  const int a = pool.Add(InPartition(Kernel(100, 1 * kMs, 0, /*context=*/1), 1, 0.5), kT0);
+  const int b = pool.Add(InPartition(Kernel(100, 1 * kMs, 0, /*context=*/2), 1, 0.5), kT0);
+  EXPECT_DOUBLE_EQ(pool.kernel(a).sms, 50);
+  EXPECT_DOUBLE_EQ(pool.kernel(b).sms, 50);
+}
+
+TEST(SmPoolTest, APartitionsNewestKernelCarriesItsShare) {
+  SmPoolState pool = Pool();
+  const int old = pool.Add(InPartition(Kernel(100, 10 * kMs), 5, 0.2), kT0);
+  EXPECT_DOUBLE_EQ(pool.kernel(old).sms, 20);
+  // The partition was resized to 60 %: the running kernel grows with it.
+  pool.AdvanceTo(kT0 + kMs);
+  const int next = pool.Add(InPartition(Kernel(10, 1 * kMs), 5, 0.6), kT0 + kMs);
+  EXPECT_DOUBLE_EQ(pool.kernel(old).sms + pool.kernel(next).sms, 60);
+  EXPECT_DOUBLE_EQ(pool.kernel(old).sms, 60);  // It came first: it is served first.
 }
 
 TEST(SmPoolTest, AFullPoolRefusesAKernel) {

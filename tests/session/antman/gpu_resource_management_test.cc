@@ -538,6 +538,34 @@ TEST(GPUResourceManagementTest, PerfControlBelowHundredRoutesLaunchesThroughTheO
   EXPECT_EQ(manager->total_launches(), launches);
 }
 
+TEST(GPUResourceManagementTest, SmsPolicyMakesPerfControlTheShareOfTheSmsWithoutIdle) {
+  const std::string dir = test::MakeTempDir("gpu_rm");
+  const std::string file = dir + "/job.json";
+  test::WriteFileAtomically(file, R"({"perfControl": 25})");
+  SessionOptions options = Options(file);
+  options.config.gpu_options.simgpu_options = "memory=512MiB,mode=timing";
+  options.pacing_policy = "sms";
+  auto session = MakeSession(options);
+  GPUDevice* gpu = nullptr;
+  for (Device* d : session->ListDevices()) {
+    if (auto* g = dynamic_cast<GPUDevice*>(d)) gpu = g;
+  }
+  ASSERT_NE(gpu, nullptr);
+  // The session made its streams in an SM partition, of the whole device
+  // until the first boundary.
+  EXPECT_DOUBLE_EQ(gpu->sm_fraction(), 1.0);
+  std::vector<Tensor> out;
+  for (int i = 0; i < 3; ++i) ASSERT_TRUE(session->Run({}, {"sum:0"}, {}, &out).ok());
+  EXPECT_DOUBLE_EQ(gpu->sm_fraction(), 0.25);
+  // No idle: the op manager stays out of the way and nothing is slept.
+  EXPECT_FALSE(gpu->gpu_op_manager()->active());
+  EXPECT_EQ(StateOf(session.get())->GetStatus().last_sleep, absl::ZeroDuration());
+
+  Publish(session.get(), file, R"({"perfControl": 100})");
+  ASSERT_TRUE(session->Run({}, {"sum:0"}, {}, &out).ok());
+  EXPECT_DOUBLE_EQ(gpu->sm_fraction(), 1.0);
+}
+
 TEST(GPUResourceManagementTest, IdleNoSlotCouldTakeIsSleptAfterTheStepAndReported) {
   const std::string dir = test::MakeTempDir("gpu_rm");
   const std::string file = dir + "/job.json";
