@@ -25,7 +25,7 @@ struct StepRecord {
   int64_t host_bytes = 0;     // host (VMem) peak during the step (chunk bytes)
   int64_t limit_bytes = 0;    // the device memory limit the step ran under
   int perf_control = 100;
-  double gpu_share = 0;       // the job's GPU busy share over the step
+  double gpu_share = 0;       // the job's GPU busy time / step_ms
 };
 
 // The job's GPU now, read from another thread (the device timeline).

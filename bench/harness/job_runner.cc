@@ -138,6 +138,7 @@ void JobRunner::Run() {
   const absl::Time end = End();
   int64_t steps = 0;
   absl::Time last = absl::Now();
+  absl::Duration last_busy = gpu_->ComputeBusyTime();
   while (!ShouldStop(steps, absl::Now())) {
     if (!AwaitInput(end)) break;
     absl::Status s = RunStep(feeds, steps + 1, end);
@@ -158,6 +159,12 @@ void JobRunner::Run() {
     r.time_s = absl::ToDoubleSeconds(now - experiment_start_);
     r.step = steps;
     r.step_ms = absl::ToDoubleMilliseconds(now - last);
+    // The GPU share over the step's own time, Run to Run: the statistics'
+    // sample is taken before the boundary's pacing sleep or suspension, so
+    // it covers another span.
+    const absl::Duration busy = gpu_->ComputeBusyTime();
+    r.gpu_share = now > last ? std::min(1.0, absl::FDivDuration(busy - last_busy, now - last)) : 0;
+    last_busy = busy;
     last = now;
     if (GPUStatisticsState* stats = GPUStatistics::StateOf(session_->action_states())) {
       const std::vector<GPUMemorySample> samples = stats->LastSamples();
@@ -166,7 +173,6 @@ void JobRunner::Run() {
         r.host_bytes = samples[0].host_peak_bytes;
         r.limit_bytes = samples[0].device_limit_bytes;
         r.perf_control = samples[0].perf_control;
-        r.gpu_share = samples[0].gpu_share;
       }
     }
     MutexLock lock(&mu_);

@@ -157,6 +157,40 @@ TEST(JobRunnerTest, EachStepWaitsItsInputWithTheGpuIdle) {
   EXPECT_LE(busy, wall - input);
 }
 
+// A step's GPU share covers its own time, Run to Run: the step during whose
+// boundary the job was suspended (perfControl 0) kept the GPU busy for a
+// small part of that time, not for what its Run alone measured.
+TEST(JobRunnerTest, AStepsGpuShareCoversTheSuspensionAtItsBoundary) {
+  const std::string dir = test::MakeTempDir("job_runner");
+  JobRunner::Options o = Options(dir, "held", 3, 32 * kMiB);
+  // A slow modeled GPU: the steps are GPU-bound, their Runs busy most of
+  // their time.
+  o.simgpu_options = "memory=96MiB,mode=timing,tflops=0.002,hbm_gbps=0.5";
+  auto job = JobRunner::Create(o);
+  ASSERT_TRUE(job.ok()) << job.status();
+  test::WriteFileAtomically(o.config_file, R"({"perfControl": 0})");
+  ASSERT_TRUE((*job)->AwaitPerfControl(0, absl::Seconds(10)).ok());
+  // Held at its first boundary for a second, then released.
+  (*job)->Start(absl::Now());
+  absl::SleepFor(absl::Seconds(1));
+  test::WriteFileAtomically(o.config_file, R"({"perfControl": 100})");
+  (*job)->Join();
+  ASSERT_TRUE((*job)->status().ok()) << (*job)->status();
+  const std::vector<StepRecord> records = (*job)->Records();
+  ASSERT_GE(records.size(), 1u);
+  const StepRecord& held = records.front();
+  ASSERT_GE(held.step_ms, 1000) << "the first step's time holds the suspension";
+  // Its Run took a few milliseconds of GPU time; over the second and more
+  // of the step that is well under 5 %.
+  EXPECT_LT(held.gpu_share, 0.05);
+  double busy_ms = 0, wall_ms = 0;
+  for (const StepRecord& r : records) {
+    busy_ms += r.gpu_share * r.step_ms;
+    wall_ms += r.step_ms;
+  }
+  EXPECT_LT(busy_ms, 0.05 * wall_ms);
+}
+
 // A stop, or the job's end, ends the input wait at once: the step it was
 // waiting for does not run.
 TEST(JobRunnerTest, AStopOrTheEndCutsTheInputWait) {
