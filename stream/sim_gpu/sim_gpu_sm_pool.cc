@@ -50,6 +50,15 @@ int SmPoolState::Add(const SmRequest& request, int64_t ready_ns) {
   k.cap = std::clamp(request.cap_fraction, 1e-6, 1.0) * sm_count;
   k.partition = request.partition;
   k.partition_cap = std::clamp(request.partition_fraction, 1e-6, 1.0) * sm_count;
+  if (k.partition != 0) {
+    // The newest kernel's share is its partition's (a resize).
+    for (SmKernel& other : kernels_) {
+      if (other.state != SmKernel::State::kFree && other.partition == k.partition &&
+          other.context == k.context) {
+        other.partition_cap = k.partition_cap;
+      }
+    }
+  }
   k.left_ns = request.pinned ? kPinnedWorkNs : std::max(request.work_ns, 0.0);
   k.begin_ns = std::max(ready_ns, clock_ns_);
   if (k.begin_ns <= clock_ns_) Settle();
@@ -258,42 +267,33 @@ void SmPoolState::Allocate() {
         config_.share == SimGPUOptions::Share::kMps ? k.cap : config_.sm_count;
     return context_left[context_count++];
   };
-  // What each partition may still take: its newest kernel's share.
+  // What each partition may still take (null: the kernel has none).
   uint32_t partition_context[kMaxKernels];
   uint32_t partitions[kMaxKernels];
   double partition_left[kMaxKernels];
   int partition_count = 0;
-  double no_limit = 0;
-  const auto partition_cap_left = [&](const SmKernel& k) -> double& {
-    no_limit = config_.sm_count;
-    if (k.partition == 0) return no_limit;
+  const auto partition_cap_left = [&](const SmKernel& k) -> double* {
+    if (k.partition == 0) return nullptr;
     for (int c = 0; c < partition_count; ++c) {
       if (partitions[c] == k.partition && partition_context[c] == k.context) {
-        return partition_left[c];
-      }
-    }
-    const SmKernel* newest = &k;
-    for (int i = 0; i < kMaxKernels; ++i) {
-      const SmKernel& other = kernels_[i];
-      if (Live(i) && other.partition == k.partition && other.context == k.context &&
-          other.ticket > newest->ticket) {
-        newest = &other;
+        return &partition_left[c];
       }
     }
     partition_context[partition_count] = k.context;
     partitions[partition_count] = k.partition;
-    partition_left[partition_count] = newest->partition_cap;
-    return partition_left[partition_count++];
+    partition_left[partition_count] = k.partition_cap;
+    return &partition_left[partition_count++];
   };
   const auto give = [&](int i, double most) {
     SmKernel& k = kernels_[i];
     double& left = cap_left(k);
-    double& in_partition = partition_cap_left(k);
-    const double take = std::max(0.0, std::min({most - k.sms, free, left, in_partition}));
+    double* const in_partition = partition_cap_left(k);
+    const double limit = in_partition != nullptr ? std::min(left, *in_partition) : left;
+    const double take = std::max(0.0, std::min({most - k.sms, free, limit}));
     k.sms += take;
     free -= take;
     left -= take;
-    in_partition -= take;
+    if (in_partition != nullptr) *in_partition -= take;
   };
   // Pinned kernels keep what they hold; kernels past their drain time take
   // in order; newcomers keep what they hold, then take what is left.

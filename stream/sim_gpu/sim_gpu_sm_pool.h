@@ -71,7 +71,7 @@ struct SmKernel {
   double width = 0;       // SMs, (0, sm_count].
   double cap = 0;         // SMs its context may hold in all (mps).
   uint32_t partition = 0;  // Its SM partition in its context (0: none).
-  double partition_cap = 0;  // SMs its partition may hold in all.
+  double partition_cap = 0;  // SMs its partition may hold in all (its newest kernel's).
   double left_ns = 0;     // Work left, in time at full width.
   double sms = 0;         // SMs it holds now.
   int64_t begin_ns = 0;   // When it joins.

@@ -79,6 +79,13 @@ std::vector<GPUDevice*> GPUsOf(const std::vector<std::unique_ptr<Device>>& devic
   return gpus;
 }
 
+// The device's four streams: compute, and the three copy directions.
+std::vector<se::Stream*> StreamsOf(const GPUDevice* gpu) {
+  const GPUDeviceContext* context = gpu->gpu_device_context();
+  return {context->stream(), context->host_to_device_stream(), context->device_to_host_stream(),
+          context->device_to_device_stream()};
+}
+
 // The physical description's bus id entry for `bus`.
 std::string BusId(int bus) { return "pci bus id: 0000:" + std::to_string(bus) + ":00.0"; }
 
@@ -158,10 +165,7 @@ TEST_F(GPUDeviceTest, StreamPriorityOptionGivesEveryStreamOfTheDeviceThatPriorit
     std::vector<std::unique_ptr<Device>> devices = Devices(options);
     std::vector<GPUDevice*> gpus = GPUsOf(devices);
     ASSERT_THAT(gpus, SizeIs(1));
-    const GPUDeviceContext* context = gpus[0]->gpu_device_context();
-    for (se::Stream* stream : {context->stream(), context->host_to_device_stream(),
-                               context->device_to_host_stream(),
-                               context->device_to_device_stream()}) {
+    for (se::Stream* stream : StreamsOf(gpus[0])) {
       auto* sim = dynamic_cast<se::SimGPUStream*>(stream);
       ASSERT_NE(sim, nullptr);
       EXPECT_EQ(sim->priority(), priority);
@@ -176,11 +180,8 @@ TEST_F(GPUDeviceTest, SmFractionPutsEveryStreamOfTheDeviceInOneSmPartition) {
   std::vector<GPUDevice*> gpus = GPUsOf(devices);
   ASSERT_THAT(gpus, SizeIs(1));
   EXPECT_DOUBLE_EQ(gpus[0]->sm_fraction(), 0.25);
-  const GPUDeviceContext* context = gpus[0]->gpu_device_context();
   const se::SmPartition* partition = nullptr;
-  for (se::Stream* stream : {context->stream(), context->host_to_device_stream(),
-                             context->device_to_host_stream(),
-                             context->device_to_device_stream()}) {
+  for (se::Stream* stream : StreamsOf(gpus[0])) {
     auto* sim = dynamic_cast<se::SimGPUStream*>(stream);
     ASSERT_NE(sim, nullptr);
     ASSERT_NE(sim->partition(), nullptr);
