@@ -57,7 +57,7 @@ build: configure
 run: build
 	$(BUILD_DIR)/bin/minitf colocate bench/scenarios/antman_harvest.json \
 	  --seconds 45 --baseline --baseline-seconds 10 --processes --simgpu share=mps \
-	  --defer-opportunistic --out runs/antman_harvest
+	  --opportunistic-below-normal --defer-opportunistic --out runs/antman_harvest
 
 test: build
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)

@@ -25,6 +25,12 @@
 #                                 the GPU while a guarantee job has work
 #                                 there (--defer-opportunistic: AntMan's GPU
 #                                 operator manager)
+#   processes, MPS, opportunistic BELOW_NORMAL (and defers)
+#                                 MPS clients, the opportunistic jobs at
+#                                 priority level BELOW_NORMAL
+#                                 (--opportunistic-below-normal:
+#                                 CUDA_MPS_CLIENT_PRIORITY=1), with and
+#                                 without deferring
 #   processes, coordinator antman / tgs
 #                                 time-sliced processes under the local
 #                                 coordinator's closed loop
@@ -160,6 +166,10 @@ run "processes, opportunistic defers (time-sliced)" processes_defer "$by_role" -
   --simgpu share=timeslice --defer-opportunistic
 run "processes, opportunistic defers (MPS)" processes_defer_mps "$by_role" --processes \
   --simgpu share=mps --defer-opportunistic
+run "processes, MPS, opportunistic BELOW_NORMAL" processes_mps_below_normal "$by_role" \
+  --processes --simgpu share=mps --opportunistic-below-normal
+run "processes, MPS, opportunistic BELOW_NORMAL and defers" processes_mps_below_normal_defer \
+  "$by_role" --processes --simgpu share=mps --opportunistic-below-normal --defer-opportunistic
 run "processes, coordinator antman" processes_antman "$by_role" --processes \
   --simgpu share=timeslice --coordinator antman
 run "processes, coordinator tgs" processes_tgs "$by_role" --processes \

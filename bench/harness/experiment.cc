@@ -93,7 +93,8 @@ double JobEnd(const Scenario& scenario, const JobSpec& spec) {
 absl::StatusOr<std::unique_ptr<ExperimentJob>> MakeJob(const Scenario& scenario,
                                                        const JobSpec& spec, const std::string& dir,
                                                        size_t max_trace_spans, bool process,
-                                                       bool defer = false) {
+                                                       bool defer = false,
+                                                       bool below_normal = false) {
   const JobRunner::Options o = RunnerOptions(scenario, spec, dir, max_trace_spans);
   if (!process) {
     MINITF_ASSIGN_OR_RETURN(std::unique_ptr<JobRunner> runner, JobRunner::Create(o));
@@ -105,6 +106,7 @@ absl::StatusOr<std::unique_ptr<ExperimentJob>> MakeJob(const Scenario& scenario,
     MINITF_ASSIGN_OR_RETURN(p.scenario.simgpu_options,
                             OverrideSimGPUOptions(scenario.simgpu_options, "defer=true"));
   }
+  if (below_normal) p.env.push_back("CUDA_MPS_CLIENT_PRIORITY=1");
   p.spec = spec;
   p.dir = dir;
   p.config_file = o.config_file;
@@ -242,6 +244,7 @@ absl::StatusOr<ExperimentResult> RunExperiment(const Scenario& input,
   // processes share it (share=, timeslice_us=: keys of a shared device).
   result.processes = options.processes;
   result.defer_opportunistic = options.defer_opportunistic;
+  result.below_normal_opportunistic = options.below_normal_opportunistic;
   std::string shared_device;
   std::string overrides = options.simgpu_overrides;
   if (options.processes) {
@@ -322,6 +325,8 @@ absl::StatusOr<ExperimentResult> RunExperiment(const Scenario& input,
                             MakeJob(scenario, spec, jobs_dir, options.max_trace_spans,
                                     options.processes,
                                     options.defer_opportunistic &&
+                                        spec.role == JobRole::kOpportunistic,
+                                    options.below_normal_opportunistic &&
                                         spec.role == JobRole::kOpportunistic));
     if (spec.perf_control == 0) {
       // Set up; now suspended from its first step, as the scenario says.

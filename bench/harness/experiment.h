@@ -71,6 +71,11 @@ struct ExperimentOptions {
   // each waits to join the device while a guarantee job has GPU work, as
   // AntMan's GPU operator manager holds an opportunistic job's operators.
   bool defer_opportunistic = false;
+  // With `processes`: the opportunistic jobs are MPS clients at priority
+  // level BELOW_NORMAL (CUDA_MPS_CLIENT_PRIORITY=1 in their environment;
+  // SimGPU reads it under share=mps): the SMs go to the guarantee jobs'
+  // kernels first.
+  bool below_normal_opportunistic = false;
   // Spans kept per job for trace.json; 0: no trace.
   size_t max_trace_spans = 500000;
   // Where the progress line goes (null: nowhere). Rewritten in place with
@@ -137,6 +142,9 @@ struct ExperimentResult {
   // The opportunistic jobs deferred to the guarantee jobs
   // (ExperimentOptions::defer_opportunistic).
   bool defer_opportunistic = false;
+  // The opportunistic jobs were BELOW_NORMAL MPS clients
+  // (ExperimentOptions::below_normal_opportunistic).
+  bool below_normal_opportunistic = false;
   // A coordinator process that ended before the experiment did: how and
   // when ("was killed by SIGKILL at 12.3 s"); "" otherwise.
   std::string coordinator_ended;

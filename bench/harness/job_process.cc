@@ -60,7 +60,8 @@ int64_t IntField(const nlohmann::json& j, const char* key) {
 
 absl::StatusOr<pid_t> SpawnMinitf(const std::vector<std::string>& args,
                                   const std::string& log_file,
-                                  const std::vector<std::string>& drop_env) {
+                                  const std::vector<std::string>& drop_env,
+                                  const std::vector<std::string>& set_env) {
   std::error_code error;
   const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", error);
   if (error) {
@@ -79,8 +80,14 @@ absl::StatusOr<pid_t> SpawnMinitf(const std::vector<std::string>& args,
     for (const std::string& name : drop_env) {
       dropped = dropped || absl::StartsWith(entry, absl::StrCat(name, "="));
     }
+    for (const std::string& set : set_env) {
+      const absl::string_view name = absl::string_view(set).substr(0, set.find('=') + 1);
+      dropped = dropped || absl::StartsWith(entry, name);
+    }
     if (!dropped) envp.push_back(*e);
   }
+  std::vector<std::string> set_storage = set_env;
+  for (std::string& set : set_storage) envp.push_back(set.data());
   envp.push_back(nullptr);
 
   posix_spawn_file_actions_t actions;
@@ -138,12 +145,14 @@ absl::StatusOr<std::unique_ptr<JobProcess>> JobProcess::Create(const Options& op
     args.push_back("--trace");
     args.push_back(base + ".trace.json");
   }
-  // The scenario's limits are the job's, not a device plugin's.
+  // The scenario's limits are the job's, not a device plugin's, and its
+  // MPS client priority the experiment's.
   MINITF_ASSIGN_OR_RETURN(
       const pid_t pid,
       SpawnMinitf(args, log_file,
                   {"CUDA_DEVICE_MEMORY_LIMIT", "CUDA_DEVICE_MEMORY_LIMIT_0", "CUDA_DEVICE_SM_LIMIT",
-                   "GPU_CONFIG_FILE", "GPU_STATUS_FILE"}));
+                   "CUDA_MPS_CLIENT_PRIORITY", "GPU_CONFIG_FILE", "GPU_STATUS_FILE"},
+                  options.env));
   const absl::Time give_up = absl::Now() + options.setup_timeout;
   while (true) {
     const nlohmann::json summary = ReadJson(summary_file);

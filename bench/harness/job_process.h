@@ -43,10 +43,12 @@ namespace minitf::harness {
 // A child process running this program (`minitf`) with `args`, its output
 // to `log_file`, in a process group of its own (a terminal's Ctrl-C goes to
 // the parent, which stops its children itself). The environment is this
-// process's, without the variables `drop_env` names.
+// process's, without the variables `drop_env` names, with `set_env`'s
+// ("NAME=value", in place of an inherited NAME).
 absl::StatusOr<pid_t> SpawnMinitf(const std::vector<std::string>& args,
                                   const std::string& log_file,
-                                  const std::vector<std::string>& drop_env);
+                                  const std::vector<std::string>& drop_env,
+                                  const std::vector<std::string>& set_env = {});
 // How a reaped child ended, as a sentence ("exited with status 1", "was
 // killed by SIGKILL").
 std::string DescribeExit(int wait_status);
@@ -60,6 +62,8 @@ class JobProcess final : public ExperimentJob {
     std::string config_file;
     std::string status_file;
     bool trace = false;
+    // Set in its environment, "NAME=value" (CUDA_MPS_CLIENT_PRIORITY=1).
+    std::vector<std::string> env;
     // How long the process may take to set up.
     absl::Duration setup_timeout = absl::Seconds(60);
   };

@@ -94,6 +94,11 @@ options:
                          while a guarantee job has GPU work there (the SimGPU
                          option defer=true), as AntMan's GPU operator manager
                          holds an opportunistic job's operators
+  --opportunistic-below-normal
+                         with --processes: the opportunistic jobs are MPS
+                         clients at priority BELOW_NORMAL
+                         (CUDA_MPS_CLIENT_PRIORITY=1; SimGPU: share=mps):
+                         the SMs go to the guarantee jobs' kernels first
   --no-trace             do not record trace.json
   --no-plots             do not run gnuplot
   -h, --help             this text
@@ -173,6 +178,8 @@ absl::StatusOr<std::optional<ColocateArgs>> ParseColocate(const std::vector<std:
       out.options.processes = true;
     } else if (a == "--defer-opportunistic") {
       out.options.defer_opportunistic = true;
+    } else if (a == "--opportunistic-below-normal") {
+      out.options.below_normal_opportunistic = true;
     } else if (a == "--no-trace") {
       out.options.max_trace_spans = 0;
     } else if (a == "--no-plots") {
@@ -199,6 +206,11 @@ absl::StatusOr<std::optional<ColocateArgs>> ParseColocate(const std::vector<std:
     return absl::InvalidArgumentError(
         "--defer-opportunistic needs --processes (jobs as threads: give the opportunistic "
         "jobs' streams a low priority instead, --stream-priority)");
+  }
+  if (out.options.below_normal_opportunistic && !out.options.processes) {
+    return absl::InvalidArgumentError(
+        "--opportunistic-below-normal needs --processes (an MPS client priority is a "
+        "process's; jobs as threads: --stream-priority)");
   }
   if (out.options.no_timeline && !out.options.coordinator.empty()) {
     return absl::InvalidArgumentError("--no-timeline and --coordinator exclude each other");

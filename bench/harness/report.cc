@@ -339,6 +339,7 @@ nlohmann::json SummaryJson(const ExperimentResult& result) {
   }
   j["processes"] = result.processes;
   j["defer_opportunistic"] = result.defer_opportunistic;
+  j["below_normal_opportunistic"] = result.below_normal_opportunistic;
   if (result.device_bytes_after_jobs >= 0) {
     j["device_bytes_after_jobs"] = result.device_bytes_after_jobs;
   }

@@ -62,6 +62,17 @@ absl::StatusOr<double> MpsActiveThreadFraction() {
   return percent / 100;
 }
 
+absl::StatusOr<int> MpsClientPriority() {
+  const char* value = std::getenv("CUDA_MPS_CLIENT_PRIORITY");
+  if (value == nullptr || *value == '\0') return 0;
+  const absl::string_view level(value);
+  if (level == "0") return 0;
+  if (level == "1") return 1;
+  return absl::InvalidArgumentError(absl::StrCat(
+      "CUDA_MPS_CLIENT_PRIORITY=\"", absl::CEscape(value),
+      "\" is not a priority level: 0 (NORMAL) or 1 (BELOW_NORMAL)"));
+}
+
 absl::StatusOr<std::unique_ptr<SimGPUExecutor>> SimGPUExecutor::Create(
     Platform* platform, int ordinal, const SimGPUOptions& options) {
   std::unique_ptr<SharedSimGPUDevice> shared;
@@ -79,6 +90,9 @@ absl::StatusOr<std::unique_ptr<SimGPUExecutor>> SimGPUExecutor::Create(
       absl::StatusOr<double> fraction = MpsActiveThreadFraction();
       if (!fraction.ok()) return fraction.status();
       (*attached)->SetActiveThreadFraction(*fraction);
+      absl::StatusOr<int> level = MpsClientPriority();
+      if (!level.ok()) return level.status();
+      (*attached)->SetClientPriority(*level);
     }
     shared = *std::move(attached);
   }

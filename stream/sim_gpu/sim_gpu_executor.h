@@ -42,6 +42,11 @@ class SimGPUBlas;
 // CUDA_MPS_ACTIVE_THREAD_PERCENTAGE as MPS reads it (unset or empty: 1);
 // InvalidArgument naming the variable for a value outside (0, 100].
 absl::StatusOr<double> MpsActiveThreadFraction();
+// share=mps: a process's MPS client priority level from
+// CUDA_MPS_CLIENT_PRIORITY as MPS reads it: 0 (NORMAL; also unset or
+// empty) or 1 (BELOW_NORMAL); InvalidArgument naming the variable for
+// anything else.
+absl::StatusOr<int> MpsClientPriority();
 
 class SimGPUExecutor : public StreamExecutor {
  public:

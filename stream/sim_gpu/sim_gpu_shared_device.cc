@@ -26,7 +26,7 @@ namespace minitf::se {
 namespace {
 
 constexpr uint64_t kMagic = 0x6d696e6974667367;  // "minitfsg"
-constexpr uint32_t kVersion = 4;  // 4: SM partitions in the SM pool.
+constexpr uint32_t kVersion = 5;  // 5: MPS client priority levels in the SM pool.
 // How long an attaching process waits for the creator to finish the segment.
 constexpr absl::Duration kCreationTimeout = absl::Seconds(5);
 constexpr size_t kMaxNameLength = 64;
@@ -567,6 +567,7 @@ SmRunResult SharedSimGPUDevice::RunOnSms(SmRequest request, absl::Time ready,
   request.pid = getpid();
   request.context = context_;
   request.cap_fraction = active_thread_fraction_.load();
+  request.client_priority = client_priority_.load();
   request.defers = defers_.load();
   request.defer_idle_ns = defer_idle_ns_.load();
   SharedSimGPUState* const s = state_;
@@ -591,6 +592,10 @@ int SharedSimGPUDevice::SmWaiting() const {
 
 void SharedSimGPUDevice::SetActiveThreadFraction(double fraction) {
   active_thread_fraction_.store(std::clamp(fraction, 0.01, 1.0));
+}
+
+void SharedSimGPUDevice::SetClientPriority(int level) {
+  client_priority_.store(std::clamp(level, 0, 1));
 }
 
 void SharedSimGPUDevice::SetDefers(bool defers, absl::Duration idle) {

@@ -138,6 +138,12 @@ class SharedSimGPUDevice final : public EngineTurns {
   // Applies to kernels that join from then on.
   void SetActiveThreadFraction(double fraction);
   double active_thread_fraction() const;
+  // share=mps: this attachment's MPS client priority level, 0 (NORMAL) or
+  // 1 (BELOW_NORMAL), from CUDA_MPS_CLIENT_PRIORITY: the SMs go to the
+  // kernels of NORMAL clients first, a BELOW_NORMAL client's running blocks
+  // finishing (the drain time) before theirs take its SMs. 0 at first;
+  // applies to kernels that join from then on.
+  void SetClientPriority(int level);
   // Timing mode: whether this attachment's kernels defer to the others'
   // (the options defer= and defer_idle_us=, sim_gpu_options.h): each waits
   // to join the SMs until no attachment that does not defer has had a
@@ -156,6 +162,7 @@ class SharedSimGPUDevice final : public EngineTurns {
   const int64_t capacity_;
   const uint32_t context_;  // This attachment's context: 1, 2, ...
   std::atomic<double> active_thread_fraction_{1.0};
+  std::atomic<int> client_priority_{0};
   std::atomic<bool> defers_{false};
   std::atomic<int64_t> defer_idle_ns_{0};
 };

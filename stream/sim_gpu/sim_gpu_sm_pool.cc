@@ -45,6 +45,7 @@ int SmPoolState::Add(const SmRequest& request, int64_t ready_ns) {
   k.pid = request.pid;
   k.context = request.context;
   k.rank = request.rank;
+  k.client_priority = request.client_priority;
   k.ticket = next_ticket_++;
   k.width = request.width > 0 ? std::min(request.width, sm_count) : sm_count;
   k.cap = std::clamp(request.cap_fraction, 1e-6, 1.0) * sm_count;
@@ -107,6 +108,12 @@ int64_t SmPoolState::ProjectedEnd(int i) const {
       break;
   }
   return kNever;
+}
+
+void SmPoolState::RunEventsUntil(int64_t t_ns) {
+  for (int64_t next = NextEvent(); next <= t_ns && next > clock_ns_; next = NextEvent()) {
+    AdvanceTo(next);
+  }
 }
 
 int64_t SmPoolState::NextEvent() const {
@@ -242,15 +249,28 @@ int SmPoolState::Order(int* order) const {
     std::sort(members, members + m, by_priority);
     for (int j = 0; j < m; ++j) order[places[j]] = members[j];
   }
+  // The client priority levels before all of that.
+  std::stable_sort(order, order + n, [this](int a, int b) {
+    return kernels_[a].client_priority < kernels_[b].client_priority;
+  });
   return n;
 }
 
 void SmPoolState::Allocate() {
   int order[kMaxKernels];
   const int n = Order(order);
+  if (clock_ns_ != allocated_at_ns_) {
+    for (SmKernel& k : kernels_) k.sms_at_clock = k.sms;
+    allocated_at_ns_ = clock_ns_;
+  }
+  // What each holds: SMs given at this very time are not held yet (another
+  // kernel joining now, the next of a stream whose thread comes late, may
+  // come before), a body's SMs are.
   double before[kMaxKernels];
+  double held[kMaxKernels];
   for (int i = 0; i < kMaxKernels; ++i) {
     before[i] = kernels_[i].sms;
+    held[i] = kernels_[i].pinned ? before[i] : std::min(before[i], kernels_[i].sms_at_clock);
     if (Live(i)) kernels_[i].sms = 0;
   }
   double free = config_.sm_count;
@@ -295,23 +315,40 @@ void SmPoolState::Allocate() {
     left -= take;
     if (in_partition != nullptr) *in_partition -= take;
   };
-  // Pinned kernels keep what they hold; kernels past their drain time take
-  // in order; newcomers keep what they hold, then take what is left.
-  for (int p = 0; p < n; ++p) {
-    if (kernels_[order[p]].pinned) give(order[p], before[order[p]]);
-  }
+  // Gives back what kernel `i` holds, up to `most`.
+  const auto take_back = [&](int i, double most) {
+    SmKernel& k = kernels_[i];
+    const double back = std::min(k.sms, most);
+    k.sms -= back;
+    free += back;
+    cap_left(k) += back;
+    if (double* const in_partition = partition_cap_left(k)) *in_partition += back;
+    return back;
+  };
+  // Every kernel keeps what it holds (a body's whatever its width); SMs
+  // nobody holds go in order; then a kernel past its drain time takes, in
+  // order, what the kernels after it hold (the last first): their blocks
+  // have drained. So a newcomer gets the SMs a kernel leaves before a
+  // running kernel of a lower order spreads onto them, as the block
+  // scheduler hands an SM to the waiting block of the highest priority.
   for (int p = 0; p < n; ++p) {
     const SmKernel& k = kernels_[order[p]];
-    if (k.takes_ns <= clock_ns_) give(order[p], k.width);
+    give(order[p], k.pinned ? held[order[p]] : std::min(held[order[p]], k.width));
   }
+  for (int p = 0; p < n; ++p) give(order[p], kernels_[order[p]].width);
   for (int p = 0; p < n; ++p) {
     const SmKernel& k = kernels_[order[p]];
-    if (k.takes_ns > clock_ns_) give(order[p], std::min(before[order[p]], k.width));
+    if (k.takes_ns > clock_ns_ || k.sms >= k.width) continue;
+    for (int q = n - 1; q > p && k.sms < k.width; --q) {
+      if (kernels_[order[q]].pinned || kernels_[order[q]].sms <= 0) continue;
+      take_back(order[q], k.width - k.sms);
+      give(order[p], k.width);
+    }
   }
   for (int p = 0; p < n; ++p) give(order[p], kernels_[order[p]].width);
   for (int i = 0; i < kMaxKernels; ++i) {
     SmKernel& k = kernels_[i];
-    if (k.state == SmKernel::State::kActive && before[i] > 0 && k.sms <= 0) ++k.preemptions;
+    if (k.state == SmKernel::State::kActive && held[i] > 0 && k.sms <= 0) ++k.preemptions;
   }
 }
 

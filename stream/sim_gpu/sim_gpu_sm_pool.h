@@ -37,10 +37,12 @@
 //              context with no kernel left gives the device up at once; a
 //              context alone is never switched out.
 //   mps        every context's kernels at once, as MPS clients: the
-//              order is arrival across contexts and priority within one
-//              (a context's kernels take its places in the arrival order,
-//              sorted by priority); each context holds at most `cap` SMs
-//              (its active-thread percentage of the device).
+//              order is the client priority level (NORMAL before
+//              BELOW_NORMAL, CUDA_MPS_CLIENT_PRIORITY), then arrival across
+//              contexts and priority within one (a context's kernels take
+//              its places in the arrival order, sorted by priority); each
+//              context holds at most `cap` SMs (its active-thread
+//              percentage of the device).
 // In every mode, the kernels of one SM partition of a context (a green
 // context) hold at most the partition's SMs together.
 // Kernels may join in the future (a stream's next kernel is ready when its
@@ -67,6 +69,7 @@ struct SmKernel {
   int32_t pid = 0;        // The process that added it (a shared pool's liveness).
   uint32_t context = 0;
   int32_t rank = 0;
+  int32_t client_priority = 0;  // Its context's MPS client priority level (mps).
   uint64_t ticket = 0;
   double width = 0;       // SMs, (0, sm_count].
   double cap = 0;         // SMs its context may hold in all (mps).
@@ -74,6 +77,9 @@ struct SmKernel {
   double partition_cap = 0;  // SMs its partition may hold in all (its newest kernel's).
   double left_ns = 0;     // Work left, in time at full width.
   double sms = 0;         // SMs it holds now.
+  // What it held when the pool's clock reached its present time: SMs given
+  // it at that very time have no blocks on them yet.
+  double sms_at_clock = 0;
   int64_t begin_ns = 0;   // When it joins.
   int64_t takes_ns = 0;   // From then on it may take held SMs.
   int64_t end_ns = 0;     // When it ended (kDone).
@@ -94,6 +100,9 @@ struct SmRequest {
   int32_t rank = 0;
   double width = 0;      // Clamped to (0, sm_count].
   double cap_fraction = 1;  // Its context's share of the SMs (mps), (0, 1].
+  // Its context's MPS client priority level (mps): 0 NORMAL, 1 BELOW_NORMAL
+  // (CUDA_MPS_CLIENT_PRIORITY); a lower level's kernels come first.
+  int32_t client_priority = 0;
   // Its stream's SM partition within its context (a green context,
   // stream/sm_partition.h; 0: none) and that partition's share of the SMs,
   // (0, 1]. The kernels of one partition hold at most that share together,
@@ -124,6 +133,12 @@ class SmPoolState {
   // before it in order: kernels joining and ending, drain times passing,
   // slices ending.
   void AdvanceTo(int64_t t_ns);
+  // Runs every event up to `t_ns`, leaving the clock at the last of them
+  // (where it was, if none): a kernel added afterwards for a time between
+  // that event and `t_ns`, the next of a stream whose thread comes late,
+  // still joins at that time, as its stream's queue on a GPU would have
+  // started it. Threads that look at the pool use this, not AdvanceTo.
+  void RunEventsUntil(int64_t t_ns);
   // When kernel `i` joins (pending) or, holding what it holds now, ends
   // (active); kNever while it holds nothing; its end when done.
   int64_t ProjectedEnd(int i) const;
@@ -176,6 +191,8 @@ class SmPoolState {
   int64_t slice_begin_ns_ = 0;
   int64_t slice_end_ns_ = kNever;
   int64_t switches_ = 0;
+  // The time the kernels' sms_at_clock were taken at.
+  int64_t allocated_at_ns_ = std::numeric_limits<int64_t>::min();
   uint64_t version_ = 0;
   int64_t others_last_end_ns_ = std::numeric_limits<int64_t>::min();
   SmKernel kernels_[kMaxKernels];

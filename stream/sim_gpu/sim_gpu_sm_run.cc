@@ -37,7 +37,7 @@ SmRunResult RunOnSmPool(SmPoolState* pool, SmRequest request, absl::Time ready,
     // until it has had none for defer_idle_ns.
     while (true) {
       const int64_t now = NowNs();
-      pool->AdvanceTo(now);
+      pool->RunEventsUntil(now);
       if (!pool->OthersBusy(request.context)) {
         const int64_t last = pool->OthersLastEnd();
         const int64_t open = last == std::numeric_limits<int64_t>::min()
@@ -48,6 +48,13 @@ SmRunResult RunOnSmPool(SmPoolState* pool, SmRequest request, absl::Time ready,
           break;
         }
         WaitForChange(*pool, open, ops);
+      } else if (request.defer_idle_ns > 0) {
+        // The gate opens defer_idle_ns after the others' last kernel ends:
+        // looking every half of that finds it in time, without waking at
+        // each of their kernels (and taking the lock they need).
+        const absl::Duration poll =
+            std::clamp(absl::Nanoseconds(request.defer_idle_ns / 2), kShortestHostWait, kLongestWait);
+        ops.unlocked([poll] { absl::SleepFor(poll); });
       } else {
         WaitForChange(*pool, SmPoolState::kNever, ops);
       }
@@ -55,14 +62,14 @@ SmRunResult RunOnSmPool(SmPoolState* pool, SmRequest request, absl::Time ready,
   }
   int k = -1;
   while (true) {
-    pool->AdvanceTo(std::min(NowNs(), ready_ns));
+    pool->RunEventsUntil(std::min(NowNs(), ready_ns));
     if ((k = pool->Add(request, ready_ns)) >= 0) break;
     ops.wait(kLongestWait);  // Every place taken: wait for one.
   }
   uint64_t seen = pool->version();
   ops.wake_all();
   const auto look = [&] {
-    pool->AdvanceTo(std::min(NowNs(), pool->ProjectedEnd(k)));
+    pool->RunEventsUntil(std::min(NowNs(), pool->ProjectedEnd(k)));
     if (pool->version() != seen) {
       seen = pool->version();
       ops.wake_all();
@@ -71,7 +78,7 @@ SmRunResult RunOnSmPool(SmPoolState* pool, SmRequest request, absl::Time ready,
   if (body) {
     // The body runs once the kernel holds SMs.
     while (true) {
-      pool->AdvanceTo(NowNs());
+      pool->RunEventsUntil(NowNs());
       if (pool->kernel(k).sms > 0) break;
       if (pool->version() != seen) {
         seen = pool->version();

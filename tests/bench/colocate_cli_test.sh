@@ -28,6 +28,10 @@
 #                 the signal, exit 1, no device memory held after
 #   processes_interrupt  SIGINT mid-run with --processes: each job process
 #                 is stopped and keeps its steps; exit 130, no job failed
+#   processes_below_normal  --opportunistic-below-normal on MPS: the
+#                 opportunistic job's process has CUDA_MPS_CLIENT_PRIORITY=1
+#                 in its environment, the guarantee job's none (not even
+#                 the one colocate was given); summary.json says so
 #   processes_kill_coordinator  the coordinator process killed with
 #                 SIGKILL: the jobs go on to their end, the summary says
 #                 when the coordinator ended
@@ -242,6 +246,26 @@ processes_interrupt)
       fail "job $job's process was not interrupted"
     [ "$(wc -l < "$out/$job.steps.csv")" -gt 1 ] || fail "job $job's steps were lost"
   done
+  ;;
+processes_below_normal)
+  CUDA_MPS_CLIENT_PRIORITY=1 "$minitf" colocate "$dir/mlp.json" --processes --seconds 4 \
+    --simgpu share=mps --opportunistic-below-normal --out "$out" --no-plots --no-trace \
+    > "$dir/log" 2>&1 &
+  pid=$!
+  for job in a b; do
+    wait_for '^[0-9.]*,1,' "$out/jobs/$job.steps.csv" "job $job never stepped"
+  done
+  a_pid=$(sed 's/.*"pid": *\([0-9]*\).*/\1/' "$out/jobs/a.job.json")
+  b_pid=$(sed 's/.*"pid": *\([0-9]*\).*/\1/' "$out/jobs/b.job.json")
+  tr '\0' '\n' < "/proc/$a_pid/environ" | grep -qx 'CUDA_MPS_CLIENT_PRIORITY=1' ||
+    fail "the opportunistic job's process is not a BELOW_NORMAL MPS client"
+  tr '\0' '\n' < "/proc/$b_pid/environ" | grep -q '^CUDA_MPS_CLIENT_PRIORITY=' &&
+    fail "the guarantee job's process has an MPS client priority"
+  wait $pid
+  rc=$?
+  [ $rc -eq 0 ] || fail "exit status $rc, want 0"
+  grep -q '"below_normal_opportunistic": true' "$out/summary.json" ||
+    fail "summary.json does not say the opportunistic jobs were BELOW_NORMAL"
   ;;
 processes_kill_coordinator)
   "$minitf" colocate "$dir/mlp.json" --processes --coordinator antman --seconds 10 \

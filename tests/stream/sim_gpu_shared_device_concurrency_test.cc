@@ -212,6 +212,31 @@ TEST_F(SharedDeviceTest, ADeferringAttachmentsKernelWaitsForTheOthersWork) {
   EXPECT_EQ(charged, Milliseconds(1));
 }
 
+// MPS clients at two priority levels (CUDA_MPS_CLIENT_PRIORITY): a NORMAL
+// client's kernel that arrives while a BELOW_NORMAL client's kernel fills
+// the SMs takes them once that kernel's blocks drain; it does not wait for
+// its end, as it would for a client of its own level that came first.
+TEST_F(SharedDeviceTest, AnMpsClientBelowNormalLeavesTheSmsToANormalOne) {
+  const SharedSimGPUDevice::Sharing mps{.mode = SharedSimGPUDevice::Sharing::Mode::kMps,
+                                        .drain = Milliseconds(1)};
+  std::unique_ptr<SharedSimGPUDevice> normal = Attach(mps), below = Attach(mps);
+  ASSERT_NE(normal, nullptr);
+  ASSERT_NE(below, nullptr);
+  below->SetClientPriority(1);
+  SimGPUEngine engine_n(SimGPUOptions::Mode::kTiming, absl::ZeroDuration(), normal.get());
+  SimGPUEngine engine_b(SimGPUOptions::Mode::kTiming, absl::ZeroDuration(), below.get());
+  FinishOrder finished;
+  Notification started;
+  std::thread b = LaunchKernel(&engine_b, NotifyingKernel("below_normal", &started),
+                               Milliseconds(300), StreamPriority::kDefault, &finished);
+  started.WaitForNotification();
+  std::thread n = LaunchKernel(&engine_n, NotifyingKernel("normal"), Milliseconds(5),
+                               StreamPriority::kDefault, &finished);
+  n.join();
+  b.join();
+  EXPECT_EQ(finished.names(), (std::vector<std::string>{"normal", "below_normal"}));
+}
+
 TEST_F(SharedDeviceTest, BodiesOfTwoAttachmentsNeverRunTogether) {
   std::unique_ptr<SharedSimGPUDevice> a = Attach(), b = Attach();
   ASSERT_NE(a, nullptr);

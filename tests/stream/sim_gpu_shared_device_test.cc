@@ -263,6 +263,25 @@ TEST(SharedSimGPUOptionTest, MpsNeedsTimingModeAndReadsTheActiveThreadPercentage
   unsetenv("CUDA_MPS_ACTIVE_THREAD_PERCENTAGE");
 }
 
+TEST(SharedSimGPUOptionTest, MpsClientPriorityIsReadAsMpsReadsIt) {
+  unsetenv("CUDA_MPS_CLIENT_PRIORITY");
+  EXPECT_EQ(*MpsClientPriority(), 0);
+  setenv("CUDA_MPS_CLIENT_PRIORITY", "", 1);
+  EXPECT_EQ(*MpsClientPriority(), 0);
+  setenv("CUDA_MPS_CLIENT_PRIORITY", "1", 1);
+  EXPECT_EQ(*MpsClientPriority(), 1);
+  setenv("CUDA_MPS_CLIENT_PRIORITY", "0", 1);
+  EXPECT_EQ(*MpsClientPriority(), 0);
+  for (const char* bad : {"2", "-1", "low", "1.0", " 1"}) {
+    setenv("CUDA_MPS_CLIENT_PRIORITY", bad, 1);
+    absl::StatusOr<int> level = MpsClientPriority();
+    EXPECT_EQ(level.status().code(), absl::StatusCode::kInvalidArgument) << bad;
+    EXPECT_NE(level.status().message().find("CUDA_MPS_CLIENT_PRIORITY"), std::string::npos)
+        << level.status();
+  }
+  unsetenv("CUDA_MPS_CLIENT_PRIORITY");
+}
+
 TEST(SharedSimGPUOptionTest, DeferNeedsASharedDeviceInTimingMode) {
   absl::StatusOr<SimGPUOptions> o = ParseSimGPUOptions("shared=x,mode=timing,defer=true");
   ASSERT_TRUE(o.ok()) << o.status();

@@ -213,6 +213,65 @@ TEST(SmPoolTest, MpsOrdersByArrivalAcrossContextsAndPriorityWithinOne) {
   EXPECT_EQ(pool.kernel(other).end_ns, kT0 + 3 * kMs);
 }
 
+TEST(SmPoolTest, MpsClientPriorityLevelsComeBeforeArrival) {
+  for (const int level : {0, 1}) {
+    SmPoolState pool = Pool(Share::kMps, /*drain_ns=*/kMs / 10);
+    // Context 1 fills the SMs first; context 2's kernel arrives 1 ms later.
+    SmRequest first = Kernel(100, 10 * kMs, 0, /*context=*/1);
+    first.client_priority = level;
+    pool.Add(first, kT0);
+    const int later = pool.Add(Kernel(100, 1 * kMs, 0, /*context=*/2), kT0 + kMs);
+    pool.AdvanceTo(kT0 + 20 * kMs);
+    if (level == 1) {
+      // BELOW_NORMAL: the NORMAL client's kernel takes the SMs once the
+      // running blocks have drained.
+      EXPECT_EQ(pool.kernel(later).end_ns, kT0 + kMs + kMs / 10 + kMs);
+    } else {
+      // Both NORMAL: arrival order, so it waits for the first to end.
+      EXPECT_EQ(pool.kernel(later).end_ns, kT0 + 10 * kMs + kMs);
+    }
+  }
+}
+
+TEST(SmPoolTest, AStreamsNextKernelTakesTheSmsItsPredecessorLeaves) {
+  // A low-priority kernel runs beside a high-priority stream's kernels. The
+  // SMs the high stream's kernel leaves go to its next kernel at once, not
+  // to the low kernel, which would then hold them for a drain time: whether
+  // the next kernel was waiting before (its thread ran ahead) or is added
+  // at that very time (its thread came late).
+  for (const bool late : {false, true}) {
+    SmPoolState pool = Pool(Share::kPriority, /*drain_ns=*/kMs / 10);
+    const int low = pool.Add(Kernel(100, 100 * kMs, /*rank=*/1), kT0);
+    const int first = pool.Add(Kernel(60, 1 * kMs, /*rank=*/0), kT0);
+    pool.AdvanceTo(kT0 + 2 * kMs / 10);  // Past the drain: first takes 60.
+    ASSERT_DOUBLE_EQ(pool.kernel(first).sms, 60);
+    ASSERT_DOUBLE_EQ(pool.kernel(low).sms, 40);
+    int next = -1;
+    if (!late) next = pool.Add(Kernel(60, 1 * kMs, /*rank=*/0), kT0 + kMs);
+    pool.AdvanceTo(kT0 + kMs);
+    ASSERT_TRUE(Done(pool, first));
+    if (late) next = pool.Add(Kernel(60, 1 * kMs, /*rank=*/0), kT0 + kMs);
+    EXPECT_DOUBLE_EQ(pool.kernel(next).sms, 60) << (late ? "added late" : "waiting");
+    EXPECT_DOUBLE_EQ(pool.kernel(low).sms, 40);
+    pool.AdvanceTo(kT0 + 5 * kMs);
+    EXPECT_EQ(pool.kernel(next).end_ns, kT0 + 2 * kMs);
+    EXPECT_EQ(pool.kernel(low).preemptions, 0);
+  }
+}
+
+TEST(SmPoolTest, RunningEventsStopsTheClockAtTheLastOfThem) {
+  SmPoolState pool = Pool(Share::kPriority, /*drain_ns=*/kMs / 10);
+  const int first = pool.Add(Kernel(100, 1 * kMs), kT0);
+  pool.RunEventsUntil(kT0 + 5 * kMs);
+  EXPECT_TRUE(Done(pool, first));
+  EXPECT_EQ(pool.clock_ns(), kT0 + kMs);
+  // Nothing happened since: a kernel whose thread comes late still joins
+  // when its stream's work before it ended.
+  const int next = pool.Add(Kernel(100, 1 * kMs), kT0 + kMs);
+  pool.AdvanceTo(kT0 + 5 * kMs);
+  EXPECT_EQ(pool.kernel(next).end_ns, kT0 + 2 * kMs);
+}
+
 TEST(SmPoolTest, RemovingAProcessFreesItsSms) {
   SmPoolState pool = Pool();
   SmRequest dead = Kernel(100, 10 * kMs);
