@@ -46,6 +46,11 @@ options:
   --tf32 on|off         TensorFloat-32 for convolutions and matrix products
                         on a CUDA GPU (default on, as in TensorFlow; off
                         also by NVIDIA_TF32_OVERRIDE=0)
+  --profile             run the measured steps with step stats and print,
+                        per op type and device, the nodes run, their time
+                        per step and per node and their share of all op
+                        time (as TensorFlow's benchmark_model
+                        --show_summary); traced steps run a little slower
   --timeout SECONDS     fail a Run (init, a step, the fetch) that takes
                         longer: DEADLINE_EXCEEDED, naming it (RunOptions'
                         timeout; default none)
@@ -129,6 +134,8 @@ absl::StatusOr<std::optional<RunCommandOptions>> ParseRun(const std::vector<std:
         return absl::InvalidArgumentError(absl::StrCat(
             "--timeout wants a number of seconds above 0 and at most 1e7, got '", v, "'"));
       }
+    } else if (a == "--profile") {
+      out.profile = true;
     } else if (a == "--fetch") {
       MINITF_ASSIGN_OR_RETURN(std::string v, value());
       out.fetches.push_back(v);
@@ -191,6 +198,9 @@ void PrintResult(const RunGraphOptions& options, int warmup, const RunGraphResul
         "median %.3f ms, min %.3f ms, max %.3f ms\n",
         1e3 * busy[busy.size() / 2], 1e3 * busy.front(), 1e3 * busy.back());
   }
+  if (options.profile && result.profile.steps() > 0) {
+    std::cout << FormatOpProfile(result.profile);
+  }
   for (const auto& [name, t] : result.fetched) {
     std::cout << ForTerminal(DescribeFetch(name, t)) << "\n";
   }
@@ -212,6 +222,7 @@ int RunCommand(const std::vector<std::string>& args) {
   RunGraphOptions& options = (*parsed)->graph;
   const int warmup = (*parsed)->warmup;
   options.steps += warmup;
+  options.profile_from = warmup;
   EnableTensorFloat32Execution((*parsed)->tf32);
   // Ctrl-C or SIGTERM cancels the Run in flight and prints what was
   // measured; a second one ends the process at once.

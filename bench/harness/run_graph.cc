@@ -149,13 +149,18 @@ absl::StatusOr<RunGraphResult> RunGraph(const RunGraphOptions& options) {
   };
   if (!options.targets.empty()) {
     for (int step = 0; step < options.steps; ++step) {
+      const bool profiled = options.profile && step >= options.profile_from;
+      RunOptions step_options = run_options;
+      if (profiled) step_options.trace_level = RunOptions::FULL_TRACE;
+      RunMetadata metadata;
       start = std::chrono::steady_clock::now();
       const absl::Duration busy_before = gpu_busy();
-      absl::Status s =
-          InContext(session->Run(run_options, feeds, {}, options.targets, &outputs, nullptr),
-                    absl::StrCat("step ", step));
+      absl::Status s = InContext(session->Run(step_options, feeds, {}, options.targets, &outputs,
+                                              profiled ? &metadata : nullptr),
+                                 absl::StrCat("step ", step));
       if (!s.ok()) return failed(s);
       result.step_seconds.push_back(SecondsSince(start));
+      if (profiled) result.profile.AddStep(metadata.step_stats, result.step_seconds.back());
       if (!gpus.empty()) {
         result.step_gpu_busy_seconds.push_back(
             absl::ToDoubleSeconds(gpu_busy() - busy_before));

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "bench/harness/op_profile.h"
 #include "runtime/tensor.h"
 
 namespace minitf::harness {
@@ -43,6 +44,10 @@ struct RunGraphOptions {
   // is closed, which cancels the Run in flight, and RunGraph returns what
   // it measured so far with `stopped` set.
   std::function<bool()> interrupted = {};
+  // Run the target steps from `profile_from` on with step stats (RunOptions
+  // FULL_TRACE) and sum them per op type in RunGraphResult::profile.
+  bool profile = false;
+  int profile_from = 0;
 };
 
 struct RunGraphResult {
@@ -54,6 +59,8 @@ struct RunGraphResult {
   // One per target step (with --device GPU): the busy time the steps added
   // to the GPUs' engines (on SimGPU, the modeled time of their kernels).
   std::vector<double> step_gpu_busy_seconds;
+  // With `profile`: the profiled steps' op times.
+  OpProfile profile;
   // The fetches, in the order asked.
   std::vector<std::pair<std::string, Tensor>> fetched;
   // The files written under out_dir.

@@ -10,6 +10,9 @@
 #               with its dtype and shape, written as probs_0.npy
 #   train       100 training steps of a linear model: the steps' times and
 #               the fetched variables; on the GPU, the steps' busy time
+#   profile     --profile: after the steps, a table per op type and device
+#               of the measured steps (warm-up steps left out), on the CPU
+#               and on the GPU; none without --profile
 #   missing_op  a graph using ops minitf lacks: exit 1, every one named
 #   bad_args    a bad --steps, --timeout or --feed: exit 2 with the usage
 #   bounds      hostile inputs end at once, saying why: a never-ending while
@@ -90,6 +93,34 @@ train)
   # as on SimGPU).
   ! grep -q "^GPU busy per step.*median 0.000 ms" "$dir/log" ||
     fail "the GPU's busy time is zero: $(grep '^GPU busy' "$dir/log")"
+  ;;
+profile)
+  feeds="--feed x:0=$fixtures/linear_gd/x.npy --feed y:0=$fixtures/linear_gd/y.npy"
+  # shellcheck disable=SC2086
+  "$minitf" run "$fixtures/linear_gd/graph.pb" --init init --target train --steps 5 --warmup 2 \
+    $feeds --profile > "$dir/log" 2>&1 || fail "exit status $?, expected 0"
+  grep -q "^profile of 5 steps: [0-9.]* ms of op time per step in [0-9.]* ms of wall time" \
+    "$dir/log" || fail "no profile of the 5 measured steps"
+  grep -q "^op  *device  *nodes  *ms/step  *us/node  *%  *cdf %$" "$dir/log" ||
+    fail "no table header"
+  # The linear model's step runs three MatMuls (forward and two gradients)
+  # and two ApplyGradientDescents.
+  grep -q "^MatMul  *CPU:0  *3.0 " "$dir/log" || fail "MatMul's row: $(grep MatMul "$dir/log")"
+  grep -q "^ApplyGradientDescent  *CPU:0  *2.0 " "$dir/log" || fail "no ApplyGradientDescent row"
+  grep "CPU:0" "$dir/log" | tail -1 | grep -q " 100.0$" ||
+    fail "the last row's cumulative share is not 100 %"
+  # shellcheck disable=SC2086
+  "$minitf" run "$fixtures/linear_gd/graph.pb" --init init --target train --steps 2 $feeds \
+    > "$dir/plain.log" 2>&1 || fail "without --profile: exit status $?"
+  grep -q "^profile of" "$dir/plain.log" && fail "a profile without --profile"
+  # shellcheck disable=SC2086
+  "$minitf" run "$fixtures/linear_gd/graph.pb" --init init --target train --steps 3 $feeds \
+    --device GPU --profile > "$dir/log" 2>&1
+  status=$?
+  [ $status -eq 0 ] || skip_without_gpu
+  [ $status -eq 0 ] || fail "exit status $status on the GPU, expected 0"
+  grep -q "^profile of 3 steps: " "$dir/log" || fail "no profile on the GPU"
+  grep -q "^MatMul  *GPU:0  *3.0 " "$dir/log" || fail "no MatMul row on the GPU"
   ;;
 missing_op)
   cat > "$dir/g.pbtxt" <<'GRAPH'
