@@ -179,7 +179,9 @@ TEST(JobRunnerTest, AStepsGpuShareCoversTheSuspensionAtItsBoundary) {
   const std::vector<StepRecord> records = (*job)->Records();
   ASSERT_GE(records.size(), 1u);
   const StepRecord& held = records.front();
-  ASSERT_GE(held.step_ms, 1000) << "the first step's time holds the suspension";
+  // The release comes a second after Start; the step's clock starts a
+  // little after Start, so the step holds a little under the second.
+  ASSERT_GE(held.step_ms, 900) << "the first step's time holds the suspension";
   // Its Run took a few milliseconds of GPU time; over the second and more
   // of the step that is well under 5 %.
   EXPECT_LT(held.gpu_share, 0.05);
