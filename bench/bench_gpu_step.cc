@@ -20,12 +20,12 @@
 //   CPU nodes   the nodes placed on the CPU (no CUDA kernel) and their time
 //   copies      tensors sent host -> device and device -> host per step,
 //               and their bytes: activations leaving the GPU
-// then the CPU ops that take the most time: the ops with no CUDA kernel,
-// whose inputs and outputs cross PCIe.
+// then the CPU ops that take the most time over the traced steps, as
+// `minitf run --profile` tables them (op_profile.h), transfers left out: the
+// ops with no CUDA kernel, whose inputs and outputs cross PCIe.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <map>
 #include <string>
 #include <vector>
 
@@ -34,6 +34,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "bench/harness/graph_job.h"
+#include "bench/harness/op_profile.h"
 #include "bench/harness/scenario.h"
 #include "device/gpu/gpu_device.h"
 #include "platform/status_macros.h"
@@ -42,11 +43,6 @@
 
 namespace minitf::harness {
 namespace {
-
-struct OpTime {
-  int64_t nodes = 0;
-  int64_t micros = 0;
-};
 
 // One traced step, summed.
 struct StepFigures {
@@ -63,7 +59,6 @@ struct StepFigures {
   int64_t cpu_us = 0;
   int64_t h2d = 0, h2d_bytes = 0;
   int64_t d2h = 0, d2h_bytes = 0;
-  std::map<std::string, OpTime> cpu_ops;
 };
 
 bool IsRecv(const std::string& op) { return op == "_Recv" || op == "_HostRecv"; }
@@ -97,9 +92,6 @@ StepFigures Summarize(const StepStats& stats) {
       } else {
         ++f.cpu_nodes;
         f.cpu_us += us;
-        OpTime& t = f.cpu_ops[n.op];
-        ++t.nodes;
-        t.micros += us;
       }
     }
   }
@@ -112,19 +104,6 @@ double Median(const std::vector<StepFigures>& steps, Get get) {
   for (const StepFigures& s : steps) v.push_back(static_cast<double>(get(s)));
   std::sort(v.begin(), v.end());
   return v.empty() ? 0 : v[v.size() / 2];
-}
-
-void PrintTopOps(const char* device, const std::map<std::string, OpTime>& ops) {
-  std::vector<std::pair<std::string, OpTime>> sorted(ops.begin(), ops.end());
-  std::sort(sorted.begin(), sorted.end(),
-            [](const auto& a, const auto& b) { return a.second.micros > b.second.micros; });
-  std::printf("  top %s ops by time (last step):\n", device);
-  for (size_t i = 0; i < sorted.size() && i < 8; ++i) {
-    const auto& [op, t] = sorted[i];
-    std::printf("    %-28s %5lld nodes %9.2f ms  (%.1f us each)\n", op.c_str(),
-                static_cast<long long>(t.nodes), t.micros / 1e3,
-                t.nodes > 0 ? static_cast<double>(t.micros) / static_cast<double>(t.nodes) : 0);
-  }
 }
 
 absl::Status Profile(const std::string& name, int steps) {
@@ -149,6 +128,7 @@ absl::Status Profile(const std::string& name, int steps) {
   std::vector<Tensor> out;
   if (absl::Status s = (*session)->Run(model->feeds, {}, {model->train}, &out); !s.ok()) return s;
   const auto* sim = dynamic_cast<const se::SimGPUExecutor*>(gpu->executor());
+  OpProfile cpu_ops;  // The traced steps' CPU nodes.
   // One step, traced or not; the device's figures are counter deltas.
   const auto run_step = [&](bool traced, std::vector<StepFigures>* into) -> absl::Status {
     RunOptions run_options;
@@ -166,6 +146,19 @@ absl::Status Profile(const std::string& name, int steps) {
     if (sim != nullptr) {
       f.kernels = sim->KernelCount() - kernels_before;
       f.bodies = sim->BodyCount() - bodies_before;
+    }
+    if (traced) {
+      // The CPU's ops, less the transfers (their time is the wait for the
+      // device).
+      std::erase_if(metadata.step_stats.dev_stats, [](const DeviceStepStats& dev) {
+        return !absl::StrContains(dev.device, "CPU");
+      });
+      for (DeviceStepStats& dev : metadata.step_stats.dev_stats) {
+        std::erase_if(dev.node_stats, [](const NodeExecStats& n) {
+          return IsRecv(n.op) || n.op == "_Send" || n.op == "_HostSend";
+        });
+      }
+      cpu_ops.AddStep(metadata.step_stats, f.wall_ms / 1e3);
     }
     into->push_back(std::move(f));
     return absl::OkStatus();
@@ -203,7 +196,7 @@ absl::Status Profile(const std::string& name, int steps) {
       Median(figures, [](const StepFigures& f) { return f.h2d_bytes; }) / 1e6,
       Median(figures, [](const StepFigures& f) { return f.d2h; }),
       Median(figures, [](const StepFigures& f) { return f.d2h_bytes; }) / 1e6);
-  PrintTopOps("CPU", figures.back().cpu_ops);
+  std::printf("  CPU ops by time:\n%s", FormatOpProfile(cpu_ops, 8).c_str());
   return absl::OkStatus();
 }
 

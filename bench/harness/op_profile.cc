@@ -22,16 +22,16 @@ void OpProfile::AddStep(const StepStats& stats, double step_seconds) {
   step_seconds_ += step_seconds;
   for (const DeviceStepStats& device : stats.dev_stats) {
     const std::string short_name = ShortDevice(device.device);
+    absl::flat_hash_map<std::string, size_t>& rows_of_device = row_of_[short_name];
     for (const NodeExecStats& node : device.node_stats) {
       const double seconds =
           1e-6 * static_cast<double>(std::max<int64_t>(
                      node.op_end_rel_micros - node.op_start_rel_micros, 0));
-      auto row = std::find_if(rows_.begin(), rows_.end(), [&](const OpTypeTime& r) {
-        return r.op == node.op && r.device == short_name;
-      });
-      if (row == rows_.end()) row = rows_.insert(rows_.end(), {node.op, short_name, 0, 0});
-      ++row->executions;
-      row->seconds += seconds;
+      const auto [it, added] = rows_of_device.try_emplace(node.op, rows_.size());
+      if (added) rows_.push_back({node.op, short_name, 0, 0});
+      OpTypeTime& row = rows_[it->second];
+      ++row.executions;
+      row.seconds += seconds;
       node_seconds_ += seconds;
     }
   }

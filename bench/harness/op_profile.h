@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "runtime/step_stats.h"
 
 namespace minitf::harness {
@@ -42,6 +43,8 @@ class OpProfile {
 
  private:
   std::vector<OpTypeTime> rows_;
+  // Device ("CPU:0") -> op -> its row in rows_.
+  absl::flat_hash_map<std::string, absl::flat_hash_map<std::string, size_t>> row_of_;
   int steps_ = 0;
   double node_seconds_ = 0;
   double step_seconds_ = 0;

@@ -266,11 +266,10 @@ void SmPoolState::Allocate() {
   // What each holds: SMs given at this very time are not held yet (another
   // kernel joining now, the next of a stream whose thread comes late, may
   // come before), a body's SMs are.
-  double before[kMaxKernels];
   double held[kMaxKernels];
   for (int i = 0; i < kMaxKernels; ++i) {
-    before[i] = kernels_[i].sms;
-    held[i] = kernels_[i].pinned ? before[i] : std::min(before[i], kernels_[i].sms_at_clock);
+    const SmKernel& k = kernels_[i];
+    held[i] = k.pinned ? k.sms : std::min(k.sms, k.sms_at_clock);
     if (Live(i)) kernels_[i].sms = 0;
   }
   double free = config_.sm_count;
@@ -323,7 +322,6 @@ void SmPoolState::Allocate() {
     free += back;
     cap_left(k) += back;
     if (double* const in_partition = partition_cap_left(k)) *in_partition += back;
-    return back;
   };
   // Every kernel keeps what it holds (a body's whatever its width); SMs
   // nobody holds go in order; then a kernel past its drain time takes, in
