@@ -107,6 +107,16 @@ def Environment(tf32):
     return env
 
 
+def PeerEnvironment(tf32):
+    """Environment(tf32) for PyTorch: without LD_LIBRARY_PATH, which holds
+    minitf's libraries and the machine's cuDNN and cuBLAS (.gpu/check.sh sets
+    it), so PyTorch loads the cuDNN its wheel was built with; another
+    version first on the path stops it ("cuDNN version incompatibility")."""
+    env = Environment(tf32)
+    env.pop("LD_LIBRARY_PATH", None)
+    return env
+
+
 def Run(command, env, timeout):
     try:
         done = subprocess.run(command, env=env, timeout=timeout, capture_output=True, text=True)
@@ -151,7 +161,7 @@ def RunTorch(args, model, batch, seq, tf32):
     command = [sys.executable, os.path.join(HERE, "torch_peer.py"), model, "--batch", str(batch),
                "--seq", str(seq), "--tf32", tf32, "--steps", str(args.steps),
                "--warmup", str(args.warmup)]
-    lines = Run(command, Environment(tf32), args.timeout).strip().splitlines()
+    lines = Run(command, PeerEnvironment(tf32), args.timeout).strip().splitlines()
     try:
         return json.loads(lines[-1])
     except (IndexError, ValueError):
@@ -161,9 +171,10 @@ def RunTorch(args, model, batch, seq, tf32):
 # --- what the machine has ----------------------------------------------------------
 
 def Prerequisites(args):
-    """Returns what is missing (a list of messages), the GPU's name and what
-    PyTorch sees (None when it is not run)."""
-    problems, torch_info = [], None
+    """Returns what is missing (a list of messages), the GPU's name, what
+    PyTorch sees (None when it is not run) and why PyTorch cannot run (None
+    when it can: minitf's side still runs without it)."""
+    problems, torch_info, peer_problem = [], None, None
     gpu = GpuName()
     if os.environ.get("MINITF_GPU_PLATFORM") == "SimGPU":
         gpu = "SimGPU (minitf's simulated GPU, not a GPU)"
@@ -174,13 +185,13 @@ def Prerequisites(args):
         problems.append(f"no minitf binary at {args.minitf} (set MINITF, or build it)")
     if "torch" in args.sides:
         check = subprocess.run([sys.executable, os.path.join(HERE, "torch_peer.py"), "--check"],
-                               capture_output=True, text=True)
+                               capture_output=True, text=True, env=PeerEnvironment("on"))
         if check.returncode == 0:
             torch_info = json.loads(check.stdout.strip().splitlines()[-1])
         else:
-            problems.append(check.stderr.strip().splitlines()[-1].removeprefix("torch_peer: ")
+            peer_problem = (check.stderr.strip().splitlines()[-1].removeprefix("torch_peer: ")
                             if check.stderr.strip() else "torch_peer.py --check failed")
-    return problems, gpu, torch_info
+    return problems, gpu, torch_info, peer_problem
 
 
 def GpuName():
@@ -243,7 +254,7 @@ def Main():
     # `timeout` (as .gpu/check.sh's) stops it like Ctrl-C: the table holds what ran.
     signal.signal(signal.SIGTERM, signal.default_int_handler)
 
-    problems, gpu, torch_info = Prerequisites(args)
+    problems, gpu, torch_info, peer_problem = Prerequisites(args)
     if problems:
         for p in problems:
             print(f"gpu_compare: {p}", file=sys.stderr)
@@ -251,6 +262,10 @@ def Main():
     os.makedirs(args.work, exist_ok=True)
 
     rows, failed = [], False
+    if peer_problem is not None:
+        print(f"gpu_compare: PyTorch's side is not run: {peer_problem}", file=sys.stderr)
+        args.sides = [side for side in args.sides if side != "torch"]
+        failed = True
     try:
         for model in models:
             fixture, unit = MODELS[model]

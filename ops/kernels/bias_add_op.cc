@@ -229,21 +229,29 @@ struct CudaBiasAdd {
                               const BiasGradView& view, Tensor* output) {
     const float* rows = out_backprop.data<float>();
     Tensor partial;
+    Tensor inner_scratch;
+    Tensor outer_scratch;
     if (view.inner > 1) {
       MINITF_RETURN_IF_ERROR(
           ctx->allocate_temp(DT_FLOAT, TensorShape({view.outer, view.channels}), &partial));
+      MINITF_RETURN_IF_ERROR(AllocateScratch(
+          ctx, gpu::ReduceMiddleScratchBytes(view.outer * view.channels, view.inner, 1),
+          &inner_scratch));
     }
+    MINITF_RETURN_IF_ERROR(AllocateScratch(
+        ctx, gpu::ReduceMiddleScratchBytes(1, view.outer, view.channels), &outer_scratch));
     return LaunchOnComputeStream(ctx, "BiasAddGrad", [&](cudaStream_t stream) {
       if (view.inner > 1) {
         // [outer, channels, inner] -> [outer, channels], then over outer.
         const cudaError_t error = gpu::LaunchReduceMiddle(
             stream, gpu::ReductionKind::kSum, rows, view.outer * view.channels, view.inner, 1,
-            1.0f, partial.data<float>());
+            1.0f, partial.data<float>(), ScratchOf(inner_scratch));
         if (error != cudaSuccess) return error;
         rows = partial.data<float>();
       }
       return gpu::LaunchReduceMiddle(stream, gpu::ReductionKind::kSum, rows, 1, view.outer,
-                                     view.channels, 1.0f, output->data<float>());
+                                     view.channels, 1.0f, output->data<float>(),
+                                     ScratchOf(outer_scratch));
     });
   }
 };

@@ -22,6 +22,7 @@
 #include "absl/status/statusor.h"
 #include "ops/util/reduction_axes.h"
 #include "platform/logging.h"
+#include "platform/status_macros.h"
 #include "ops/kernels/sum_accumulator.h"
 #include "runtime/kernel_registry.h"
 #include "runtime/node_def_util.h"
@@ -283,11 +284,16 @@ struct CudaReduce {
   static absl::Status Fold(OpKernelContext* ctx, const Tensor& in, const ReductionPass& pass,
                            std::optional<int64_t> divisor, Tensor* out) {
     static_assert(std::is_same_v<T, float>, "the CUDA reduction kernel folds float only");
+    // The partials of a fold cut into chunks: a temporary of the step,
+    // freed after the kernels that use it (the compute stream orders them).
+    Tensor scratch;
+    MINITF_RETURN_IF_ERROR(AllocateScratch(
+        ctx, gpu::ReduceMiddleScratchBytes(pass.outer, pass.folded, pass.inner), &scratch));
     return LaunchOnComputeStream(ctx, ctx->op_kernel().type_string(), [&](cudaStream_t stream) {
       return gpu::LaunchReduceMiddle(stream, CudaReductionKind<Reducer>(), in.data<float>(),
                                      pass.outer, pass.folded, pass.inner,
                                      divisor.has_value() ? static_cast<float>(*divisor) : 1.0f,
-                                     out->data<float>());
+                                     out->data<float>(), ScratchOf(scratch));
     });
   }
 };

@@ -175,7 +175,10 @@ TEST_F(CudaEndToEndTest, TransformerTrainsAsOnCpu) {
 
 // The MLP of tests/bench/antman_training_test.cc (several MiB of
 // activations and gradients per step, weights of about 0.2 MiB) at a
-// learning rate where its training is well conditioned (see above).
+// learning rate where its training is well conditioned (see above): at
+// 0.02 its CPU loss falls for three steps, then climbs past where it began
+// (2.07 -> 1.82 -> 2.45 -> 2.27 over 20 steps); at 0.01 it falls at every
+// step (2.07 -> 1.39).
 class CudaVMemTest : public CudaEndToEndTest {
  protected:
   void SetUp() override {
@@ -185,7 +188,7 @@ class CudaVMemTest : public CudaEndToEndTest {
     config.features = 64;
     config.hidden = 512;
     config.classes = 3;
-    config.learning_rate = 0.02f;
+    config.learning_rate = 0.01f;
     absl::StatusOr<TrainingModel> model = BuildMlpModel(config);
     ASSERT_TRUE(model.ok()) << model.status();
     model_ = *std::move(model);

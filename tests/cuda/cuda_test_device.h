@@ -146,11 +146,16 @@ inline absl::StatusOr<std::vector<Tensor>> RunOnCuda(CudaTestDevice* device, Nod
   absl::StatusOr<std::unique_ptr<OpKernel>> kernel = CreateOpKernel(DEVICE_GPU, device, def);
   if (!kernel.ok()) return kernel.status();
 
+  // The kernel's memory types have one slot per input, list args expanded
+  // (ConcatV2's N values, then axis), with TensorFlow's int32 rule.
+  const MemoryTypeVector& input_types = (*kernel)->input_memory_types();
+  if (input_types.size() != inputs.size()) {
+    return absl::InvalidArgumentError(absl::StrCat(def.op, " takes ", input_types.size(),
+                                                   " inputs, given ", inputs.size()));
+  }
   std::vector<Tensor> device_inputs;
   for (size_t i = 0; i < inputs.size(); ++i) {
-    const std::string& arg = op_def->input_arg[i].name;
-    const std::vector<std::string>& host_args = (*registration)->def.host_memory_args;
-    if (std::find(host_args.begin(), host_args.end(), arg) != host_args.end()) {
+    if (input_types[i] == HOST_MEMORY) {
       device_inputs.push_back(inputs[i]);
       continue;
     }

@@ -49,6 +49,35 @@ TEST(ReductionCudaTest, ReducesLongRowsAndColumns) {
   }
 }
 
+// Long folds into few outputs are cut into chunks folded side by side, then
+// their partials folded (reduction_ops_gpu.cu): a whole-tensor sum (BERT's
+// global norm), long columns into few outputs, and lengths no chunk count
+// divides, so the last chunks are short or empty.
+TEST(ReductionCudaTest, FoldsCutIntoChunksMatchCpu) {
+  if (VisibleCudaDevices() == 0) GTEST_SKIP() << "no CUDA device visible";
+  struct Case {
+    TensorShape shape;
+    std::vector<int32_t> axes;
+  };
+  const std::vector<Case> cases = {
+      {TensorShape({1000, 3001}), {0, 1}},  // One row of 3,001,000.
+      {TensorShape({2, 1000003}), {1}},     // Two long rows, a prime length.
+      {TensorShape({20011, 7}), {0}},       // Seven long columns.
+      {TensorShape({4, 4099, 3}), {1}},     // Twelve columns, a prime length.
+      {TensorShape({5000, 768}), {0}},      // A bias gradient's shape.
+  };
+  for (const Case& c : cases) {
+    const Tensor input = RandomTensor(c.shape, -1, 1, 11);
+    const Tensor axes = Tensor::FromVector<int32_t>(
+        absl::Span<const int32_t>(c.axes), TensorShape({static_cast<int64_t>(c.axes.size())}));
+    for (const char* op : {"Sum", "Mean", "Max"}) {
+      SCOPED_TRACE(testing::Message() << op << " of " << c.shape.DebugString() << " over "
+                                      << testing::PrintToString(c.axes));
+      ExpectCudaMatchesCpu(ReductionNode(op, false), {input, axes}, 1e-3, 1e-4);
+    }
+  }
+}
+
 TEST(ReductionCudaTest, EmptyReducedDimensionGivesTheIdentity) {
   if (VisibleCudaDevices() == 0) GTEST_SKIP() << "no CUDA device visible";
   const Tensor input = RandomTensor(TensorShape({3, 0}));

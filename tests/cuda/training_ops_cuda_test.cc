@@ -154,6 +154,14 @@ TEST(TrainingOpsCudaTest, AddNAndBiasAddGradMatchCpu) {
   ExpectCudaMatchesCpu(
       MakeNodeDef("n", "BiasAddGrad", {{"T", DT_FLOAT}, {"data_format", "NCHW"}}),
       {RandomTensor(TensorShape({4, 5}))});  // NCHW needs rank 3
+  // Long folds, cut into chunks on the GPU: BERT's bias gradient (1024 rows
+  // into 768 sums), and NCHW planes of 40000 into 16 sums.
+  ExpectCudaMatchesCpu(
+      MakeNodeDef("n", "BiasAddGrad", {{"T", DT_FLOAT}, {"data_format", "NHWC"}}),
+      {RandomTensor(TensorShape({8, 128, 768}), -2, 2, 31)}, 1e-4, 1e-5);
+  ExpectCudaMatchesCpu(
+      MakeNodeDef("n", "BiasAddGrad", {{"T", DT_FLOAT}, {"data_format", "NCHW"}}),
+      {RandomTensor(TensorShape({2, 8, 200, 200}), -2, 2, 32)}, 1e-3, 1e-5);
 }
 
 // The transformer's attention products: equal batch dimensions (one strided

@@ -159,12 +159,15 @@ GraphDef CountGraph() {
   return def;
 }
 
+// nullptr (and a failure of the test) when the session cannot be made.
 std::unique_ptr<Session> SessionWith(SessionRunActionRegistry* registry) {
   SessionOptions options;
   options.action_registry = registry;
   auto session = NewSession(options);
   EXPECT_TRUE(session.ok()) << session.status();
-  EXPECT_TRUE((*session)->Create(CountGraph()).ok());
+  if (!session.ok()) return nullptr;
+  const absl::Status created = (*session)->Create(CountGraph());
+  EXPECT_TRUE(created.ok()) << created;
   return *std::move(session);
 }
 
@@ -175,6 +178,7 @@ TEST(DirectSessionActionsTest, PreRunsBeforeTheStepAndPostAfterWithItsDuration) 
   ASSERT_TRUE(registry.Register(R::PRE_SESSION_RUN, 1, Record("pre", &log)).ok());
   ASSERT_TRUE(registry.Register(R::POST_SESSION_RUN, 1, Record("post", &log)).ok());
   std::unique_ptr<Session> session = SessionWith(&registry);
+  ASSERT_NE(session, nullptr);
 
   const int64_t before = test::TestCountRunsValue();
   std::vector<Tensor> out;
@@ -200,6 +204,7 @@ TEST(DirectSessionActionsTest, GraphIdIsStablePerRunSignature) {
   ASSERT_TRUE(
       registry.Register(SessionRunActionRegistry::POST_SESSION_RUN, 1, Record("post", &log)).ok());
   std::unique_ptr<Session> session = SessionWith(&registry);
+  ASSERT_NE(session, nullptr);
   std::vector<Tensor> out;
   ASSERT_TRUE(session->Run({}, {"count:0"}, {}, &out).ok());
   ASSERT_TRUE(session->Run({}, {}, {"count"}, &out).ok());
@@ -219,6 +224,7 @@ TEST(DirectSessionActionsTest, PreErrorFailsTheRunWithoutRunningTheStep) {
                             Record("gate", &log, absl::ResourceExhaustedError("closed")))
                   .ok());
   std::unique_ptr<Session> session = SessionWith(&registry);
+  ASSERT_NE(session, nullptr);
   const int64_t before = test::TestCountRunsValue();
   std::vector<Tensor> out;
   absl::Status status = session->Run({}, {"count:0"}, {}, &out);
@@ -246,6 +252,7 @@ TEST(DirectSessionActionsTest, PostErrorFailsThatRunAndLeavesTheSessionUsable) {
                             std::make_unique<FailOnceAction>())
                   .ok());
   std::unique_ptr<Session> session = SessionWith(&registry);
+  ASSERT_NE(session, nullptr);
   std::vector<Tensor> out;
   absl::Status first = session->Run({}, {"count:0"}, {}, &out);
   EXPECT_EQ(first.code(), absl::StatusCode::kInternal);
@@ -257,6 +264,7 @@ TEST(DirectSessionActionsTest, PostErrorFailsThatRunAndLeavesTheSessionUsable) {
 TEST(DirectSessionActionsTest, NoActionsMeansNothingRuns) {
   SessionRunActionRegistry registry;
   std::unique_ptr<Session> session = SessionWith(&registry);
+  ASSERT_NE(session, nullptr);
   std::vector<Tensor> out;
   EXPECT_TRUE(session->Run({}, {"count:0"}, {}, &out).ok());
   EXPECT_THAT(registry.ActionNames(SessionRunActionRegistry::PRE_SESSION_RUN), IsEmpty());

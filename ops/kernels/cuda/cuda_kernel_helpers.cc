@@ -23,6 +23,13 @@ absl::StatusOr<se::Stream*> ComputeStream(OpKernelContext* ctx) {
   return stream;
 }
 
+absl::Status AllocateScratch(OpKernelContext* ctx, int64_t bytes, Tensor* scratch) {
+  if (bytes <= 0) return absl::OkStatus();
+  const int64_t words = (bytes + static_cast<int64_t>(sizeof(double)) - 1) /
+                        static_cast<int64_t>(sizeof(double));
+  return ctx->allocate_temp(DT_DOUBLE, TensorShape({words}), scratch);
+}
+
 absl::Status CopyOnComputeStream(OpKernelContext* ctx, const Tensor& from, Tensor* to) {
   if (from.TotalBytes() == 0) return absl::OkStatus();
   return LaunchOnComputeStream(ctx, "cudaMemcpyAsync", [&](cudaStream_t stream) {

@@ -53,6 +53,17 @@ absl::Status LaunchOnComputeStream(OpKernelContext* ctx, absl::string_view cuda_
   return LaunchStatus(launch(CudaStreamOf(*stream)), cuda_kernel, ctx->op_kernel());
 }
 
+// `bytes` of device scratch for a launch, as a temporary of the step held
+// in `*scratch` (doubles, so 8-byte aligned); nothing when `bytes` is 0.
+// Free it after the launch: the compute stream orders the memory's next use
+// after the launch's work. ResourceExhausted naming the node when the
+// device has no room.
+absl::Status AllocateScratch(OpKernelContext* ctx, int64_t bytes, Tensor* scratch);
+// The device memory of a scratch from AllocateScratch; nullptr when empty.
+inline void* ScratchOf(Tensor& scratch) {
+  return scratch.NumElements() > 0 ? scratch.raw_data() : nullptr;
+}
+
 // Copies `from` into `to` (the same number of bytes, both in this GPU's
 // memory) on ctx's compute stream.
 absl::Status CopyOnComputeStream(OpKernelContext* ctx, const Tensor& from, Tensor* to);
