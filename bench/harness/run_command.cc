@@ -191,6 +191,13 @@ void PrintResult(const RunGraphOptions& options, int warmup, const RunGraphResul
         1e3 * total / sorted.size(), 1e3 * sorted[sorted.size() / 2], 1e3 * sorted.front(),
         1e3 * sorted.back());
   }
+  if (result.step_minor_faults.size() > static_cast<size_t>(warmup)) {
+    std::vector<int64_t> faults(result.step_minor_faults.begin() + warmup,
+                                result.step_minor_faults.end());
+    std::sort(faults.begin(), faults.end());
+    std::cout << absl::StrFormat("minor page faults per step: median %d, min %d, max %d\n",
+                                 faults[faults.size() / 2], faults.front(), faults.back());
+  }
   if (std::vector<double> busy = AfterWarmup(result.step_gpu_busy_seconds, warmup); !busy.empty()) {
     std::sort(busy.begin(), busy.end());
     std::cout << absl::StrFormat(

@@ -1,5 +1,7 @@
 #include "bench/harness/run_graph.h"
 
+#include <sys/resource.h>
+
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -22,6 +24,13 @@
 
 namespace minitf::harness {
 namespace {
+
+// The minor page faults this process has taken so far.
+int64_t MinorFaults() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_minflt;
+}
 
 double SecondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -153,6 +162,7 @@ absl::StatusOr<RunGraphResult> RunGraph(const RunGraphOptions& options) {
       RunOptions step_options = run_options;
       if (profiled) step_options.trace_level = RunOptions::FULL_TRACE;
       RunMetadata metadata;
+      const int64_t faults_before = MinorFaults();
       start = std::chrono::steady_clock::now();
       const absl::Duration busy_before = gpu_busy();
       absl::Status s = InContext(session->Run(step_options, feeds, {}, options.targets, &outputs,
@@ -160,6 +170,7 @@ absl::StatusOr<RunGraphResult> RunGraph(const RunGraphOptions& options) {
                                  absl::StrCat("step ", step));
       if (!s.ok()) return failed(s);
       result.step_seconds.push_back(SecondsSince(start));
+      result.step_minor_faults.push_back(MinorFaults() - faults_before);
       if (profiled) result.profile.AddStep(metadata.step_stats, result.step_seconds.back());
       if (!gpus.empty()) {
         result.step_gpu_busy_seconds.push_back(

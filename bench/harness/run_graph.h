@@ -59,6 +59,11 @@ struct RunGraphResult {
   // One per target step (with --device GPU): the busy time the steps added
   // to the GPUs' engines (on SimGPU, the modeled time of their kernels).
   std::vector<double> step_gpu_busy_seconds;
+  // One per target step: the minor page faults the process took during it
+  // (getrusage; every thread's, so a step's own unless other work runs).
+  // A steady step takes almost none: its buffers come back from the
+  // allocators' pools, not from fresh pages.
+  std::vector<int64_t> step_minor_faults;
   // With `profile`: the profiled steps' op times.
   OpProfile profile;
   // The fetches, in the order asked.

@@ -9,18 +9,21 @@
 // [B_y, rows, cols]; output matrix b multiplies the x and y matrices the
 // geometry names (b itself, without broadcasting). On the CPU, with at least
 // as many products as intra-op threads, the products are shared out over
-// the pool, each one an Eigen matrix product on one thread; with fewer (one
-// large product, say) they run one after the other, each a tensor
-// contraction spread over the whole pool. On CUDA, equal batch dimensions
+// the pool, each one a matrix product on one thread; with fewer (one large
+// product, say) they run one after the other, each spread over the whole
+// pool. float and double products are OpenBLAS's (cpu_gemm.h), the others
+// Eigen's. On CUDA, equal batch dimensions
 // make all the products one cublasSgemmStridedBatched call; broadcast ones
 // take one call per product. As in MatMul, BLAS is column-major and tensors
 // row-major, so each call computes product^T = op(y)^T op(x)^T: the operands
 // swap places and keep their adjoint flags (the adjoint is the transpose for
 // float).
 #include <cstdint>
+#include <type_traits>
 
 #include "Eigen/Core"
 #include "absl/status/statusor.h"
+#include "ops/kernels/cpu_gemm.h"
 #include "ops/util/batch_matmul_geometry.h"
 #include "runtime/kernel_registry.h"
 #include "runtime/node_def_util.h"
@@ -105,7 +108,33 @@ struct BatchOperands {
 // out[b] = op(x[b]) * op(y[b]) on the calling thread. For real types the
 // adjoint is the transpose.
 template <typename T>
+constexpr bool kHasBlas = std::is_same_v<T, float> || std::is_same_v<T, double>;
+
+// out[b] = op(x[b]) * op(y[b]) as a BLAS product (cpu_gemm.h).
+template <typename T>
+functor::GemmArgs<T> BlasProduct(const BatchOperands<T>& p, int64_t b) {
+  const BatchMatMulGeometry& g = *p.g;
+  functor::GemmArgs<T> args;
+  args.transpose_a = p.adj_x;
+  args.transpose_b = p.adj_y;
+  args.m = g.m;
+  args.n = g.n;
+  args.k = g.k;
+  args.a = p.x + g.x_index(b) * g.x_rows * g.x_cols;
+  args.lda = g.x_cols;
+  args.b = p.y + g.y_index(b) * g.y_rows * g.y_cols;
+  args.ldb = g.y_cols;
+  args.c = p.out + b * g.m * g.n;
+  args.ldc = g.n;
+  return args;
+}
+
+template <typename T>
 void MultiplyOne(const BatchOperands<T>& p, int64_t b) {
+  if constexpr (kHasBlas<T>) {
+    functor::Gemm<T>(nullptr, BlasProduct(p, b));
+    return;
+  }
   const BatchMatMulGeometry& g = *p.g;
   ConstMatrixMap<T> x(p.x + g.x_index(b) * g.x_rows * g.x_cols, g.x_rows, g.x_cols);
   ConstMatrixMap<T> y(p.y + g.y_index(b) * g.y_rows * g.y_cols, g.y_rows, g.y_cols);
@@ -124,6 +153,10 @@ void MultiplyOne(const BatchOperands<T>& p, int64_t b) {
 // out[b] = op(x[b]) * op(y[b]) as a tensor contraction over `device`.
 template <typename T>
 void ContractOne(const Eigen::ThreadPoolDevice& device, const BatchOperands<T>& p, int64_t b) {
+  if constexpr (kHasBlas<T>) {
+    functor::Gemm<T>(&device, BlasProduct(p, b));
+    return;
+  }
   using ConstMap = Eigen::TensorMap<Eigen::Tensor<const T, 2, Eigen::RowMajor>>;
   const BatchMatMulGeometry& g = *p.g;
   ConstMap x(p.x + g.x_index(b) * g.x_rows * g.x_cols, g.x_rows, g.x_cols);

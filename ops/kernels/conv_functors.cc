@@ -4,6 +4,7 @@
 #include <functional>
 
 #include "Eigen/Core"
+#include "ops/kernels/cpu_gemm.h"
 
 namespace minitf::functor {
 namespace {
@@ -134,15 +135,23 @@ void Conv2DFunctor<T>::operator()(const Eigen::ThreadPoolDevice& d, const Conv2D
   const int64_t positions = Positions(g);
   const int64_t tile = TileRows(patch, positions);
   const int64_t tiles = CeilDiv(positions, tile);
-  const ConstMatrixMap<T> weights(filter, patch, g.out_depth);
   ForEachWorker(d, NumWorkers(d, tiles), tiles, [&](int64_t worker, int64_t first, int64_t last) {
     T* patches = workspace + worker * tile * patch;
     for (int64_t t = first; t < last; ++t) {
       const int64_t begin = t * tile;
       const int64_t rows = std::min(tile, positions - begin);
       Im2Col(g, input, begin, rows, patches);
-      MatrixMap<T>(output + begin * g.out_depth, rows, g.out_depth).noalias() =
-          ConstMatrixMap<T>(patches, rows, patch) * weights;
+      GemmArgs<T> product;  // output rows = patches x filter
+      product.m = rows;
+      product.n = g.out_depth;
+      product.k = patch;
+      product.a = patches;
+      product.lda = patch;
+      product.b = filter;
+      product.ldb = g.out_depth;
+      product.c = output + begin * g.out_depth;
+      product.ldc = g.out_depth;
+      Gemm<T>(nullptr, product);
     }
   });
 }
@@ -171,7 +180,6 @@ void Conv2DBackpropInputFunctor<T>::operator()(const Eigen::ThreadPoolDevice& d,
   const int64_t patch = g.patch_size();
   const int64_t image_elements = g.in_rows * g.in_cols * g.in_depth;
   const int64_t tile = TileRows(patch, image_positions);
-  const ConstMatrixMap<T> weights(filter, patch, g.out_depth);
   // Patches of one image only scatter into that image, so workers that own
   // whole images never write the same element.
   ForEachWorker(d, NumWorkers(d, g.batch), g.batch,
@@ -183,9 +191,18 @@ void Conv2DBackpropInputFunctor<T>::operator()(const Eigen::ThreadPoolDevice& d,
                     for (int64_t p = 0; p < image_positions; p += tile) {
                       const int64_t begin = b * image_positions + p;
                       const int64_t rows = std::min(tile, image_positions - p);
-                      MatrixMap<T>(patches, rows, patch).noalias() =
-                          ConstMatrixMap<T>(out_backprop + begin * g.out_depth, rows, g.out_depth) *
-                          weights.transpose();
+                      GemmArgs<T> product;  // patches = out_backprop rows x filter^T
+                      product.transpose_b = true;
+                      product.m = rows;
+                      product.n = patch;
+                      product.k = g.out_depth;
+                      product.a = out_backprop + begin * g.out_depth;
+                      product.lda = g.out_depth;
+                      product.b = filter;
+                      product.ldb = g.out_depth;
+                      product.c = patches;
+                      product.ldc = patch;
+                      Gemm<T>(nullptr, product);
                       Col2ImAdd(g, patches, begin, rows, in_backprop);
                     }
                   }
@@ -229,8 +246,19 @@ void Conv2DBackpropFilterFunctor<T>::operator()(const Eigen::ThreadPoolDevice& d
       const int64_t begin = t * tile;
       const int64_t rows = std::min(tile, positions - begin);
       Im2Col(g, input, begin, rows, patches);
-      sum.noalias() += ConstMatrixMap<T>(patches, rows, patch).transpose() *
-                       ConstMatrixMap<T>(out_backprop + begin * g.out_depth, rows, g.out_depth);
+      GemmArgs<T> product;  // sum += patches^T x out_backprop rows
+      product.transpose_a = true;
+      product.m = patch;
+      product.n = g.out_depth;
+      product.k = rows;
+      product.a = patches;
+      product.lda = patch;
+      product.b = out_backprop + begin * g.out_depth;
+      product.ldb = g.out_depth;
+      product.beta = T(1);
+      product.c = sum.data();
+      product.ldc = g.out_depth;
+      Gemm<T>(nullptr, product);
     }
   });
   // The workers' partial sums, added in worker order (deterministic for a

@@ -14,6 +14,7 @@
 // reserve_space_3 is a scalar 0. In inference the reserve spaces hold the
 // given mean and variance (TensorFlow leaves them unwritten on the CPU).
 // The gradient's reserve_space_4/5 are empty, as TensorFlow writes them.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -346,8 +347,157 @@ void ForEachElement(const BatchNormLayout& l, int64_t c0, int64_t c1, Fn&& fn) {
   }
 }
 
+// ---- NHWC (inner == 1): rows of `channels` contiguous elements ----
+//
+// The rows are cut into a fixed number of blocks (not one per thread, so a
+// sum is the same on every machine); each block folds its rows into per-
+// channel partial sums with the channels innermost, where the compiler
+// vectorizes, and the partials are added in block order. Walking channel by
+// channel instead strides through the whole tensor once per block of
+// channels.
+constexpr int64_t kRowBlocks = 64;
+
+int64_t RowBlocks(const BatchNormLayout& l) { return std::min(kRowBlocks, std::max<int64_t>(l.outer, 1)); }
+
+// Calls fn(block, first_row, last_row) for each row block on the pool;
+// `passes` reads of each element.
+template <typename Fn>
+void ForRowBlocks(const Eigen::ThreadPoolDevice& d, const BatchNormLayout& l, int passes,
+                  Fn&& fn) {
+  const int64_t blocks = RowBlocks(l);
+  const double elements = static_cast<double>(l.outer) * static_cast<double>(l.channels) /
+                          static_cast<double>(blocks);
+  const Eigen::TensorOpCost cost(elements * passes * sizeof(float), elements * sizeof(float),
+                                 elements * passes * 4);
+  d.parallelFor(blocks, cost, [&](Eigen::Index first, Eigen::Index last) {
+    for (Eigen::Index b = first; b < last; ++b) {
+      fn(static_cast<int64_t>(b), l.outer * b / blocks, l.outer * (b + 1) / blocks);
+    }
+  });
+}
+
+// totals[c] = the sum over blocks, in block order, of partials[b * channels + c].
+void AddPartials(const std::vector<double>& partials, int64_t channels, std::vector<double>* totals) {
+  totals->assign(static_cast<size_t>(channels), 0.0);
+  for (size_t at = 0; at < partials.size(); ++at) (*totals)[at % channels] += partials[at];
+}
+
+void BatchNormTrainingRows(const Eigen::ThreadPoolDevice& d, const BatchNormLayout& l,
+                           float epsilon, float factor, const ForwardArgs& a) {
+  const int64_t channels = l.channels;
+  const int64_t n = l.per_channel();
+  const double adjust = static_cast<double>(n) / static_cast<double>(n > 1 ? n - 1 : 1);
+  std::vector<double> partials(static_cast<size_t>(RowBlocks(l) * channels));
+  ForRowBlocks(d, l, 1, [&](int64_t b, int64_t r0, int64_t r1) {
+    double* sum = partials.data() + b * channels;
+    std::fill_n(sum, channels, 0.0);
+    for (int64_t r = r0; r < r1; ++r) {
+      const float* x = a.x + r * channels;
+      for (int64_t c = 0; c < channels; ++c) sum[c] += x[c];
+    }
+  });
+  std::vector<double> mean;
+  AddPartials(partials, channels, &mean);
+  for (double& m : mean) m /= static_cast<double>(n);
+  ForRowBlocks(d, l, 1, [&](int64_t b, int64_t r0, int64_t r1) {
+    double* squares = partials.data() + b * channels;
+    std::fill_n(squares, channels, 0.0);
+    for (int64_t r = r0; r < r1; ++r) {
+      const float* x = a.x + r * channels;
+      for (int64_t c = 0; c < channels; ++c) {
+        const double centered = x[c] - mean[c];
+        squares[c] += centered * centered;
+      }
+    }
+  });
+  std::vector<double> squares;
+  AddPartials(partials, channels, &squares);
+  std::vector<double> multiplier(static_cast<size_t>(channels));
+  for (int64_t c = 0; c < channels; ++c) {
+    const double variance = squares[c] / static_cast<double>(n);
+    multiplier[c] = a.scale[c] / std::sqrt(variance + epsilon);
+    a.reserve_1[c] = static_cast<float>(mean[c]);
+    a.reserve_2[c] = static_cast<float>(variance);
+    if (factor == 1.0f) {
+      a.batch_mean[c] = static_cast<float>(mean[c]);
+      a.batch_variance[c] = static_cast<float>(variance * adjust);
+    } else {
+      a.batch_mean[c] = static_cast<float>((1.0 - factor) * a.mean[c] + factor * mean[c]);
+      a.batch_variance[c] =
+          static_cast<float>((1.0 - factor) * a.variance[c] + factor * adjust * variance);
+    }
+  }
+  ForRowBlocks(d, l, 1, [&](int64_t, int64_t r0, int64_t r1) {
+    for (int64_t r = r0; r < r1; ++r) {
+      const float* x = a.x + r * channels;
+      float* y = a.y + r * channels;
+      for (int64_t c = 0; c < channels; ++c) {
+        y[c] = static_cast<float>((x[c] - mean[c]) * multiplier[c] + a.offset[c]);
+      }
+    }
+  });
+}
+
+void BatchNormGradRows(const Eigen::ThreadPoolDevice& d, const BatchNormLayout& l, float epsilon,
+                       bool is_training, const GradArgs& a) {
+  const int64_t channels = l.channels;
+  const double n = static_cast<double>(l.per_channel());
+  const int64_t blocks = RowBlocks(l);
+  std::vector<double> partial_dy(static_cast<size_t>(blocks * channels));
+  std::vector<double> partial_dy_xc(static_cast<size_t>(blocks * channels));
+  ForRowBlocks(d, l, 2, [&](int64_t b, int64_t r0, int64_t r1) {
+    double* sum_dy = partial_dy.data() + b * channels;
+    double* sum_dy_xc = partial_dy_xc.data() + b * channels;
+    std::fill_n(sum_dy, channels, 0.0);
+    std::fill_n(sum_dy_xc, channels, 0.0);
+    for (int64_t r = r0; r < r1; ++r) {
+      const float* dy = a.y_backprop + r * channels;
+      const float* x = a.x + r * channels;
+      for (int64_t c = 0; c < channels; ++c) {
+        sum_dy[c] += dy[c];
+        sum_dy_xc[c] += static_cast<double>(dy[c]) * (x[c] - a.mean[c]);
+      }
+    }
+  });
+  std::vector<double> sum_dy, sum_dy_xc;
+  AddPartials(partial_dy, channels, &sum_dy);
+  AddPartials(partial_dy_xc, channels, &sum_dy_xc);
+  // x_backprop = coef * dy + shift + xc_coef * (x - mean), per channel.
+  std::vector<double> r(static_cast<size_t>(channels)), coef(r.size()), mean_dy(r.size()),
+      xc_coef(r.size());
+  for (int64_t c = 0; c < channels; ++c) {
+    r[c] = 1.0 / std::sqrt(static_cast<double>(a.variance[c]) + epsilon);
+    a.offset_backprop[c] = static_cast<float>(sum_dy[c]);
+    a.scale_backprop[c] = static_cast<float>(sum_dy_xc[c] * r[c]);
+    coef[c] = a.scale[c] * r[c];
+    mean_dy[c] = sum_dy[c] / n;
+    xc_coef[c] = r[c] * r[c] * sum_dy_xc[c] / n;
+  }
+  ForRowBlocks(d, l, 2, [&](int64_t, int64_t r0, int64_t r1) {
+    for (int64_t row = r0; row < r1; ++row) {
+      const float* dy = a.y_backprop + row * channels;
+      const float* x = a.x + row * channels;
+      float* dx = a.x_backprop + row * channels;
+      if (!is_training) {
+        for (int64_t c = 0; c < channels; ++c) dx[c] = static_cast<float>(coef[c] * dy[c]);
+        continue;
+      }
+      for (int64_t c = 0; c < channels; ++c) {
+        const double xc = static_cast<double>(x[c]) - a.mean[c];
+        dx[c] = static_cast<float>(coef[c] * (dy[c] - mean_dy[c] - xc * xc_coef[c]));
+      }
+    }
+  });
+}
+
+// ---- Any layout: blocks of channels, each walked over outer and inner ----
+
 void BatchNormTraining(const Eigen::ThreadPoolDevice& d, const BatchNormLayout& l,
                        float epsilon, float factor, const ForwardArgs& a) {
+  if (l.inner == 1) {
+    BatchNormTrainingRows(d, l, epsilon, factor, a);
+    return;
+  }
   const int64_t n = l.per_channel();
   const double adjust = static_cast<double>(n) / static_cast<double>(n > 1 ? n - 1 : 1);
   ForChannelBlocks(d, l, 3, [&](int64_t c0, int64_t c1) {
@@ -403,6 +553,10 @@ void BatchNormInference(const Eigen::ThreadPoolDevice& d, const BatchNormLayout&
 //   inference: x_backprop = scale * r * dy (mean and variance are constants).
 void BatchNormGrad(const Eigen::ThreadPoolDevice& d, const BatchNormLayout& l, float epsilon,
                    bool is_training, const GradArgs& a) {
+  if (l.inner == 1) {
+    BatchNormGradRows(d, l, epsilon, is_training, a);
+    return;
+  }
   const double n = static_cast<double>(l.per_channel());
   ForChannelBlocks(d, l, 2, [&](int64_t c0, int64_t c1) {
     std::vector<double> sum_dy(c1 - c0, 0.0), sum_dy_xc(c1 - c0, 0.0);

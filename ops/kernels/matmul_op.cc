@@ -1,6 +1,6 @@
 // Kernel: MatMul, product = op(a) * op(b) with op transposing as transpose_a
-// and transpose_b say, on the CPU (float, double, int32, int64: an Eigen
-// tensor contraction on the intra-op pool) and on CUDA GPUs (float: the
+// and transpose_b say, on the CPU (float and double: OpenBLAS, cpu_gemm.h;
+// int32 and int64: an Eigen tensor contraction; both on the intra-op pool) and on CUDA GPUs (float: the
 // executor's BLAS plugin, cuBLAS). Every device checks the operands the same
 // way, allocates the product, skips an empty one and zeroes one with k = 0;
 // only the multiplication differs.
@@ -10,9 +10,11 @@
 // column-major is its transpose, so the operands swap places and keep their
 // transpose flags.
 #include <cstdint>
+#include <type_traits>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "ops/kernels/cpu_gemm.h"
 #include "runtime/kernel_registry.h"
 #include "runtime/node_def_util.h"
 #include "runtime/op_requires.h"
@@ -114,6 +116,22 @@ struct CpuMatMul {
 
   static absl::Status Multiply(OpKernelContext* ctx, const MatMulPlan& plan, const Tensor& a,
                                const Tensor& b, Tensor* product) {
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+      functor::GemmArgs<T> g;
+      g.transpose_a = plan.a_inner == 0;
+      g.transpose_b = plan.b_inner == 1;
+      g.m = plan.m;
+      g.n = plan.n;
+      g.k = plan.k;
+      g.a = a.data<T>();
+      g.lda = a.dim_size(1);
+      g.b = b.data<T>();
+      g.ldb = b.dim_size(1);
+      g.c = product->data<T>();
+      g.ldc = plan.n;
+      functor::Gemm<T>(&ctx->eigen_cpu_device(), g);
+      return absl::OkStatus();
+    }
     const Eigen::array<Eigen::IndexPair<Eigen::DenseIndex>, 1> contract_dims = {
         Eigen::IndexPair<Eigen::DenseIndex>(plan.a_inner, plan.b_inner)};
     auto out = product->matrix<T>();

@@ -86,10 +86,13 @@ TEST(ModelLossCurvesTest, MlpTrainsAsRecorded) {
                     ReadCurves()["mlp"], 1e-6);
 }
 
+// The CNN's later steps amplify rounding: OpenBLAS's AVX-512, AVX2 and SSE3
+// kernels (whichever the machine has) sum its products in different orders
+// and move its losses by up to 1.2e-5 by step 50 (loss_curves.txt's header).
 TEST(ModelLossCurvesTest, CnnTrainsAsRecorded) {
   CnnConfig config;
   ExpectCurvesMatch("cnn", LossCurve(BuildCnnModel(config), MakeBarsBatch(config, 32, 1234)),
-                    ReadCurves()["cnn"], 1e-6);
+                    ReadCurves()["cnn"], 5e-5);
 }
 
 TEST(ModelLossCurvesTest, TransformerTrainsAsRecorded) {

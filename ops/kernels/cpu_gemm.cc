@@ -1,0 +1,103 @@
+#include "ops/kernels/cpu_gemm.h"
+
+#include <cblas.h>
+
+#include <algorithm>
+#include <mutex>
+
+namespace minitf::functor {
+namespace {
+
+// Below this many multiply-adds a product stays on the calling thread: a
+// hand-off to the pool costs microseconds.
+constexpr int64_t kMinMultiplyAddsPerShard = int64_t{1} << 18;
+
+void UseOneOpenBlasThread() {
+  static std::once_flag once;
+  std::call_once(once, [] { openblas_set_num_threads(1); });
+}
+
+CBLAS_TRANSPOSE Op(bool transpose) { return transpose ? CblasTrans : CblasNoTrans; }
+
+void Blas(const GemmArgs<float>& g) {
+  cblas_sgemm(CblasRowMajor, Op(g.transpose_a), Op(g.transpose_b), static_cast<int>(g.m),
+              static_cast<int>(g.n), static_cast<int>(g.k), 1.0f, g.a, static_cast<int>(g.lda),
+              g.b, static_cast<int>(g.ldb), g.beta, g.c, static_cast<int>(g.ldc));
+}
+
+void Blas(const GemmArgs<double>& g) {
+  cblas_dgemm(CblasRowMajor, Op(g.transpose_a), Op(g.transpose_b), static_cast<int>(g.m),
+              static_cast<int>(g.n), static_cast<int>(g.k), 1.0, g.a, static_cast<int>(g.lda),
+              g.b, static_cast<int>(g.ldb), g.beta, g.c, static_cast<int>(g.ldc));
+}
+
+// Rows [begin, end) of c: the same rows of op(a), all of op(b).
+template <typename T>
+GemmArgs<T> Rows(GemmArgs<T> g, int64_t begin, int64_t end) {
+  g.a += g.transpose_a ? begin : begin * g.lda;
+  g.c += begin * g.ldc;
+  g.m = end - begin;
+  return g;
+}
+
+// Columns [begin, end) of c: all of op(a), the same columns of op(b).
+template <typename T>
+GemmArgs<T> Columns(GemmArgs<T> g, int64_t begin, int64_t end) {
+  g.b += g.transpose_b ? begin * g.ldb : begin;
+  g.c += begin;
+  g.n = end - begin;
+  return g;
+}
+
+}  // namespace
+
+template <typename T>
+void Gemm(const Eigen::ThreadPoolDevice* device, const GemmArgs<T>& args) {
+  if (args.m == 0 || args.n == 0) return;
+  if (args.k == 0) {
+    // op(a) * op(b) is zero; BLAS leaves beta * c, which for beta == 0 must
+    // not read c (it may hold NaN).
+    for (int64_t i = 0; i < args.m; ++i) {
+      T* row = args.c + i * args.ldc;
+      for (int64_t j = 0; j < args.n; ++j) row[j] = args.beta == T(0) ? T(0) : args.beta * row[j];
+    }
+    return;
+  }
+  UseOneOpenBlasThread();
+  const int64_t work = args.m * args.n * args.k;
+  const int64_t threads = device == nullptr ? 1 : device->numThreads();
+  const int64_t shards = std::min(threads, std::max<int64_t>(1, work / kMinMultiplyAddsPerShard));
+  if (shards <= 1) {
+    Blas(args);
+    return;
+  }
+  // Split the longer side of c, so each block's product stays large.
+  const bool by_rows = args.m >= args.n;
+  const int64_t extent = by_rows ? args.m : args.n;
+  const int64_t blocks = std::min(shards, extent);
+  Eigen::Barrier done(static_cast<unsigned>(blocks));
+  for (int64_t b = 0; b < blocks; ++b) {
+    const int64_t begin = extent * b / blocks;
+    const int64_t end = extent * (b + 1) / blocks;
+    auto run = [&args, &done, by_rows, begin, end] {
+      Blas(by_rows ? Rows(args, begin, end) : Columns(args, begin, end));
+      done.Notify();
+    };
+    if (b + 1 == blocks) {
+      run();  // The calling thread takes the last block.
+    } else {
+      device->enqueueNoNotification(run);
+    }
+  }
+  done.Wait();
+}
+
+template void Gemm<float>(const Eigen::ThreadPoolDevice*, const GemmArgs<float>&);
+template void Gemm<double>(const Eigen::ThreadPoolDevice*, const GemmArgs<double>&);
+
+std::string GemmCoreName() {
+  const char* name = openblas_get_corename();
+  return name == nullptr ? "unknown" : name;
+}
+
+}  // namespace minitf::functor

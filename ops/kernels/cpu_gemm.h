@@ -1,0 +1,61 @@
+// Matrix products of row-major float and double matrices on the host,
+// through OpenBLAS (Debian's build, DYNAMIC_ARCH: it picks the kernels for
+// the processor it runs on, AVX-512, AVX2 or SSE, when the library loads, so
+// one portable build multiplies at the machine's vector width; the
+// environment variable OPENBLAS_CORETYPE=Haswell, say, forces a narrower
+// one). The CPU kernels of MatMul, BatchMatMul and the convolutions (through
+// conv_functors.h) call these; other dtypes stay with Eigen.
+//
+//   // c[m, n] = a[m, k] * b[k, n], over ctx's intra-op threads:
+//   functor::Gemm<float>(&ctx->eigen_cpu_device(), {.m = m, .n = n, .k = k,
+//                         .a = a, .lda = k, .b = b, .ldb = n, .c = c, .ldc = n});
+//
+// OpenBLAS runs single-threaded in this process: the parallelism is the
+// intra-op pool's, which splits a product into blocks of rows or columns,
+// so a kernel never runs two thread pools' worth of threads at once.
+// Thread-safe: calls with distinct outputs may run concurrently.
+#ifndef MINITF_OPS_KERNELS_CPU_GEMM_H_
+#define MINITF_OPS_KERNELS_CPU_GEMM_H_
+
+#include <cstdint>
+#include <string>
+
+#ifndef EIGEN_USE_THREADS
+#define EIGEN_USE_THREADS
+#endif
+#include "unsupported/Eigen/CXX11/Tensor"
+
+namespace minitf::functor {
+
+// c = op(a) * op(b) + beta * c, op(x) being x or its transpose. Sizes are
+// op(a): [m, k], op(b): [k, n], c: [m, n]; ld* are the row strides of the
+// matrices as stored (a is [k, m] in memory when transpose_a).
+template <typename T>
+struct GemmArgs {
+  bool transpose_a = false;
+  bool transpose_b = false;
+  int64_t m = 0;
+  int64_t n = 0;
+  int64_t k = 0;
+  const T* a = nullptr;
+  int64_t lda = 0;
+  const T* b = nullptr;
+  int64_t ldb = 0;
+  T beta = T(0);
+  T* c = nullptr;
+  int64_t ldc = 0;
+};
+
+// T: float or double. `device` null: on the calling thread only (for
+// callers that split their work over the pool themselves). Returns when c
+// is complete. REQUIRES: c overlaps neither a nor b; m, n, k < 2^31.
+template <typename T>
+void Gemm(const Eigen::ThreadPoolDevice* device, const GemmArgs<T>& args);
+
+// The OpenBLAS kernel family serving this process ("SkylakeX", "Haswell",
+// "Prescott", ...), as `minitf run --profile` reports it.
+std::string GemmCoreName();
+
+}  // namespace minitf::functor
+
+#endif  // MINITF_OPS_KERNELS_CPU_GEMM_H_

@@ -1,0 +1,164 @@
+// functor::Gemm (ops/kernels/cpu_gemm.h), the host's float and double matrix
+// products through OpenBLAS: every transpose combination, strided operands,
+// beta 0 and 1, k == 0, and products split over a thread pool by rows and by
+// columns, against a triple loop in double. ctest also runs this binary with
+// OPENBLAS_CORETYPE forcing AVX2 (Haswell) and SSE3 (Prescott) kernels
+// (tests/CMakeLists.txt): the same answers on a machine without AVX-512.
+#include "ops/kernels/cpu_gemm.h"
+
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "absl/strings/ascii.h"
+#include "gtest/gtest.h"
+
+namespace minitf::functor {
+namespace {
+
+// A matrix stored row-major with `ld` >= cols elements per row.
+template <typename T>
+struct Stored {
+  int64_t rows = 0, cols = 0, ld = 0;
+  std::vector<T> data;
+  T at(int64_t r, int64_t c) const { return data[r * ld + c]; }
+};
+
+template <typename T>
+Stored<T> Random(int64_t rows, int64_t cols, int64_t pad, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> dist(-1, 1);
+  Stored<T> m{rows, cols, cols + pad, {}};
+  m.data.resize(static_cast<size_t>(std::max<int64_t>(rows * m.ld, 1)));
+  for (T& v : m.data) v = static_cast<T>(dist(rng));
+  return m;
+}
+
+template <typename T>
+struct Case {
+  bool ta, tb;
+  int64_t m, n, k;
+  T beta;
+};
+
+// Runs Gemm and checks c against the triple loop; `device` may be null.
+template <typename T>
+void ExpectProduct(const Eigen::ThreadPoolDevice* device, const Case<T>& c, T tolerance) {
+  SCOPED_TRACE(testing::Message() << "ta=" << c.ta << " tb=" << c.tb << " m=" << c.m
+                                  << " n=" << c.n << " k=" << c.k << " beta=" << c.beta
+                                  << " threads=" << (device ? device->numThreads() : 0));
+  const Stored<T> a = c.ta ? Random<T>(c.k, c.m, 3, 1) : Random<T>(c.m, c.k, 3, 1);
+  const Stored<T> b = c.tb ? Random<T>(c.n, c.k, 2, 2) : Random<T>(c.k, c.n, 2, 2);
+  Stored<T> out = Random<T>(c.m, c.n, 1, 3);
+  const Stored<T> before = out;
+  GemmArgs<T> g;
+  g.transpose_a = c.ta;
+  g.transpose_b = c.tb;
+  g.m = c.m;
+  g.n = c.n;
+  g.k = c.k;
+  g.a = a.data.data();
+  g.lda = a.ld;
+  g.b = b.data.data();
+  g.ldb = b.ld;
+  g.beta = c.beta;
+  g.c = out.data.data();
+  g.ldc = out.ld;
+  Gemm<T>(device, g);
+  for (int64_t i = 0; i < c.m; ++i) {
+    for (int64_t j = 0; j < c.n; ++j) {
+      double expected = static_cast<double>(c.beta) * static_cast<double>(before.at(i, j));
+      for (int64_t p = 0; p < c.k; ++p) {
+        expected += static_cast<double>(c.ta ? a.at(p, i) : a.at(i, p)) *
+                    static_cast<double>(c.tb ? b.at(j, p) : b.at(p, j));
+      }
+      ASSERT_NEAR(out.at(i, j), expected, tolerance) << "c[" << i << ", " << j << "]";
+    }
+    // The padding past each row's n columns is not written.
+    for (int64_t j = c.n; j < out.ld; ++j) ASSERT_EQ(out.at(i, j), before.at(i, j));
+  }
+}
+
+template <typename T>
+std::vector<Case<T>> Cases() {
+  std::vector<Case<T>> cases;
+  for (bool ta : {false, true}) {
+    for (bool tb : {false, true}) {
+      for (T beta : {T(0), T(1)}) {
+        cases.push_back({ta, tb, 37, 29, 41, beta});    // Odd sizes, one thread.
+        cases.push_back({ta, tb, 300, 70, 200, beta});  // Split by rows.
+        cases.push_back({ta, tb, 20, 500, 160, beta});  // Split by columns.
+        cases.push_back({ta, tb, 1, 1, 7, beta});
+      }
+    }
+  }
+  return cases;
+}
+
+class CpuGemmTest : public ::testing::Test {
+ protected:
+  Eigen::ThreadPool pool_{4};
+  Eigen::ThreadPoolDevice device_{&pool_, 4};
+};
+
+TEST_F(CpuGemmTest, FloatMatchesTheTripleLoopOnOneThreadAndOnAPool) {
+  for (const Case<float>& c : Cases<float>()) {
+    ExpectProduct<float>(nullptr, c, 1e-4f);
+    ExpectProduct<float>(&device_, c, 1e-4f);
+  }
+}
+
+TEST_F(CpuGemmTest, DoubleMatchesTheTripleLoopOnOneThreadAndOnAPool) {
+  for (const Case<double>& c : Cases<double>()) {
+    ExpectProduct<double>(nullptr, c, 1e-12);
+    ExpectProduct<double>(&device_, c, 1e-12);
+  }
+}
+
+TEST_F(CpuGemmTest, EmptyInnerDimensionGivesBetaTimesCAndNeverReadsCForBetaZero) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  std::vector<float> c = {nan, nan, nan, nan, nan, nan};
+  GemmArgs<float> g;
+  g.m = 2;
+  g.n = 3;
+  g.k = 0;
+  g.lda = 1;
+  g.ldb = 3;
+  g.c = c.data();
+  g.ldc = 3;
+  Gemm<float>(&device_, g);
+  for (float v : c) EXPECT_EQ(v, 0.0f);
+  c = {1, 2, 3, 4, 5, 6};
+  g.beta = 1.0f;
+  Gemm<float>(&device_, g);
+  EXPECT_EQ(c, (std::vector<float>{1, 2, 3, 4, 5, 6}));
+}
+
+TEST_F(CpuGemmTest, EmptyOutputWritesNothing) {
+  std::vector<float> c = {7};
+  GemmArgs<float> g;
+  g.m = 0;
+  g.n = 1;
+  g.k = 5;
+  g.c = c.data();
+  g.ldc = 1;
+  Gemm<float>(&device_, g);
+  EXPECT_EQ(c[0], 7.0f);
+}
+
+// The kernel family is the machine's, or the one OPENBLAS_CORETYPE forces:
+// the forced runs above then really ran AVX2 or SSE3 code.
+TEST_F(CpuGemmTest, KernelFamilyIsTheForcedOneWhenOneIsForced) {
+  const std::string core = GemmCoreName();
+  EXPECT_FALSE(core.empty());
+  const char* forced = std::getenv("OPENBLAS_CORETYPE");
+  if (forced == nullptr) GTEST_SKIP() << "OPENBLAS_CORETYPE unset; OpenBLAS chose " << core;
+  EXPECT_EQ(absl::AsciiStrToLower(core), absl::AsciiStrToLower(forced));
+}
+
+}  // namespace
+}  // namespace minitf::functor
