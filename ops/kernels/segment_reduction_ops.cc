@@ -10,13 +10,16 @@
 //   FindBadIndex, by inheriting HostIndexCheck or CudaIndexCheck;
 //   static absl::Status Sum(OpKernelContext*, const Tensor& data, const Tensor& segment_ids,
 //                           Tensor* out);
+#include <algorithm>
 #include <optional>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "ops/kernels/index_checks.h"
 #include "ops/kernels/sum_accumulator.h"
 #include "ops/util/index_values.h"
+#include "platform/status_macros.h"
 #include "runtime/kernel_registry.h"
 #include "runtime/op_requires.h"
 
@@ -24,7 +27,6 @@
 #include "ops/kernels/cuda/cuda_indices.h"
 #include "ops/kernels/cuda/cuda_kernel_helpers.h"
 #include "ops/kernels/segment_reduction_ops_gpu.h"
-#include "platform/status_macros.h"
 #endif
 
 namespace minitf {
@@ -74,29 +76,48 @@ class UnsortedSegmentSumOp : public OpKernel {
 };
 
 // The rows add up in SumAccumulator<T> (double for float), so a segment of
-// millions of rows keeps TensorFlow's accuracy.
+// millions of rows keeps TensorFlow's accuracy. Only the segments that occur
+// get an accumulator (a batch of token ids names a few of a vocabulary's
+// rows), held as a temporary of the step: an embedding's gradient no longer
+// asks for fresh pages (and clears them) for its whole table at every step.
 template <typename T>
 struct CpuSegmentSum : HostIndexCheck {
-  static absl::Status Sum(OpKernelContext*, const Tensor& data, const Tensor& segment_ids,
+  static absl::Status Sum(OpKernelContext* ctx, const Tensor& data, const Tensor& segment_ids,
                           Tensor* out) {
     using Acc = SumAccumulator<T>;
     absl::StatusOr<std::vector<int64_t>> ids = IndexValues(segment_ids, "segment_ids");
     if (!ids.ok()) return ids.status();
     T* o = out->flat<T>().data();
-    const int64_t total = out->NumElements();
-    std::vector<Acc> sums(static_cast<size_t>(total), Acc(0));
-    if (!ids->empty() && data.NumElements() > 0) {
-      const int64_t inner = data.NumElements() / static_cast<int64_t>(ids->size());
-      const T* x = data.flat<T>().data();
-      for (int64_t j = 0; j < static_cast<int64_t>(ids->size()); ++j) {
-        const int64_t id = (*ids)[j];
-        if (id < 0) continue;
-        Acc* row = sums.data() + id * inner;
-        const T* in = x + j * inner;
-        for (int64_t k = 0; k < inner; ++k) row[k] += static_cast<Acc>(in[k]);
+    std::fill_n(o, out->NumElements(), T(0));
+    if (ids->empty() || data.NumElements() == 0) return absl::OkStatus();
+    const int64_t inner = data.NumElements() / static_cast<int64_t>(ids->size());
+    // Each occurring segment's accumulator row, in order of first occurrence.
+    absl::flat_hash_map<int64_t, int64_t> row_of;
+    std::vector<int64_t> segments;
+    for (int64_t id : *ids) {
+      if (id >= 0 && row_of.emplace(id, static_cast<int64_t>(segments.size())).second) {
+        segments.push_back(id);
       }
     }
-    for (int64_t k = 0; k < total; ++k) o[k] = static_cast<T>(sums[k]);
+    Tensor sums_tensor;
+    MINITF_RETURN_IF_ERROR(ctx->allocate_temp(
+        DataTypeToEnum<Acc>::value,
+        TensorShape({static_cast<int64_t>(segments.size()) * inner}), &sums_tensor));
+    Acc* sums = sums_tensor.flat<Acc>().data();
+    std::fill_n(sums, sums_tensor.NumElements(), Acc(0));
+    const T* x = data.flat<T>().data();
+    for (int64_t j = 0; j < static_cast<int64_t>(ids->size()); ++j) {
+      const int64_t id = (*ids)[j];
+      if (id < 0) continue;
+      Acc* row = sums + row_of[id] * inner;
+      const T* in = x + j * inner;
+      for (int64_t k = 0; k < inner; ++k) row[k] += static_cast<Acc>(in[k]);
+    }
+    for (size_t s = 0; s < segments.size(); ++s) {
+      T* dst = o + segments[s] * inner;
+      const Acc* src = sums + static_cast<int64_t>(s) * inner;
+      for (int64_t k = 0; k < inner; ++k) dst[k] = static_cast<T>(src[k]);
+    }
     return absl::OkStatus();
   }
 };
