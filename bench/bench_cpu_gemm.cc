@@ -1,0 +1,71 @@
+// The host's float matrix product on one thread: functor::Gemm (OpenBLAS,
+// with the kernels it chose for this processor at load time; ops/kernels/
+// cpu_gemm.h) beside Eigen's product as this build compiles it (for
+// baseline x86-64 unless the build was configured with -march), on the
+// shapes of BERT-base's dense layers (1024 tokens) and of a ResNet-50 3x3
+// convolution's im2col product. Counter: GFLOP, shown per second.
+//
+//   build/bin/bench_cpu_gemm
+//   OPENBLAS_CORETYPE=Haswell build/bin/bench_cpu_gemm   # AVX2 kernels
+#include <cstdint>
+
+#include "Eigen/Core"
+#include "benchmark/benchmark.h"
+#include "ops/kernels/cpu_gemm.h"
+
+namespace minitf {
+namespace {
+
+using Matrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+void SetShape(benchmark::State& state, int64_t m, int64_t n, int64_t k) {
+  state.counters["GFLOP"] = benchmark::Counter(
+      2.0 * static_cast<double>(m * n * k) * static_cast<double>(state.iterations()) / 1e9,
+      benchmark::Counter::kIsRate);
+  state.SetLabel(functor::GemmCoreName());
+}
+
+void BM_OpenBlasGemm(benchmark::State& state) {
+  const int64_t m = state.range(0), n = state.range(1), k = state.range(2);
+  const Matrix a = Matrix::Random(m, k), b = Matrix::Random(k, n);
+  Matrix c(m, n);
+  functor::GemmArgs<float> g;
+  g.m = m;
+  g.n = n;
+  g.k = k;
+  g.a = a.data();
+  g.lda = k;
+  g.b = b.data();
+  g.ldb = n;
+  g.c = c.data();
+  g.ldc = n;
+  for (auto _ : state) {
+    functor::Gemm<float>(nullptr, g);
+    benchmark::DoNotOptimize(c.data());
+  }
+  SetShape(state, m, n, k);
+}
+
+void BM_EigenGemm(benchmark::State& state) {
+  const int64_t m = state.range(0), n = state.range(1), k = state.range(2);
+  const Matrix a = Matrix::Random(m, k), b = Matrix::Random(k, n);
+  Matrix c(m, n);
+  for (auto _ : state) {
+    c.noalias() = a * b;
+    benchmark::DoNotOptimize(c.data());
+  }
+  SetShape(state, m, n, k);
+}
+
+// BERT-base: attention projections, the feed-forward layer in and out; a
+// ResNet-50 3x3 convolution of 64 channels at 56x56, batch 2, as im2col.
+#define MINITF_GEMM_SHAPES(bm)                                                          \
+  BENCHMARK(bm)->Args({1024, 768, 768})->Args({1024, 3072, 768})->Args({1024, 768, 3072}) \
+      ->Args({6272, 64, 576})->Unit(benchmark::kMillisecond)
+MINITF_GEMM_SHAPES(BM_OpenBlasGemm);
+MINITF_GEMM_SHAPES(BM_EigenGemm);
+
+}  // namespace
+}  // namespace minitf
+
+BENCHMARK_MAIN();
