@@ -1,8 +1,7 @@
 #include "device/cpu_device.h"
 
-#include <thread>
-
 #include "absl/strings/str_cat.h"
+#include "platform/cpu_info.h"
 
 namespace minitf {
 
@@ -32,7 +31,7 @@ absl::Status CPUDeviceFactory::CreateDevices(const DeviceOptions& options,
         absl::StrCat("device_count for CPU must be at least 1, got ", count));
   }
   int threads = options.intra_op_parallelism_threads;
-  if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  if (threads <= 0) threads = NumSchedulableCPUs();
   for (int i = 0; i < count; ++i) {
     devices->push_back(std::make_unique<ThreadPoolDevice>(i, threads, cpu_allocator()));
   }

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <random>
-#include <thread>
 
 #include "absl/cleanup/cleanup.h"
 #include "absl/container/flat_hash_set.h"
@@ -10,6 +9,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/time/time.h"
 #include "device/device_factory.h"
+#include "platform/cpu_info.h"
 #include "platform/logging.h"
 #include "platform/mutex.h"
 #include "platform/status_macros.h"
@@ -26,7 +26,7 @@ namespace {
 
 int DefaultThreads(int requested) {
   if (requested > 0) return requested;
-  return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  return NumSchedulableCPUs();
 }
 
 // "x" -> "x:0"; errors name the malformed string.

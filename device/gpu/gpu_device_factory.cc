@@ -3,7 +3,6 @@
 // go to the GPU. The platform is GPUOptions::platform when set, else CUDA
 // when it sees a device, else SimGPU (the embedded default).
 #include <algorithm>
-#include <thread>
 #include <vector>
 
 #include "absl/strings/ascii.h"
@@ -13,6 +12,7 @@
 #include "device/device_factory.h"
 #include "device/gpu/gpu_device.h"
 #include "device/gpu/gpu_process_state.h"
+#include "platform/cpu_info.h"
 #include "platform/logging.h"
 #include "platform/status_macros.h"
 #include "stream/platform_manager.h"
@@ -78,7 +78,7 @@ class GPUDeviceFactory : public DeviceFactory {
                             VisibleOrdinals(options, platform->VisibleDeviceCount()));
     if (wanted >= 0 && static_cast<size_t>(wanted) < ordinals.size()) ordinals.resize(wanted);
     int threads = device_options.intra_op_parallelism_threads;
-    if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    if (threads <= 0) threads = NumSchedulableCPUs();
     for (size_t id = 0; id < ordinals.size(); ++id) {
       MINITF_ASSIGN_OR_RETURN(se::StreamExecutor * executor,
                               platform->ExecutorForDevice(ordinals[id]));
