@@ -12,6 +12,7 @@
 // launch of Fn's kernel (gpu::BinaryOpKind).
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <type_traits>
 
 #include "ops/kernels/cwise_ops_common.h"
@@ -140,6 +141,34 @@ struct PowFn {
   template <typename T, typename X, typename Y>
   static auto Apply(const X& x, const Y& y) { return x.binaryExpr(y, Power<T>()); }
 };
+
+// a^k for a whole exponent 0 <= k <= kMaxWholeExponent, by squaring and
+// multiplying: GELU's x^3 costs two multiplications instead of std::pow's
+// logarithm and exponential (within an ulp or two of it, an infinity or NaN
+// where it has one, and 1 for k = 0, NaN included).
+constexpr int kMaxWholeExponent = 16;
+template <typename T>
+struct WholePower {
+  int k;
+  T operator()(T a) const {
+    T result = T(1);
+    T base = a;
+    for (int e = k; e > 0; e >>= 1) {
+      if (e & 1) result *= base;
+      base *= base;
+    }
+    return result;
+  }
+};
+
+// The whole exponent a scalar y holds, if it is one in [0, kMaxWholeExponent].
+template <typename T>
+std::optional<int> WholeExponent(const Tensor& y) {
+  if (y.NumElements() != 1) return std::nullopt;
+  const T v = y.flat<T>()(0);
+  if (!(v >= T(0) && v <= T(kMaxWholeExponent)) || v != std::floor(v)) return std::nullopt;
+  return static_cast<int>(v);
+}
 struct SquaredDifferenceFn {
   template <typename T, typename X, typename Y>
   static auto Apply(const X& x, const Y& y) { return (x - y).square(); }
@@ -226,6 +255,12 @@ struct CpuBinary {
       const auto xs = yf.constant(xf(0));
       out.device(d) = Fn::template Apply<T>(xs, yf);
     } else if (y.NumElements() == 1 && x.NumElements() == n) {
+      if constexpr (std::is_same_v<Fn, PowFn> && std::is_floating_point_v<T>) {
+        if (const std::optional<int> k = WholeExponent<T>(y); k.has_value()) {
+          out.device(d) = xf.unaryExpr(WholePower<T>{*k});
+          return absl::OkStatus();
+        }
+      }
       const auto ys = xf.constant(yf(0));
       out.device(d) = Fn::template Apply<T>(xf, ys);
     } else {

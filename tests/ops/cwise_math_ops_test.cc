@@ -121,6 +121,34 @@ TEST(CwiseMathOpsTest, PowRaisesToThePowerAndRejectsNegativeIntegerExponents) {
                         "Integers to negative integer powers are not allowed");
 }
 
+// A scalar whole exponent from 0 to 16 (GELU's x^3) is computed by
+// multiplications: within two ulps of std::pow, and the same special values.
+TEST(CwiseMathOpsTest, PowByAScalarWholeExponentMatchesStdPow) {
+  const float inf = std::numeric_limits<float>::infinity();
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const std::vector<float> xs = {0.0f, -0.0f, 1.0f, -1.0f, 0.5f, -1.7f, 3.25f, -7.5f, 1e-3f,
+                                 -2e5f, 1e20f, -1e20f, inf, -inf, nan};
+  for (float k : {0.0f, 1.0f, 2.0f, 3.0f, 4.0f, 7.0f, 16.0f, 2.5f, -1.0f, 17.0f}) {
+    SCOPED_TRACE(testing::Message() << "exponent " << k);
+    const Tensor x = Tensor::FromVector<float>(xs, TensorShape({static_cast<int64_t>(xs.size())}));
+    absl::StatusOr<Tensor> out = RunOp("Pow", {x, Tensor::Scalar<float>(k)});
+    ASSERT_TRUE(out.ok()) << out.status();
+    for (size_t i = 0; i < xs.size(); ++i) {
+      const float want = std::pow(xs[i], k);
+      const float got = out->flat<float>()(static_cast<Eigen::Index>(i));
+      if (std::isnan(want) || std::isinf(want) || want == 0.0f) {
+        EXPECT_TRUE((std::isnan(want) && std::isnan(got)) ||
+                    (got == want && std::signbit(got) == std::signbit(want)))
+            << xs[i] << "^" << k << " = " << got << ", std::pow " << want;
+      } else {
+        EXPECT_NEAR(got, want, 2.5e-7 * std::abs(want)) << xs[i] << "^" << k;
+      }
+    }
+  }
+  // double, and an exponent in a one-element vector.
+  ExpectOp("Pow", {V<double>({-1.5, 2.0}), V<double>({3})}, V<double>({-3.375, 8.0}));
+}
+
 TEST(CwiseMathOpsTest, SquaredDifferenceBroadcasts) {
   ExpectOp("SquaredDifference", {V<float>({1, 5}), V<float>({4, 2})}, V<float>({9, 9}));
   ExpectOp("SquaredDifference",
