@@ -110,6 +110,15 @@ void Col2ImAdd(const Conv2DGeometry& g, const T* patches, int64_t first, int64_t
 
 int64_t Positions(const Conv2DGeometry& g) { return g.batch * g.out_rows * g.out_cols; }
 
+// A 1x1 filter at stride 1 without padding (most of ResNet-50's
+// convolutions): the patch matrix is the input itself, seen as [positions,
+// in_depth], so each direction is one matrix product over the pool with no
+// im2col or col2im copy and no workspace.
+bool IsPointwise(const Conv2DGeometry& g) {
+  return g.filter_rows == 1 && g.filter_cols == 1 && g.stride_rows == 1 && g.stride_cols == 1 &&
+         g.pad_top == 0 && g.pad_left == 0 && g.out_rows == g.in_rows && g.out_cols == g.in_cols;
+}
+
 }  // namespace
 
 // ---- Forward: output tile = patches tile x filter ----
@@ -118,7 +127,7 @@ template <typename T>
 int64_t Conv2DFunctor<T>::WorkspaceElements(const Eigen::ThreadPoolDevice& d,
                                             const Conv2DGeometry& g) {
   const int64_t positions = Positions(g);
-  if (positions == 0 || g.patch_size() == 0 || g.out_depth == 0) return 0;
+  if (IsPointwise(g) || positions == 0 || g.patch_size() == 0 || g.out_depth == 0) return 0;
   const int64_t tile = TileRows(g.patch_size(), positions);
   return NumWorkers(d, CeilDiv(positions, tile)) * tile * g.patch_size();
 }
@@ -133,6 +142,20 @@ void Conv2DFunctor<T>::operator()(const Eigen::ThreadPoolDevice& d, const Conv2D
     return;
   }
   const int64_t positions = Positions(g);
+  if (IsPointwise(g)) {
+    GemmArgs<T> product;  // output = input x filter
+    product.m = positions;
+    product.n = g.out_depth;
+    product.k = g.in_depth;
+    product.a = input;
+    product.lda = g.in_depth;
+    product.b = filter;
+    product.ldb = g.out_depth;
+    product.c = output;
+    product.ldc = g.out_depth;
+    Gemm<T>(&d, product);
+    return;
+  }
   const int64_t tile = TileRows(patch, positions);
   const int64_t tiles = CeilDiv(positions, tile);
   ForEachWorker(d, NumWorkers(d, tiles), tiles, [&](int64_t worker, int64_t first, int64_t last) {
@@ -162,7 +185,10 @@ template <typename T>
 int64_t Conv2DBackpropInputFunctor<T>::WorkspaceElements(const Eigen::ThreadPoolDevice& d,
                                                          const Conv2DGeometry& g) {
   const int64_t image_positions = g.out_rows * g.out_cols;
-  if (g.batch == 0 || image_positions == 0 || g.patch_size() == 0 || g.out_depth == 0) return 0;
+  if (IsPointwise(g) || g.batch == 0 || image_positions == 0 || g.patch_size() == 0 ||
+      g.out_depth == 0) {
+    return 0;
+  }
   return NumWorkers(d, g.batch) * TileRows(g.patch_size(), image_positions) * g.patch_size();
 }
 
@@ -175,6 +201,21 @@ void Conv2DBackpropInputFunctor<T>::operator()(const Eigen::ThreadPoolDevice& d,
   const int64_t image_positions = g.out_rows * g.out_cols;
   if (image_positions == 0 || g.out_depth == 0) {
     std::fill_n(in_backprop, g.input_elements(), T(0));
+    return;
+  }
+  if (IsPointwise(g)) {
+    GemmArgs<T> product;  // in_backprop = out_backprop x filter^T
+    product.transpose_b = true;
+    product.m = Positions(g);
+    product.n = g.in_depth;
+    product.k = g.out_depth;
+    product.a = out_backprop;
+    product.lda = g.out_depth;
+    product.b = filter;
+    product.ldb = g.out_depth;
+    product.c = in_backprop;
+    product.ldc = g.in_depth;
+    Gemm<T>(&d, product);
     return;
   }
   const int64_t patch = g.patch_size();
@@ -215,7 +256,7 @@ template <typename T>
 int64_t Conv2DBackpropFilterFunctor<T>::WorkspaceElements(const Eigen::ThreadPoolDevice& d,
                                                           const Conv2DGeometry& g) {
   const int64_t positions = Positions(g);
-  if (positions == 0 || g.filter_elements() == 0) return 0;
+  if (IsPointwise(g) || positions == 0 || g.filter_elements() == 0) return 0;
   const int64_t tile = TileRows(g.patch_size(), positions);
   const int64_t workers = NumWorkers(d, CeilDiv(positions, tile));
   // Per worker: one tile of patches and one partial filter gradient.
@@ -231,6 +272,21 @@ void Conv2DBackpropFilterFunctor<T>::operator()(const Eigen::ThreadPoolDevice& d
   const int64_t positions = Positions(g);
   if (positions == 0) {
     std::fill_n(filter_backprop, g.filter_elements(), T(0));
+    return;
+  }
+  if (IsPointwise(g)) {
+    GemmArgs<T> product;  // filter_backprop = input^T x out_backprop
+    product.transpose_a = true;
+    product.m = g.in_depth;
+    product.n = g.out_depth;
+    product.k = positions;
+    product.a = input;
+    product.lda = g.in_depth;
+    product.b = out_backprop;
+    product.ldb = g.out_depth;
+    product.c = filter_backprop;
+    product.ldc = g.out_depth;
+    Gemm<T>(&d, product);
     return;
   }
   const int64_t patch = g.patch_size();

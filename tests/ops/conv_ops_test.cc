@@ -131,7 +131,7 @@ std::string Describe(const ConvCase& c) {
 }
 
 // Odd sizes, strides, dilations, filters larger than the input (SAME), 1x1
-// filters, and two cases big enough that the kernels split the positions
+// filters (strided, and at stride 1), and cases big enough that the kernels split the positions
 // into several tiles (one of them several tiles per image).
 std::vector<ConvCase> ReferenceCases() {
   return {
@@ -145,6 +145,11 @@ std::vector<ConvCase> ReferenceCases() {
       {{2, 6, 6, 1}, {1, 1, 1, 3}, {.stride_rows = 2, .stride_cols = 2, .same = true}},
       {{4, 24, 24, 8}, {3, 3, 8, 6}, {.same = true}},
       {{2, 16, 16, 32}, {5, 5, 32, 4}, {.same = true}},
+      // 1x1 at stride 1 (one matrix product with no im2col), VALID and SAME,
+      // one big enough that the product is split over the pool.
+      {{2, 5, 7, 3}, {1, 1, 3, 4}, {}},
+      {{3, 4, 4, 6}, {1, 1, 6, 5}, {.same = true}},
+      {{4, 28, 28, 16}, {1, 1, 16, 24}, {}},
   };
 }
 

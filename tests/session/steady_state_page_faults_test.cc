@@ -21,6 +21,7 @@
 #include "ops/cc/resource_variable_ops.h"
 #include "ops/cc/scope.h"
 #include "session/session.h"
+#include "tests/testlib/fault_death.h"  // MINITF_TEST_UNDER_ASAN
 
 namespace minitf {
 namespace {
@@ -36,7 +37,7 @@ int64_t MinorFaults() {
 }
 
 TEST(SteadyStatePageFaultsTest, EmbeddingTrainingStepsTakeNoFreshPages) {
-#if defined(__SANITIZE_ADDRESS__)
+#ifdef MINITF_TEST_UNDER_ASAN
   GTEST_SKIP() << "AddressSanitizer's quarantine hands out fresh memory by design";
 #endif
   Scope root = Scope::NewRootScope();
