@@ -15,6 +15,7 @@
 #include "bench/harness/cli_args.h"
 #include "bench/harness/interrupt.h"
 #include "bench/harness/run_graph.h"
+#include "ops/kernels/cpu_gemm.h"
 #include "platform/status_macros.h"
 #include "platform/tensor_float_32.h"
 
@@ -207,6 +208,9 @@ void PrintResult(const RunGraphOptions& options, int warmup, const RunGraphResul
   }
   if (options.profile && result.profile.steps() > 0) {
     std::cout << FormatOpProfile(result.profile);
+    // Which of OpenBLAS's kernel families the host's matrix products ran
+    // (OPENBLAS_CORETYPE forces one).
+    std::cout << "host matrix products: OpenBLAS, " << functor::GemmCoreName() << " kernels\n";
   }
   for (const auto& [name, t] : result.fetched) {
     std::cout << ForTerminal(DescribeFetch(name, t)) << "\n";

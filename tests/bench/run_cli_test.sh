@@ -12,7 +12,8 @@
 #               the fetched variables; on the GPU, the steps' busy time
 #   profile     --profile: after the steps, a table per op type and device
 #               of the measured steps (warm-up steps left out), on the CPU
-#               and on the GPU; none without --profile
+#               and on the GPU, and the OpenBLAS kernels of the host's
+#               products; none without --profile
 #   missing_op  a graph using ops minitf lacks: exit 1, every one named
 #   bad_args    a bad --steps, --timeout or --feed: exit 2 with the usage
 #   bounds      hostile inputs end at once, saying why: a never-ending while
@@ -109,9 +110,19 @@ profile)
   grep -q "^ApplyGradientDescent  *CPU:0  *2.0 " "$dir/log" || fail "no ApplyGradientDescent row"
   grep "CPU:0" "$dir/log" | tail -1 | grep -q " 100.0$" ||
     fail "the last row's cumulative share is not 100 %"
+  # The kernel family of the host's products, the one forced when forced.
+  grep -q "^host matrix products: OpenBLAS, [A-Za-z0-9]* kernels$" "$dir/log" ||
+    fail "no line naming the products' kernels"
+  # shellcheck disable=SC2086
+  OPENBLAS_CORETYPE=Prescott "$minitf" run "$fixtures/linear_gd/graph.pb" --init init \
+    --target train --steps 1 $feeds --profile > "$dir/forced.log" 2>&1 ||
+    fail "with OPENBLAS_CORETYPE=Prescott: exit status $?"
+  grep -q "^host matrix products: OpenBLAS, Prescott kernels$" "$dir/forced.log" ||
+    fail "forced kernels: $(grep '^host matrix' "$dir/forced.log")"
   # shellcheck disable=SC2086
   "$minitf" run "$fixtures/linear_gd/graph.pb" --init init --target train --steps 2 $feeds \
     > "$dir/plain.log" 2>&1 || fail "without --profile: exit status $?"
+  grep -q "^host matrix products" "$dir/plain.log" && fail "the kernels' line without --profile"
   grep -q "^profile of" "$dir/plain.log" && fail "a profile without --profile"
   # shellcheck disable=SC2086
   "$minitf" run "$fixtures/linear_gd/graph.pb" --init init --target train --steps 3 $feeds \
