@@ -114,19 +114,9 @@ constexpr bool kHasBlas = std::is_same_v<T, float> || std::is_same_v<T, double>;
 template <typename T>
 functor::GemmArgs<T> BlasProduct(const BatchOperands<T>& p, int64_t b) {
   const BatchMatMulGeometry& g = *p.g;
-  functor::GemmArgs<T> args;
-  args.transpose_a = p.adj_x;
-  args.transpose_b = p.adj_y;
-  args.m = g.m;
-  args.n = g.n;
-  args.k = g.k;
-  args.a = p.x + g.x_index(b) * g.x_rows * g.x_cols;
-  args.lda = g.x_cols;
-  args.b = p.y + g.y_index(b) * g.y_rows * g.y_cols;
-  args.ldb = g.y_cols;
-  args.c = p.out + b * g.m * g.n;
-  args.ldc = g.n;
-  return args;
+  return functor::PackedGemm<T>(p.adj_x, p.adj_y, g.m, g.n, g.k,
+                                p.x + g.x_index(b) * g.x_rows * g.x_cols,
+                                p.y + g.y_index(b) * g.y_rows * g.y_cols, p.out + b * g.m * g.n);
 }
 
 template <typename T>

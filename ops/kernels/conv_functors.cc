@@ -143,17 +143,9 @@ void Conv2DFunctor<T>::operator()(const Eigen::ThreadPoolDevice& d, const Conv2D
   }
   const int64_t positions = Positions(g);
   if (IsPointwise(g)) {
-    GemmArgs<T> product;  // output = input x filter
-    product.m = positions;
-    product.n = g.out_depth;
-    product.k = g.in_depth;
-    product.a = input;
-    product.lda = g.in_depth;
-    product.b = filter;
-    product.ldb = g.out_depth;
-    product.c = output;
-    product.ldc = g.out_depth;
-    Gemm<T>(&d, product);
+    // output = input x filter
+    Gemm<T>(&d, PackedGemm<T>(false, false, positions, g.out_depth, g.in_depth, input, filter,
+                              output));
     return;
   }
   const int64_t tile = TileRows(patch, positions);
@@ -164,17 +156,9 @@ void Conv2DFunctor<T>::operator()(const Eigen::ThreadPoolDevice& d, const Conv2D
       const int64_t begin = t * tile;
       const int64_t rows = std::min(tile, positions - begin);
       Im2Col(g, input, begin, rows, patches);
-      GemmArgs<T> product;  // output rows = patches x filter
-      product.m = rows;
-      product.n = g.out_depth;
-      product.k = patch;
-      product.a = patches;
-      product.lda = patch;
-      product.b = filter;
-      product.ldb = g.out_depth;
-      product.c = output + begin * g.out_depth;
-      product.ldc = g.out_depth;
-      Gemm<T>(nullptr, product);
+      // output rows = patches x filter
+      Gemm<T>(nullptr, PackedGemm<T>(false, false, rows, g.out_depth, patch, patches, filter,
+                                     output + begin * g.out_depth));
     }
   });
 }
@@ -204,18 +188,9 @@ void Conv2DBackpropInputFunctor<T>::operator()(const Eigen::ThreadPoolDevice& d,
     return;
   }
   if (IsPointwise(g)) {
-    GemmArgs<T> product;  // in_backprop = out_backprop x filter^T
-    product.transpose_b = true;
-    product.m = Positions(g);
-    product.n = g.in_depth;
-    product.k = g.out_depth;
-    product.a = out_backprop;
-    product.lda = g.out_depth;
-    product.b = filter;
-    product.ldb = g.out_depth;
-    product.c = in_backprop;
-    product.ldc = g.in_depth;
-    Gemm<T>(&d, product);
+    // in_backprop = out_backprop x filter^T
+    Gemm<T>(&d, PackedGemm<T>(false, true, Positions(g), g.in_depth, g.out_depth, out_backprop,
+                              filter, in_backprop));
     return;
   }
   const int64_t patch = g.patch_size();
@@ -232,18 +207,10 @@ void Conv2DBackpropInputFunctor<T>::operator()(const Eigen::ThreadPoolDevice& d,
                     for (int64_t p = 0; p < image_positions; p += tile) {
                       const int64_t begin = b * image_positions + p;
                       const int64_t rows = std::min(tile, image_positions - p);
-                      GemmArgs<T> product;  // patches = out_backprop rows x filter^T
-                      product.transpose_b = true;
-                      product.m = rows;
-                      product.n = patch;
-                      product.k = g.out_depth;
-                      product.a = out_backprop + begin * g.out_depth;
-                      product.lda = g.out_depth;
-                      product.b = filter;
-                      product.ldb = g.out_depth;
-                      product.c = patches;
-                      product.ldc = patch;
-                      Gemm<T>(nullptr, product);
+                      // patches = out_backprop rows x filter^T
+                      Gemm<T>(nullptr,
+                              PackedGemm<T>(false, true, rows, patch, g.out_depth,
+                                            out_backprop + begin * g.out_depth, filter, patches));
                       Col2ImAdd(g, patches, begin, rows, in_backprop);
                     }
                   }
@@ -275,18 +242,9 @@ void Conv2DBackpropFilterFunctor<T>::operator()(const Eigen::ThreadPoolDevice& d
     return;
   }
   if (IsPointwise(g)) {
-    GemmArgs<T> product;  // filter_backprop = input^T x out_backprop
-    product.transpose_a = true;
-    product.m = g.in_depth;
-    product.n = g.out_depth;
-    product.k = positions;
-    product.a = input;
-    product.lda = g.in_depth;
-    product.b = out_backprop;
-    product.ldb = g.out_depth;
-    product.c = filter_backprop;
-    product.ldc = g.out_depth;
-    Gemm<T>(&d, product);
+    // filter_backprop = input^T x out_backprop
+    Gemm<T>(&d, PackedGemm<T>(true, false, g.in_depth, g.out_depth, positions, input,
+                              out_backprop, filter_backprop));
     return;
   }
   const int64_t patch = g.patch_size();
@@ -302,19 +260,9 @@ void Conv2DBackpropFilterFunctor<T>::operator()(const Eigen::ThreadPoolDevice& d
       const int64_t begin = t * tile;
       const int64_t rows = std::min(tile, positions - begin);
       Im2Col(g, input, begin, rows, patches);
-      GemmArgs<T> product;  // sum += patches^T x out_backprop rows
-      product.transpose_a = true;
-      product.m = patch;
-      product.n = g.out_depth;
-      product.k = rows;
-      product.a = patches;
-      product.lda = patch;
-      product.b = out_backprop + begin * g.out_depth;
-      product.ldb = g.out_depth;
-      product.beta = T(1);
-      product.c = sum.data();
-      product.ldc = g.out_depth;
-      Gemm<T>(nullptr, product);
+      // sum += patches^T x out_backprop rows
+      Gemm<T>(nullptr, PackedGemm<T>(true, false, patch, g.out_depth, rows, patches,
+                                     out_backprop + begin * g.out_depth, sum.data(), T(1)));
     }
   });
   // The workers' partial sums, added in worker order (deterministic for a

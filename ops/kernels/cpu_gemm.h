@@ -7,8 +7,8 @@
 // conv_functors.h) call these; other dtypes stay with Eigen.
 //
 //   // c[m, n] = a[m, k] * b[k, n], over ctx's intra-op threads:
-//   functor::Gemm<float>(&ctx->eigen_cpu_device(), {.m = m, .n = n, .k = k,
-//                         .a = a, .lda = k, .b = b, .ldb = n, .c = c, .ldc = n});
+//   functor::Gemm<float>(&ctx->eigen_cpu_device(),
+//                        functor::PackedGemm<float>(false, false, m, n, k, a, b, c));
 //
 // OpenBLAS runs single-threaded in this process: the parallelism is the
 // intra-op pool's, which splits a product into blocks of rows or columns,
@@ -45,6 +45,28 @@ struct GemmArgs {
   T* c = nullptr;
   int64_t ldc = 0;
 };
+
+// The product of tightly packed matrices (every row stride the row's
+// length): c[m, n] = op(a) * op(b) + beta * c, with a stored [m, k] ([k, m]
+// when transpose_a) and b stored [k, n] ([n, k] when transpose_b).
+template <typename T>
+GemmArgs<T> PackedGemm(bool transpose_a, bool transpose_b, int64_t m, int64_t n, int64_t k,
+                       const T* a, const T* b, T* c, T beta = T(0)) {
+  GemmArgs<T> g;
+  g.transpose_a = transpose_a;
+  g.transpose_b = transpose_b;
+  g.m = m;
+  g.n = n;
+  g.k = k;
+  g.a = a;
+  g.lda = transpose_a ? m : k;
+  g.b = b;
+  g.ldb = transpose_b ? k : n;
+  g.beta = beta;
+  g.c = c;
+  g.ldc = n;
+  return g;
+}
 
 // T: float or double. `device` null: on the calling thread only (for
 // callers that split their work over the pool themselves). Returns when c

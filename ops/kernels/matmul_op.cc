@@ -117,19 +117,10 @@ struct CpuMatMul {
   static absl::Status Multiply(OpKernelContext* ctx, const MatMulPlan& plan, const Tensor& a,
                                const Tensor& b, Tensor* product) {
     if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
-      functor::GemmArgs<T> g;
-      g.transpose_a = plan.a_inner == 0;
-      g.transpose_b = plan.b_inner == 1;
-      g.m = plan.m;
-      g.n = plan.n;
-      g.k = plan.k;
-      g.a = a.data<T>();
-      g.lda = a.dim_size(1);
-      g.b = b.data<T>();
-      g.ldb = b.dim_size(1);
-      g.c = product->data<T>();
-      g.ldc = plan.n;
-      functor::Gemm<T>(&ctx->eigen_cpu_device(), g);
+      functor::Gemm<T>(&ctx->eigen_cpu_device(),
+                       functor::PackedGemm<T>(plan.a_inner == 0, plan.b_inner == 1, plan.m,
+                                              plan.n, plan.k, a.data<T>(), b.data<T>(),
+                                              product->data<T>()));
       return absl::OkStatus();
     }
     const Eigen::array<Eigen::IndexPair<Eigen::DenseIndex>, 1> contract_dims = {

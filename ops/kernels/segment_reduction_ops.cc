@@ -91,13 +91,17 @@ struct CpuSegmentSum : HostIndexCheck {
     std::fill_n(o, out->NumElements(), T(0));
     if (ids->empty() || data.NumElements() == 0) return absl::OkStatus();
     const int64_t inner = data.NumElements() / static_cast<int64_t>(ids->size());
-    // Each occurring segment's accumulator row, in order of first occurrence.
+    // Each occurring segment's accumulator row, in order of first
+    // occurrence, and each data row's accumulator row (-1: dropped).
     absl::flat_hash_map<int64_t, int64_t> row_of;
     std::vector<int64_t> segments;
-    for (int64_t id : *ids) {
-      if (id >= 0 && row_of.emplace(id, static_cast<int64_t>(segments.size())).second) {
-        segments.push_back(id);
-      }
+    std::vector<int64_t> target(ids->size(), -1);
+    for (size_t j = 0; j < ids->size(); ++j) {
+      const int64_t id = (*ids)[j];
+      if (id < 0) continue;
+      const auto [it, added] = row_of.emplace(id, static_cast<int64_t>(segments.size()));
+      if (added) segments.push_back(id);
+      target[j] = it->second;
     }
     Tensor sums_tensor;
     MINITF_RETURN_IF_ERROR(ctx->allocate_temp(
@@ -107,9 +111,8 @@ struct CpuSegmentSum : HostIndexCheck {
     std::fill_n(sums, sums_tensor.NumElements(), Acc(0));
     const T* x = data.flat<T>().data();
     for (int64_t j = 0; j < static_cast<int64_t>(ids->size()); ++j) {
-      const int64_t id = (*ids)[j];
-      if (id < 0) continue;
-      Acc* row = sums + row_of[id] * inner;
+      if (target[j] < 0) continue;
+      Acc* row = sums + target[j] * inner;
       const T* in = x + j * inner;
       for (int64_t k = 0; k < inner; ++k) row[k] += static_cast<Acc>(in[k]);
     }

@@ -122,14 +122,7 @@ TEST_F(CpuGemmTest, DoubleMatchesTheTripleLoopOnOneThreadAndOnAPool) {
 TEST_F(CpuGemmTest, EmptyInnerDimensionGivesBetaTimesCAndNeverReadsCForBetaZero) {
   const float nan = std::numeric_limits<float>::quiet_NaN();
   std::vector<float> c = {nan, nan, nan, nan, nan, nan};
-  GemmArgs<float> g;
-  g.m = 2;
-  g.n = 3;
-  g.k = 0;
-  g.lda = 1;
-  g.ldb = 3;
-  g.c = c.data();
-  g.ldc = 3;
+  GemmArgs<float> g = PackedGemm<float>(false, false, 2, 3, 0, nullptr, nullptr, c.data());
   Gemm<float>(&device_, g);
   for (float v : c) EXPECT_EQ(v, 0.0f);
   c = {1, 2, 3, 4, 5, 6};
@@ -140,13 +133,7 @@ TEST_F(CpuGemmTest, EmptyInnerDimensionGivesBetaTimesCAndNeverReadsCForBetaZero)
 
 TEST_F(CpuGemmTest, EmptyOutputWritesNothing) {
   std::vector<float> c = {7};
-  GemmArgs<float> g;
-  g.m = 0;
-  g.n = 1;
-  g.k = 5;
-  g.c = c.data();
-  g.ldc = 1;
-  Gemm<float>(&device_, g);
+  Gemm<float>(&device_, PackedGemm<float>(false, false, 0, 1, 5, nullptr, nullptr, c.data()));
   EXPECT_EQ(c[0], 7.0f);
 }
 

@@ -25,6 +25,7 @@ absl::StatusOr<se::Stream*> ComputeStream(OpKernelContext* ctx) {
 
 absl::Status AllocateScratch(OpKernelContext* ctx, int64_t bytes, Tensor* scratch) {
   if (bytes <= 0) return absl::OkStatus();
+  // minitf's dtypes have no bytes; doubles hold the size rounded up.
   const int64_t words = (bytes + static_cast<int64_t>(sizeof(double)) - 1) /
                         static_cast<int64_t>(sizeof(double));
   return ctx->allocate_temp(DT_DOUBLE, TensorShape({words}), scratch);
