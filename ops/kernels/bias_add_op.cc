@@ -8,8 +8,10 @@
 // channels.
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include "absl/strings/str_cat.h"
+#include "ops/kernels/cpu_column_sum.h"
 #include "ops/kernels/sum_accumulator.h"
 #include "platform/status_macros.h"
 #include "runtime/kernel_registry.h"
@@ -183,7 +185,15 @@ struct CpuBiasAdd {
 
   static absl::Status SumGrad(OpKernelContext* ctx, const Tensor& out_backprop,
                               const BiasGradView& view, Tensor* output) {
-    // Each channel's values add up in SumAccumulator<T> (double for float).
+    // Each channel's values add up in SumAccumulator<T> (double for float);
+    // the channels are the columns of the NHWC layout's [rows, channels].
+    if constexpr (std::is_floating_point_v<T>) {
+      if (view.inner == 1) {
+        functor::SumMiddleAxis<T>(ctx->eigen_cpu_device(), out_backprop.data<T>(), 1,
+                                  view.outer, view.channels, output->data<T>());
+        return absl::OkStatus();
+      }
+    }
     const auto in = out_backprop.shaped<T, 3>({view.outer, view.channels, view.inner});
     const Eigen::array<Eigen::DenseIndex, 2> outer_and_inner = {0, 2};
     output->vec<T>().device(ctx->eigen_cpu_device()) =

@@ -20,10 +20,11 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "ops/kernels/cpu_column_sum.h"
+#include "ops/kernels/sum_accumulator.h"
 #include "ops/util/reduction_axes.h"
 #include "platform/logging.h"
 #include "platform/status_macros.h"
-#include "ops/kernels/sum_accumulator.h"
 #include "runtime/kernel_registry.h"
 #include "runtime/node_def_util.h"
 #include "runtime/op_requires.h"
@@ -220,6 +221,8 @@ struct CpuReduce {
   // pairwise, so the error does not grow with the number of values. Other
   // sums (columns, a middle axis) add one row after another, and do so in
   // SumAccumulator<T> (double for float).
+  // Floating sums of that kind go through functor::SumMiddleAxis, which
+  // folds blocks of columns at the machine's vector width.
   template <typename T, typename Reducer>
   static void FoldMiddle(const Eigen::ThreadPoolDevice& d, const Tensor& in, int64_t outer,
                          int64_t folded, int64_t inner, Tensor* out) {
@@ -230,6 +233,8 @@ struct CpuReduce {
     if (inner == 1) {
       const auto x = in.shaped<T, 2>({outer, folded});
       result.device(d) = Reducer::Reduce(x, axis1);
+    } else if constexpr (Reducer::kAdds && std::is_floating_point_v<T>) {
+      functor::SumMiddleAxis<T>(d, in.data<T>(), outer, folded, inner, out->data<T>());
     } else if (outer == 1) {
       const auto x = in.shaped<T, 2>({folded, inner}).template cast<Acc>();
       result.device(d) = Reducer::Reduce(x, axis0).template cast<T>();

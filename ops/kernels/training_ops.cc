@@ -26,11 +26,13 @@
 #include <cmath>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
 #include "absl/strings/str_cat.h"
+#include "ops/kernels/cpu_vector_loops.h"
 #include "ops/kernels/var.h"
 #include "platform/mutex.h"
 #include "runtime/kernel_registry.h"
@@ -232,14 +234,27 @@ struct Adam : AdamSignature {
     const T beta1_power = scalar(3), beta2_power = scalar(4), lr = scalar(5);
     const T beta1 = scalar(6), beta2 = scalar(7), epsilon = scalar(8);
     const auto grad = ctx->input(9).flat<T>();
-    const T lr_t = lr * std::sqrt(T(1) - beta2_power) / (T(1) - beta1_power);
-    m.device(d) += (grad - m) * (T(1) - beta1);
-    v.device(d) += (grad.square() - v) * (T(1) - beta2);
-    if (use_nesterov) {
-      var.device(d) -= ((grad * (T(1) - beta1) + m * beta1) * lr_t) / (v.sqrt() + epsilon);
-    } else {
-      var.device(d) -= (m * lr_t) / (v.sqrt() + epsilon);
-    }
+    functor::AdamStep<T> step;
+    step.lr_t = lr * std::sqrt(T(1) - beta2_power) / (T(1) - beta1_power);
+    step.beta1 = beta1;
+    step.beta2 = beta2;
+    step.epsilon = epsilon;
+    step.use_nesterov = use_nesterov;
+    // One pass over the four arrays (each element's m, v and var in turn)
+    // at the machine's vector width, instead of three Eigen passes.
+    const functor::VectorLoops& loops = functor::ActiveVectorLoops();
+    const auto update = [&](Eigen::Index begin, Eigen::Index end) {
+      if constexpr (std::is_same_v<T, float>) {
+        loops.adam_float(step, grad.data() + begin, var.data() + begin, m.data() + begin,
+                         v.data() + begin, end - begin);
+      } else {
+        loops.adam_double(step, grad.data() + begin, var.data() + begin, m.data() + begin,
+                          v.data() + begin, end - begin);
+      }
+    };
+    // Per element: four values read, three written, about 20 cycles of
+    // arithmetic (the square root and the division).
+    d.parallelFor(var.size(), Eigen::TensorOpCost(4 * sizeof(T), 3 * sizeof(T), 20), update);
   }
 };
 

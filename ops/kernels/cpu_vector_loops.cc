@@ -1,0 +1,102 @@
+#include "ops/kernels/cpu_vector_loops.h"
+
+#include <cmath>
+
+// Each loop's body is written once, as an always-inlined template with
+// internal linkage, and instantiated inside one function per width, each
+// compiled for its instruction set (GCC's and Clang's target attribute):
+// nothing compiled for a wider set has external linkage, so the linker can
+// never pick an AVX-512 copy of a shared function for the rest of the
+// program. ops/CMakeLists.txt compiles this file with -ffp-contract=off
+// (the same bits at every width) and -fno-math-errno (sqrt vectorizes).
+
+namespace minitf::functor {
+namespace {
+
+template <typename X>
+[[gnu::always_inline]] inline void AddRows(const X* __restrict x, int64_t rows,
+                                           int64_t row_stride, int64_t cols,
+                                           double* __restrict acc) {
+  for (int64_t r = 0; r < rows; ++r) {
+    const X* __restrict row = x + r * row_stride;
+    for (int64_t j = 0; j < cols; ++j) acc[j] += static_cast<double>(row[j]);
+  }
+}
+
+template <typename T>
+[[gnu::always_inline]] inline void Adam(const AdamStep<T>& step, const T* __restrict grad,
+                                        T* __restrict var, T* __restrict m, T* __restrict v,
+                                        int64_t n) {
+  const T lr_t = step.lr_t, beta1 = step.beta1, epsilon = step.epsilon;
+  const T one_minus_beta1 = T(1) - step.beta1;
+  const T one_minus_beta2 = T(1) - step.beta2;
+  if (step.use_nesterov) {
+    for (int64_t i = 0; i < n; ++i) {
+      const T g = grad[i];
+      const T mi = m[i] + (g - m[i]) * one_minus_beta1;
+      const T vi = v[i] + (g * g - v[i]) * one_minus_beta2;
+      m[i] = mi;
+      v[i] = vi;
+      var[i] = var[i] - ((g * one_minus_beta1 + mi * beta1) * lr_t) / (std::sqrt(vi) + epsilon);
+    }
+  } else {
+    for (int64_t i = 0; i < n; ++i) {
+      const T g = grad[i];
+      const T mi = m[i] + (g - m[i]) * one_minus_beta1;
+      const T vi = v[i] + (g * g - v[i]) * one_minus_beta2;
+      m[i] = mi;
+      v[i] = vi;
+      var[i] = var[i] - (mi * lr_t) / (std::sqrt(vi) + epsilon);
+    }
+  }
+}
+
+// The functions of one width, named by `suffix`, compiled with `target`.
+#define MINITF_VECTOR_LOOPS_(suffix, target)                                                   \
+  target void AddRowsFloat##suffix(const float* x, int64_t rows, int64_t row_stride,           \
+                                   int64_t cols, double* acc) {                                \
+    AddRows(x, rows, row_stride, cols, acc);                                                   \
+  }                                                                                            \
+  target void AddRowsDouble##suffix(const double* x, int64_t rows, int64_t row_stride,         \
+                                    int64_t cols, double* acc) {                               \
+    AddRows(x, rows, row_stride, cols, acc);                                                   \
+  }                                                                                            \
+  target void AdamFloat##suffix(const AdamStep<float>& step, const float* grad, float* var,    \
+                                float* m, float* v, int64_t n) {                               \
+    Adam(step, grad, var, m, v, n);                                                            \
+  }                                                                                            \
+  target void AdamDouble##suffix(const AdamStep<double>& step, const double* grad,             \
+                                 double* var, double* m, double* v, int64_t n) {               \
+    Adam(step, grad, var, m, v, n);                                                            \
+  }                                                                                            \
+  constexpr VectorLoops kLoops##suffix = {&AddRowsFloat##suffix, &AddRowsDouble##suffix,       \
+                                          &AdamFloat##suffix, &AdamDouble##suffix};
+
+MINITF_VECTOR_LOOPS_(Baseline, )
+#if defined(__x86_64__)
+MINITF_VECTOR_LOOPS_(Avx2, __attribute__((target("avx2,fma"))))
+MINITF_VECTOR_LOOPS_(Avx512, __attribute__((target("avx512f,avx512dq,avx512bw,avx512vl,avx2,fma"))))
+#endif
+
+#undef MINITF_VECTOR_LOOPS_
+
+}  // namespace
+
+const VectorLoops& VectorLoopsFor(CpuIsa isa) {
+#if defined(__x86_64__)
+  switch (isa) {
+    case CpuIsa::kAvx512: return kLoopsAvx512;
+    case CpuIsa::kAvx2: return kLoopsAvx2;
+    case CpuIsa::kBaseline: break;
+  }
+#endif
+  (void)isa;
+  return kLoopsBaseline;
+}
+
+const VectorLoops& ActiveVectorLoops() {
+  static const VectorLoops& loops = VectorLoopsFor(ActiveCpuIsa());
+  return loops;
+}
+
+}  // namespace minitf::functor

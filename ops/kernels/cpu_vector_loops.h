@@ -1,0 +1,62 @@
+// The element loops of the host kernels whose time is in arithmetic rather
+// than in memory traffic, compiled once for each x86-64 vector width
+// (platform/cpu_isa.h: AVX-512, AVX2 with FMA, the SSE2 baseline) into one
+// portable build; a kernel calls the set of the width the process runs at.
+//
+//   const functor::VectorLoops& loops = functor::ActiveVectorLoops();
+//   loops.add_rows_float(x + begin, rows, row_stride, cols, acc);
+//
+// Every width gives the same bits: the loops are compiled without
+// contracting a multiply and an add into one FMA, and each element's
+// operations happen in the same order whatever the width (they vectorize
+// across elements, never reassociating a sum), so MINITF_MAX_CPU_ISA changes
+// only the speed. Plain functions of raw pointers: the caller splits the
+// work over its threads. Thread-safe.
+#ifndef MINITF_OPS_KERNELS_CPU_VECTOR_LOOPS_H_
+#define MINITF_OPS_KERNELS_CPU_VECTOR_LOOPS_H_
+
+#include <cstdint>
+
+#include "platform/cpu_isa.h"
+
+namespace minitf::functor {
+
+// The scalars of one Adam update (TensorFlow's ApplyAdam):
+//   m += (g - m) * (1 - beta1);  v += (g * g - v) * (1 - beta2);
+//   var -= m * lr_t / (sqrt(v) + epsilon), or with Nesterov's momentum
+//   var -= (g * (1 - beta1) + m * beta1) * lr_t / (sqrt(v) + epsilon),
+// lr_t being lr * sqrt(1 - beta2^t) / (1 - beta1^t).
+template <typename T>
+struct AdamStep {
+  T lr_t = 0;
+  T beta1 = 0;
+  T beta2 = 0;
+  T epsilon = 0;
+  bool use_nesterov = false;
+};
+
+struct VectorLoops {
+  // acc[j] += x[r * row_stride + j] for r < rows and j < cols, one row after
+  // another, in double.
+  void (*add_rows_float)(const float* x, int64_t rows, int64_t row_stride, int64_t cols,
+                         double* acc);
+  void (*add_rows_double)(const double* x, int64_t rows, int64_t row_stride, int64_t cols,
+                          double* acc);
+  // One Adam update of n elements, in place in var, m and v.
+  void (*adam_float)(const AdamStep<float>& step, const float* grad, float* var, float* m,
+                     float* v, int64_t n);
+  void (*adam_double)(const AdamStep<double>& step, const double* grad, double* var, double* m,
+                      double* v, int64_t n);
+};
+
+// The loops compiled for `isa`. REQUIRES: isa <= DetectedCpuIsa() before
+// calling any of them (a wider set would execute instructions this
+// processor lacks).
+const VectorLoops& VectorLoopsFor(CpuIsa isa);
+
+// VectorLoopsFor(ActiveCpuIsa()).
+const VectorLoops& ActiveVectorLoops();
+
+}  // namespace minitf::functor
+
+#endif  // MINITF_OPS_KERNELS_CPU_VECTOR_LOOPS_H_

@@ -1,0 +1,186 @@
+// The host loops compiled per vector width (ops/kernels/cpu_vector_loops.h)
+// and the column sums built on them (cpu_column_sum.h): every width this
+// processor has gives the same bits as the baseline, and the baseline the
+// answer of a plain loop written here; the sums against sums in long
+// double, over shapes whose blocks do not divide the columns. ctest also
+// runs the reduction, bias and training-op tests under MINITF_MAX_CPU_ISA
+// =avx2 and =baseline (tests/CMakeLists.txt).
+#include "ops/kernels/cpu_vector_loops.h"
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+#include <random>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "ops/kernels/cpu_column_sum.h"
+#include "runtime/threadpool.h"
+
+namespace minitf::functor {
+namespace {
+
+std::vector<CpuIsa> AvailableIsas() {
+  std::vector<CpuIsa> isas;
+  for (CpuIsa isa : {CpuIsa::kBaseline, CpuIsa::kAvx2, CpuIsa::kAvx512}) {
+    if (isa <= DetectedCpuIsa()) isas.push_back(isa);
+  }
+  return isas;
+}
+
+template <typename T>
+std::vector<T> Random(int64_t n, unsigned seed, double low = -1, double high = 1) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> dist(low, high);
+  std::vector<T> out(static_cast<size_t>(n));
+  for (T& v : out) v = static_cast<T>(dist(rng));
+  return out;
+}
+
+template <typename T>
+bool SameBits(const std::vector<T>& a, const std::vector<T>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
+}
+
+TEST(VectorLoopsTest, AddRowsIsTheSameAtEveryWidth) {
+  // 37 columns of a 41-wide row, 29 rows: no width divides either.
+  const int64_t rows = 29, stride = 41, cols = 37;
+  const std::vector<float> x = Random<float>(rows * stride, 1, -1e3, 1e3);
+  const std::vector<double> xd = Random<double>(rows * stride, 2, -1e3, 1e3);
+  std::vector<double> expected(cols, 0.5), expected_d(cols, 0.5);
+  for (int64_t r = 0; r < rows; ++r) {
+    for (int64_t j = 0; j < cols; ++j) {
+      expected[j] += static_cast<double>(x[r * stride + j]);
+      expected_d[j] += xd[r * stride + j];
+    }
+  }
+  for (CpuIsa isa : AvailableIsas()) {
+    SCOPED_TRACE(CpuIsaName(isa));
+    std::vector<double> acc(cols, 0.5), acc_d(cols, 0.5);
+    VectorLoopsFor(isa).add_rows_float(x.data(), rows, stride, cols, acc.data());
+    VectorLoopsFor(isa).add_rows_double(xd.data(), rows, stride, cols, acc_d.data());
+    EXPECT_TRUE(SameBits(acc, expected));
+    EXPECT_TRUE(SameBits(acc_d, expected_d));
+  }
+}
+
+// TensorFlow's ApplyAdam, element by element.
+template <typename T>
+void ReferenceAdam(const AdamStep<T>& s, const std::vector<T>& g, std::vector<T>* var,
+                   std::vector<T>* m, std::vector<T>* v) {
+  for (size_t i = 0; i < g.size(); ++i) {
+    (*m)[i] = (*m)[i] + (g[i] - (*m)[i]) * (T(1) - s.beta1);
+    (*v)[i] = (*v)[i] + (g[i] * g[i] - (*v)[i]) * (T(1) - s.beta2);
+    const T numerator =
+        s.use_nesterov ? (g[i] * (T(1) - s.beta1) + (*m)[i] * s.beta1) * s.lr_t : (*m)[i] * s.lr_t;
+    (*var)[i] = (*var)[i] - numerator / (std::sqrt((*v)[i]) + s.epsilon);
+  }
+}
+
+template <typename T>
+void CheckAdam(bool nesterov) {
+  const int64_t n = 1000 + 13;
+  AdamStep<T> step;
+  step.lr_t = T(0.00123);
+  step.beta1 = T(0.9);
+  step.beta2 = T(0.999);
+  step.epsilon = T(1e-7);
+  step.use_nesterov = nesterov;
+  const std::vector<T> grad = Random<T>(n, 3, -2, 2);
+  const std::vector<T> var0 = Random<T>(n, 4), m0 = Random<T>(n, 5);
+  const std::vector<T> v0 = Random<T>(n, 6, 0, 1);
+  std::vector<T> var = var0, m = m0, v = v0;
+  ReferenceAdam(step, grad, &var, &m, &v);
+  for (CpuIsa isa : AvailableIsas()) {
+    SCOPED_TRACE(CpuIsaName(isa));
+    std::vector<T> var1 = var0, m1 = m0, v1 = v0;
+    if constexpr (std::is_same_v<T, float>) {
+      VectorLoopsFor(isa).adam_float(step, grad.data(), var1.data(), m1.data(), v1.data(), n);
+    } else {
+      VectorLoopsFor(isa).adam_double(step, grad.data(), var1.data(), m1.data(), v1.data(), n);
+    }
+    EXPECT_TRUE(SameBits(m1, m));
+    EXPECT_TRUE(SameBits(v1, v));
+    for (int64_t i = 0; i < n; ++i) {
+      ASSERT_NEAR(var1[i], var[i], std::abs(var[i]) * 4 * std::numeric_limits<T>::epsilon())
+          << i;
+    }
+    if (isa != CpuIsa::kBaseline) {
+      std::vector<T> var_b = var0, m_b = m0, v_b = v0;
+      if constexpr (std::is_same_v<T, float>) {
+        VectorLoopsFor(CpuIsa::kBaseline)
+            .adam_float(step, grad.data(), var_b.data(), m_b.data(), v_b.data(), n);
+      } else {
+        VectorLoopsFor(CpuIsa::kBaseline)
+            .adam_double(step, grad.data(), var_b.data(), m_b.data(), v_b.data(), n);
+      }
+      EXPECT_TRUE(SameBits(var1, var_b));
+    }
+  }
+}
+
+TEST(VectorLoopsTest, AdamMatchesTensorFlowsUpdateAtEveryWidth) {
+  CheckAdam<float>(false);
+  CheckAdam<float>(true);
+  CheckAdam<double>(false);
+  CheckAdam<double>(true);
+}
+
+TEST(VectorLoopsTest, ActiveLoopsAreThoseOfTheActiveWidth) {
+  EXPECT_EQ(&ActiveVectorLoops(), &VectorLoopsFor(ActiveCpuIsa()));
+}
+
+// out[o, i] = sum over r of in[o, r, i], in long double.
+template <typename T>
+std::vector<T> ReferenceSum(const std::vector<T>& in, int64_t outer, int64_t folded,
+                            int64_t inner) {
+  std::vector<T> out(static_cast<size_t>(outer * inner));
+  for (int64_t o = 0; o < outer; ++o) {
+    for (int64_t i = 0; i < inner; ++i) {
+      long double sum = 0;
+      for (int64_t r = 0; r < folded; ++r) sum += in[(o * folded + r) * inner + i];
+      out[o * inner + i] = static_cast<T>(sum);
+    }
+  }
+  return out;
+}
+
+TEST(ColumnSumTest, SumsTheMiddleAxisOverBlocksAndThreads) {
+  ThreadPool pool("intra_op", 3);
+  struct Shape {
+    int64_t outer, folded, inner;
+  };
+  for (const Shape s : {Shape{1, 1024, 768}, Shape{1, 7, 3}, Shape{5, 33, 17}, Shape{3, 1, 300},
+                        Shape{2, 0, 40}, Shape{1, 5000, 2}, Shape{64, 9, 1000}}) {
+    SCOPED_TRACE(testing::Message() << s.outer << "x" << s.folded << "x" << s.inner);
+    const std::vector<float> in = Random<float>(s.outer * s.folded * s.inner, 7);
+    const std::vector<double> in_d = Random<double>(s.outer * s.folded * s.inner, 8);
+    std::vector<float> out(static_cast<size_t>(s.outer * s.inner), -1.0f);
+    std::vector<double> out_d(static_cast<size_t>(s.outer * s.inner), -1.0);
+    SumMiddleAxis<float>(pool.eigen_device(), in.data(), s.outer, s.folded, s.inner, out.data());
+    SumMiddleAxis<double>(pool.eigen_device(), in_d.data(), s.outer, s.folded, s.inner,
+                          out_d.data());
+    const std::vector<float> expected = ReferenceSum(in, s.outer, s.folded, s.inner);
+    const std::vector<double> expected_d = ReferenceSum(in_d, s.outer, s.folded, s.inner);
+    for (size_t i = 0; i < out.size(); ++i) {
+      // Float adds in double: the float nearest the exact sum.
+      ASSERT_EQ(out[i], expected[i]) << i;
+      ASSERT_NEAR(out_d[i], expected_d[i], 1e-12 * (1 + s.folded)) << i;
+    }
+  }
+}
+
+TEST(ColumnSumTest, TheResultDoesNotDependOnTheThreads) {
+  const int64_t outer = 3, folded = 200, inner = 1000;
+  const std::vector<float> in = Random<float>(outer * folded * inner, 9, -1e4, 1e4);
+  std::vector<float> one(outer * inner), four(outer * inner);
+  ThreadPool pool1("one", 1), pool4("four", 4);
+  SumMiddleAxis<float>(pool1.eigen_device(), in.data(), outer, folded, inner, one.data());
+  SumMiddleAxis<float>(pool4.eigen_device(), in.data(), outer, folded, inner, four.data());
+  EXPECT_TRUE(SameBits(one, four));
+}
+
+}  // namespace
+}  // namespace minitf::functor
