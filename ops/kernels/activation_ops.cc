@@ -2,7 +2,10 @@
 // (cwise_ops_unary_gpu.cu; Relu, Sigmoid and Tanh are unary ops,
 // cwise_ops_unary.cc). It writes into an input's buffer when nothing else
 // uses it. One skeleton; a device supplies only the arithmetic.
+#include <type_traits>
+
 #include "ops/kernels/activation_ops_common.h"
+#include "ops/kernels/cpu_vector_loops.h"
 #include "runtime/kernel_registry.h"
 #include "runtime/op_requires.h"
 
@@ -39,9 +42,23 @@ template <typename T>
 struct CpuReluGrad {
   static absl::Status Launch(OpKernelContext* ctx, const Tensor& gradients,
                              const Tensor& features, Tensor* backprops) {
-    auto f = features.flat<T>();
-    backprops->flat<T>().device(ctx->eigen_cpu_device()) =
-        (f > f.constant(T(0))).select(gradients.flat<T>(), f.constant(T(0)));
+    if constexpr (std::is_same_v<T, float>) {
+      // At the machine's vector width (Eigen's select walks one value at a
+      // time); either input's buffer may be the output's.
+      const functor::VectorLoops& loops = functor::ActiveVectorLoops();
+      const float* g = gradients.data<float>();
+      const float* f = features.data<float>();
+      float* out = backprops->data<float>();
+      ctx->eigen_cpu_device().parallelFor(
+          gradients.NumElements(), Eigen::TensorOpCost(2 * sizeof(float), sizeof(float), 1),
+          [&](Eigen::Index begin, Eigen::Index end) {
+            loops.relu_grad_float(g + begin, f + begin, out + begin, end - begin);
+          });
+    } else {
+      auto f = features.flat<T>();
+      backprops->flat<T>().device(ctx->eigen_cpu_device()) =
+          (f > f.constant(T(0))).select(gradients.flat<T>(), f.constant(T(0)));
+    }
     return absl::OkStatus();
   }
 };

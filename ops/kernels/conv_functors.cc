@@ -18,7 +18,7 @@ using ConstMatrixMap = Eigen::Map<const RowMajorMatrix<T>>;
 
 // A tile of the patch matrix holds about this many elements (256 KiB of
 // floats: it and the filter stay in a core's L2 cache during the product).
-constexpr int64_t kTileTargetElements = int64_t{1} << 16;
+constexpr int64_t kTileTargetElements = int64_t{1} << 19;
 constexpr int64_t kMinTileRows = 8;
 // A per-worker cost estimate high enough that Eigen gives every worker a task.
 constexpr double kWorkerCycles = 1e9;

@@ -23,6 +23,77 @@ template <typename X>
   }
 }
 
+#define MINITF_ALWAYS_INLINE_ [[gnu::always_inline]] inline
+
+MINITF_ALWAYS_INLINE_ void AddCenteredSquares(const float* __restrict x, int64_t rows,
+                                              int64_t channels, const double* __restrict mean,
+                                              double* __restrict squares) {
+  for (int64_t r = 0; r < rows; ++r) {
+    const float* __restrict row = x + r * channels;
+    for (int64_t c = 0; c < channels; ++c) {
+      const double centered = row[c] - mean[c];
+      squares[c] += centered * centered;
+    }
+  }
+}
+
+MINITF_ALWAYS_INLINE_ void NormalizeRows(const float* __restrict x, int64_t rows,
+                                         int64_t channels, const double* __restrict mean,
+                                         const double* __restrict multiplier,
+                                         const float* __restrict offset, float* __restrict y) {
+  for (int64_t r = 0; r < rows; ++r) {
+    const float* __restrict in = x + r * channels;
+    float* __restrict out = y + r * channels;
+    for (int64_t c = 0; c < channels; ++c) {
+      out[c] = static_cast<float>((in[c] - mean[c]) * multiplier[c] + offset[c]);
+    }
+  }
+}
+
+MINITF_ALWAYS_INLINE_ void AddDyAndDyXc(const float* __restrict dy, const float* __restrict x,
+                                        int64_t rows, int64_t channels,
+                                        const float* __restrict mean, double* __restrict sum_dy,
+                                        double* __restrict sum_dy_xc) {
+  for (int64_t r = 0; r < rows; ++r) {
+    const float* __restrict g = dy + r * channels;
+    const float* __restrict in = x + r * channels;
+    for (int64_t c = 0; c < channels; ++c) {
+      sum_dy[c] += g[c];
+      sum_dy_xc[c] += static_cast<double>(g[c]) * (in[c] - mean[c]);
+    }
+  }
+}
+
+MINITF_ALWAYS_INLINE_ void BatchNormBackpropRows(
+    const float* __restrict dy, const float* __restrict x, int64_t rows, int64_t channels,
+    const float* __restrict mean, const double* __restrict coef,
+    const double* __restrict mean_dy, const double* __restrict xc_coef, float* __restrict dx) {
+  for (int64_t r = 0; r < rows; ++r) {
+    const float* __restrict g = dy + r * channels;
+    const float* __restrict in = x + r * channels;
+    float* __restrict out = dx + r * channels;
+    for (int64_t c = 0; c < channels; ++c) {
+      const double xc = static_cast<double>(in[c]) - mean[c];
+      out[c] = static_cast<float>(coef[c] * (g[c] - mean_dy[c] - xc * xc_coef[c]));
+    }
+  }
+}
+
+MINITF_ALWAYS_INLINE_ void ScaleRows(const float* __restrict dy, int64_t rows, int64_t channels,
+                                     const double* __restrict coef, float* __restrict dx) {
+  for (int64_t r = 0; r < rows; ++r) {
+    const float* __restrict g = dy + r * channels;
+    float* __restrict out = dx + r * channels;
+    for (int64_t c = 0; c < channels; ++c) out[c] = static_cast<float>(coef[c] * g[c]);
+  }
+}
+
+// Not restrict: ReluGrad may write into either input's buffer.
+MINITF_ALWAYS_INLINE_ void ReluGrad(const float* gradients, const float* features, float* out,
+                                    int64_t n) {
+  for (int64_t i = 0; i < n; ++i) out[i] = features[i] > 0.0f ? gradients[i] : 0.0f;
+}
+
 template <typename T>
 [[gnu::always_inline]] inline void Adam(const AdamStep<T>& step, const T* __restrict grad,
                                         T* __restrict var, T* __restrict m, T* __restrict v,
@@ -69,8 +140,39 @@ template <typename T>
                                  double* var, double* m, double* v, int64_t n) {               \
     Adam(step, grad, var, m, v, n);                                                            \
   }                                                                                            \
-  constexpr VectorLoops kLoops##suffix = {&AddRowsFloat##suffix, &AddRowsDouble##suffix,       \
-                                          &AdamFloat##suffix, &AdamDouble##suffix};
+  target void AddCenteredSquares##suffix(const float* x, int64_t rows, int64_t channels,       \
+                                         const double* mean, double* squares) {                \
+    AddCenteredSquares(x, rows, channels, mean, squares);                                      \
+  }                                                                                            \
+  target void NormalizeRows##suffix(const float* x, int64_t rows, int64_t channels,            \
+                                    const double* mean, const double* multiplier,              \
+                                    const float* offset, float* y) {                           \
+    NormalizeRows(x, rows, channels, mean, multiplier, offset, y);                             \
+  }                                                                                            \
+  target void AddDyAndDyXc##suffix(const float* dy, const float* x, int64_t rows,              \
+                                   int64_t channels, const float* mean, double* sum_dy,        \
+                                   double* sum_dy_xc) {                                        \
+    AddDyAndDyXc(dy, x, rows, channels, mean, sum_dy, sum_dy_xc);                              \
+  }                                                                                            \
+  target void BatchNormBackpropRows##suffix(const float* dy, const float* x, int64_t rows,     \
+                                            int64_t channels, const float* mean,               \
+                                            const double* coef, const double* mean_dy,         \
+                                            const double* xc_coef, float* dx) {                \
+    BatchNormBackpropRows(dy, x, rows, channels, mean, coef, mean_dy, xc_coef, dx);            \
+  }                                                                                            \
+  target void ScaleRows##suffix(const float* dy, int64_t rows, int64_t channels,               \
+                                const double* coef, float* dx) {                               \
+    ScaleRows(dy, rows, channels, coef, dx);                                                   \
+  }                                                                                            \
+  target void ReluGrad##suffix(const float* gradients, const float* features, float* out,      \
+                               int64_t n) {                                                    \
+    ReluGrad(gradients, features, out, n);                                                     \
+  }                                                                                            \
+  constexpr VectorLoops kLoops##suffix = {                                                     \
+      &AddRowsFloat##suffix,       &AddRowsDouble##suffix,         &AddCenteredSquares##suffix, \
+      &NormalizeRows##suffix,      &AddDyAndDyXc##suffix,          &BatchNormBackpropRows##suffix, \
+      &ScaleRows##suffix,          &ReluGrad##suffix,              &AdamFloat##suffix,          \
+      &AdamDouble##suffix};
 
 MINITF_VECTOR_LOOPS_(Baseline, )
 #if defined(__x86_64__)
@@ -79,6 +181,7 @@ MINITF_VECTOR_LOOPS_(Avx512, __attribute__((target("avx512f,avx512dq,avx512bw,av
 #endif
 
 #undef MINITF_VECTOR_LOOPS_
+#undef MINITF_ALWAYS_INLINE_
 
 }  // namespace
 

@@ -42,6 +42,29 @@ struct VectorLoops {
                          double* acc);
   void (*add_rows_double)(const double* x, int64_t rows, int64_t row_stride, int64_t cols,
                           double* acc);
+  // Batch normalization over rows of `channels` values (NHWC), the
+  // per-channel statistics in double:
+  //   squares[c] += (x - mean[c])^2, the difference in double;
+  void (*add_centered_squares)(const float* x, int64_t rows, int64_t channels,
+                               const double* mean, double* squares);
+  //   y = (x - mean[c]) * multiplier[c] + offset[c], in double, rounded;
+  void (*normalize_rows)(const float* x, int64_t rows, int64_t channels, const double* mean,
+                         const double* multiplier, const float* offset, float* y);
+  //   sum_dy[c] += dy; sum_dy_xc[c] += dy * (x - mean[c]), the difference
+  //   in float, the product in double;
+  void (*add_dy_and_dy_xc)(const float* dy, const float* x, int64_t rows, int64_t channels,
+                           const float* mean, double* sum_dy, double* sum_dy_xc);
+  //   dx = coef[c] * (dy - mean_dy[c] - (x - mean[c]) * xc_coef[c]), in
+  //   double, rounded (the training gradient);
+  void (*batch_norm_backprop_rows)(const float* dy, const float* x, int64_t rows,
+                                   int64_t channels, const float* mean, const double* coef,
+                                   const double* mean_dy, const double* xc_coef, float* dx);
+  //   dx = coef[c] * dy, in double, rounded (the inference gradient).
+  void (*scale_rows)(const float* dy, int64_t rows, int64_t channels, const double* coef,
+                     float* dx);
+  // ReluGrad: out[i] = features[i] > 0 ? gradients[i] : 0 (0 for a NaN
+  // feature).
+  void (*relu_grad_float)(const float* gradients, const float* features, float* out, int64_t n);
   // One Adam update of n elements, in place in var, m and v.
   void (*adam_float)(const AdamStep<float>& step, const float* grad, float* var, float* m,
                      float* v, int64_t n);

@@ -24,6 +24,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "ops/kernels/cpu_vector_loops.h"
 #include "platform/status_macros.h"
 #include "runtime/kernel_registry.h"
 #include "runtime/node_def_util.h"
@@ -388,13 +389,11 @@ void BatchNormTrainingRows(const Eigen::ThreadPoolDevice& d, const BatchNormLayo
   const int64_t n = l.per_channel();
   const double adjust = static_cast<double>(n) / static_cast<double>(n > 1 ? n - 1 : 1);
   std::vector<double> partials(static_cast<size_t>(RowBlocks(l) * channels));
+  const functor::VectorLoops& loops = functor::ActiveVectorLoops();
   ForRowBlocks(d, l, 1, [&](int64_t b, int64_t r0, int64_t r1) {
     double* sum = partials.data() + b * channels;
     std::fill_n(sum, channels, 0.0);
-    for (int64_t r = r0; r < r1; ++r) {
-      const float* x = a.x + r * channels;
-      for (int64_t c = 0; c < channels; ++c) sum[c] += x[c];
-    }
+    loops.add_rows_float(a.x + r0 * channels, r1 - r0, channels, channels, sum);
   });
   std::vector<double> mean;
   AddPartials(partials, channels, &mean);
@@ -402,13 +401,7 @@ void BatchNormTrainingRows(const Eigen::ThreadPoolDevice& d, const BatchNormLayo
   ForRowBlocks(d, l, 1, [&](int64_t b, int64_t r0, int64_t r1) {
     double* squares = partials.data() + b * channels;
     std::fill_n(squares, channels, 0.0);
-    for (int64_t r = r0; r < r1; ++r) {
-      const float* x = a.x + r * channels;
-      for (int64_t c = 0; c < channels; ++c) {
-        const double centered = x[c] - mean[c];
-        squares[c] += centered * centered;
-      }
-    }
+    loops.add_centered_squares(a.x + r0 * channels, r1 - r0, channels, mean.data(), squares);
   });
   std::vector<double> squares;
   AddPartials(partials, channels, &squares);
@@ -428,13 +421,8 @@ void BatchNormTrainingRows(const Eigen::ThreadPoolDevice& d, const BatchNormLayo
     }
   }
   ForRowBlocks(d, l, 1, [&](int64_t, int64_t r0, int64_t r1) {
-    for (int64_t r = r0; r < r1; ++r) {
-      const float* x = a.x + r * channels;
-      float* y = a.y + r * channels;
-      for (int64_t c = 0; c < channels; ++c) {
-        y[c] = static_cast<float>((x[c] - mean[c]) * multiplier[c] + a.offset[c]);
-      }
-    }
+    loops.normalize_rows(a.x + r0 * channels, r1 - r0, channels, mean.data(), multiplier.data(),
+                         a.offset, a.y + r0 * channels);
   });
 }
 
@@ -443,6 +431,7 @@ void BatchNormGradRows(const Eigen::ThreadPoolDevice& d, const BatchNormLayout& 
   const int64_t channels = l.channels;
   const double n = static_cast<double>(l.per_channel());
   const int64_t blocks = RowBlocks(l);
+  const functor::VectorLoops& loops = functor::ActiveVectorLoops();
   std::vector<double> partial_dy(static_cast<size_t>(blocks * channels));
   std::vector<double> partial_dy_xc(static_cast<size_t>(blocks * channels));
   ForRowBlocks(d, l, 2, [&](int64_t b, int64_t r0, int64_t r1) {
@@ -450,14 +439,8 @@ void BatchNormGradRows(const Eigen::ThreadPoolDevice& d, const BatchNormLayout& 
     double* sum_dy_xc = partial_dy_xc.data() + b * channels;
     std::fill_n(sum_dy, channels, 0.0);
     std::fill_n(sum_dy_xc, channels, 0.0);
-    for (int64_t r = r0; r < r1; ++r) {
-      const float* dy = a.y_backprop + r * channels;
-      const float* x = a.x + r * channels;
-      for (int64_t c = 0; c < channels; ++c) {
-        sum_dy[c] += dy[c];
-        sum_dy_xc[c] += static_cast<double>(dy[c]) * (x[c] - a.mean[c]);
-      }
-    }
+    loops.add_dy_and_dy_xc(a.y_backprop + r0 * channels, a.x + r0 * channels, r1 - r0, channels,
+                           a.mean, sum_dy, sum_dy_xc);
   });
   std::vector<double> sum_dy, sum_dy_xc;
   AddPartials(partial_dy, channels, &sum_dy);
@@ -474,19 +457,14 @@ void BatchNormGradRows(const Eigen::ThreadPoolDevice& d, const BatchNormLayout& 
     xc_coef[c] = r[c] * r[c] * sum_dy_xc[c] / n;
   }
   ForRowBlocks(d, l, 2, [&](int64_t, int64_t r0, int64_t r1) {
-    for (int64_t row = r0; row < r1; ++row) {
-      const float* dy = a.y_backprop + row * channels;
-      const float* x = a.x + row * channels;
-      float* dx = a.x_backprop + row * channels;
-      if (!is_training) {
-        for (int64_t c = 0; c < channels; ++c) dx[c] = static_cast<float>(coef[c] * dy[c]);
-        continue;
-      }
-      for (int64_t c = 0; c < channels; ++c) {
-        const double xc = static_cast<double>(x[c]) - a.mean[c];
-        dx[c] = static_cast<float>(coef[c] * (dy[c] - mean_dy[c] - xc * xc_coef[c]));
-      }
+    const float* dy = a.y_backprop + r0 * channels;
+    float* dx = a.x_backprop + r0 * channels;
+    if (!is_training) {
+      loops.scale_rows(dy, r1 - r0, channels, coef.data(), dx);
+      return;
     }
+    loops.batch_norm_backprop_rows(dy, a.x + r0 * channels, r1 - r0, channels, a.mean,
+                                   coef.data(), mean_dy.data(), xc_coef.data(), dx);
   });
 }
 

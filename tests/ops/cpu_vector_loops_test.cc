@@ -128,6 +128,78 @@ TEST(VectorLoopsTest, AdamMatchesTensorFlowsUpdateAtEveryWidth) {
   CheckAdam<double>(true);
 }
 
+// Each batch-norm loop at every width against the formula its header
+// gives, element by element, bit for bit: 19 channels (no width divides
+// them) over 23 rows.
+TEST(VectorLoopsTest, BatchNormRowsAreTheSameAtEveryWidth) {
+  const int64_t rows = 23, channels = 19, n = rows * channels;
+  const std::vector<float> x = Random<float>(n, 11, -3, 3), dy = Random<float>(n, 12, -1, 1);
+  const std::vector<float> offset = Random<float>(channels, 13), mean_f = Random<float>(channels, 14);
+  const std::vector<double> mean = Random<double>(channels, 15), multiplier = Random<double>(channels, 16);
+  const std::vector<double> coef = Random<double>(channels, 17), mean_dy = Random<double>(channels, 18);
+  const std::vector<double> xc_coef = Random<double>(channels, 19);
+  std::vector<double> squares(channels, 0.25), sum_dy(channels, 0.5), sum_dy_xc(channels, -0.5);
+  std::vector<float> y(n), dx(n), scaled(n);
+  for (int64_t r = 0; r < rows; ++r) {
+    for (int64_t c = 0; c < channels; ++c) {
+      const int64_t i = r * channels + c;
+      const double centered = x[i] - mean[c];
+      squares[c] += centered * centered;
+      y[i] = static_cast<float>((x[i] - mean[c]) * multiplier[c] + offset[c]);
+      sum_dy[c] += dy[i];
+      const float xc_f = x[i] - mean_f[c];
+      sum_dy_xc[c] += static_cast<double>(dy[i]) * xc_f;
+      const double xc = static_cast<double>(x[i]) - mean_f[c];
+      const double inner = dy[i] - mean_dy[c] - xc * xc_coef[c];
+      dx[i] = static_cast<float>(coef[c] * inner);
+      scaled[i] = static_cast<float>(coef[c] * dy[i]);
+    }
+  }
+  for (CpuIsa isa : AvailableIsas()) {
+    SCOPED_TRACE(CpuIsaName(isa));
+    const VectorLoops& loops = VectorLoopsFor(isa);
+    std::vector<double> squares1(channels, 0.25), sum_dy1(channels, 0.5), sum_dy_xc1(channels, -0.5);
+    std::vector<float> y1(n), dx1(n), scaled1(n);
+    loops.add_centered_squares(x.data(), rows, channels, mean.data(), squares1.data());
+    loops.normalize_rows(x.data(), rows, channels, mean.data(), multiplier.data(), offset.data(),
+                         y1.data());
+    loops.add_dy_and_dy_xc(dy.data(), x.data(), rows, channels, mean_f.data(), sum_dy1.data(),
+                           sum_dy_xc1.data());
+    loops.batch_norm_backprop_rows(dy.data(), x.data(), rows, channels, mean_f.data(),
+                                   coef.data(), mean_dy.data(), xc_coef.data(), dx1.data());
+    loops.scale_rows(dy.data(), rows, channels, coef.data(), scaled1.data());
+    EXPECT_TRUE(SameBits(squares1, squares));
+    EXPECT_TRUE(SameBits(y1, y));
+    EXPECT_TRUE(SameBits(sum_dy1, sum_dy));
+    EXPECT_TRUE(SameBits(sum_dy_xc1, sum_dy_xc));
+    EXPECT_TRUE(SameBits(dx1, dx));
+    EXPECT_TRUE(SameBits(scaled1, scaled));
+  }
+}
+
+TEST(VectorLoopsTest, ReluGradPassesGradientsOfPositiveFeaturesInPlace) {
+  const int64_t n = 1000 + 7;
+  std::vector<float> features = Random<float>(n, 21, -1, 1);
+  features[3] = 0.0f;
+  features[4] = -0.0f;
+  features[5] = std::numeric_limits<float>::quiet_NaN();
+  features[6] = std::numeric_limits<float>::infinity();
+  const std::vector<float> gradients = Random<float>(n, 22, -5, 5);
+  std::vector<float> expected(n);
+  for (int64_t i = 0; i < n; ++i) expected[i] = features[i] > 0 ? gradients[i] : 0.0f;
+  EXPECT_EQ(expected[5], 0.0f);  // A NaN feature passes nothing.
+  for (CpuIsa isa : AvailableIsas()) {
+    SCOPED_TRACE(CpuIsaName(isa));
+    std::vector<float> out(n, -7.0f);
+    VectorLoopsFor(isa).relu_grad_float(gradients.data(), features.data(), out.data(), n);
+    EXPECT_TRUE(SameBits(out, expected));
+    // Into the gradients' own buffer, as a forwarded input.
+    std::vector<float> in_place = gradients;
+    VectorLoopsFor(isa).relu_grad_float(in_place.data(), features.data(), in_place.data(), n);
+    EXPECT_TRUE(SameBits(in_place, expected));
+  }
+}
+
 TEST(VectorLoopsTest, ActiveLoopsAreThoseOfTheActiveWidth) {
   EXPECT_EQ(&ActiveVectorLoops(), &VectorLoopsFor(ActiveCpuIsa()));
 }
