@@ -88,6 +88,11 @@ MINITF_ALWAYS_INLINE_ void ScaleRows(const float* __restrict dy, int64_t rows, i
   }
 }
 
+MINITF_ALWAYS_INLINE_ void Accumulate(const float* __restrict x, float* __restrict y,
+                                      int64_t n) {
+  for (int64_t i = 0; i < n; ++i) y[i] += x[i];
+}
+
 // Not restrict: ReluGrad may write into either input's buffer.
 MINITF_ALWAYS_INLINE_ void ReluGrad(const float* gradients, const float* features, float* out,
                                     int64_t n) {
@@ -164,6 +169,7 @@ template <typename T>
                                 const double* coef, float* dx) {                               \
     ScaleRows(dy, rows, channels, coef, dx);                                                   \
   }                                                                                            \
+  target void Accumulate##suffix(const float* x, float* y, int64_t n) { Accumulate(x, y, n); }  \
   target void ReluGrad##suffix(const float* gradients, const float* features, float* out,      \
                                int64_t n) {                                                    \
     ReluGrad(gradients, features, out, n);                                                     \
@@ -171,7 +177,8 @@ template <typename T>
   constexpr VectorLoops kLoops##suffix = {                                                     \
       &AddRowsFloat##suffix,       &AddRowsDouble##suffix,         &AddCenteredSquares##suffix, \
       &NormalizeRows##suffix,      &AddDyAndDyXc##suffix,          &BatchNormBackpropRows##suffix, \
-      &ScaleRows##suffix,          &ReluGrad##suffix,              &AdamFloat##suffix,          \
+      &ScaleRows##suffix,          &Accumulate##suffix,            &ReluGrad##suffix,           \
+      &AdamFloat##suffix,                                                                      \
       &AdamDouble##suffix};
 
 MINITF_VECTOR_LOOPS_(Baseline, )

@@ -62,6 +62,8 @@ struct VectorLoops {
   //   dx = coef[c] * dy, in double, rounded (the inference gradient).
   void (*scale_rows)(const float* dy, int64_t rows, int64_t channels, const double* coef,
                      float* dx);
+  // y[i] += x[i] (col2im's scatter of a patch row back into the input).
+  void (*accumulate_float)(const float* x, float* y, int64_t n);
   // ReluGrad: out[i] = features[i] > 0 ? gradients[i] : 0 (0 for a NaN
   // feature).
   void (*relu_grad_float)(const float* gradients, const float* features, float* out, int64_t n);

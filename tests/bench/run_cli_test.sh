@@ -113,12 +113,17 @@ profile)
   # The kernel family of the host's products, the one forced when forced.
   grep -q "^host matrix products: OpenBLAS, [A-Za-z0-9]* kernels$" "$dir/log" ||
     fail "no line naming the products' kernels"
+  grep -Eq "^host loops: (baseline|avx2|avx512) \(the processor has (baseline|avx2|avx512)\)$" \
+    "$dir/log" || fail "no line naming the host loops' width"
   # shellcheck disable=SC2086
-  OPENBLAS_CORETYPE=Prescott "$minitf" run "$fixtures/linear_gd/graph.pb" --init init \
+  OPENBLAS_CORETYPE=Prescott MINITF_MAX_CPU_ISA=baseline "$minitf" run \
+    "$fixtures/linear_gd/graph.pb" --init init \
     --target train --steps 1 $feeds --profile > "$dir/forced.log" 2>&1 ||
     fail "with OPENBLAS_CORETYPE=Prescott: exit status $?"
   grep -q "^host matrix products: OpenBLAS, Prescott kernels$" "$dir/forced.log" ||
     fail "forced kernels: $(grep '^host matrix' "$dir/forced.log")"
+  grep -q "^host loops: baseline " "$dir/forced.log" ||
+    fail "forced loops: $(grep '^host loops' "$dir/forced.log")"
   # shellcheck disable=SC2086
   "$minitf" run "$fixtures/linear_gd/graph.pb" --init init --target train --steps 2 $feeds \
     > "$dir/plain.log" 2>&1 || fail "without --profile: exit status $?"

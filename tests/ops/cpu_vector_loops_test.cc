@@ -177,6 +177,19 @@ TEST(VectorLoopsTest, BatchNormRowsAreTheSameAtEveryWidth) {
   }
 }
 
+TEST(VectorLoopsTest, AccumulateAddsElementwiseAtEveryWidth) {
+  const int64_t n = 64 * 3 + 5;
+  const std::vector<float> x = Random<float>(n, 31), y0 = Random<float>(n, 32);
+  std::vector<float> expected = y0;
+  for (int64_t i = 0; i < n; ++i) expected[i] += x[i];
+  for (CpuIsa isa : AvailableIsas()) {
+    SCOPED_TRACE(CpuIsaName(isa));
+    std::vector<float> y = y0;
+    VectorLoopsFor(isa).accumulate_float(x.data(), y.data(), n);
+    EXPECT_TRUE(SameBits(y, expected));
+  }
+}
+
 TEST(VectorLoopsTest, ReluGradPassesGradientsOfPositiveFeaturesInPlace) {
   const int64_t n = 1000 + 7;
   std::vector<float> features = Random<float>(n, 21, -1, 1);
