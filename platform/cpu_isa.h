@@ -25,6 +25,14 @@
 
 namespace minitf {
 
+// The function attributes that compile one function for a level above the
+// baseline (GCC's and Clang's target attribute); see
+// ops/kernels/cpu_vector_loops.cc for how the host loops use them.
+#if defined(__x86_64__)
+#define MINITF_TARGET_AVX2 __attribute__((target("avx2,fma")))
+#define MINITF_TARGET_AVX512 __attribute__((target("avx512f,avx512dq,avx512bw,avx512vl,avx2,fma")))
+#endif
+
 // Ordered: each level includes the one before.
 enum class CpuIsa { kBaseline = 0, kAvx2 = 1, kAvx512 = 2 };
 

@@ -183,8 +183,8 @@ template <typename T>
 
 MINITF_VECTOR_LOOPS_(Baseline, )
 #if defined(__x86_64__)
-MINITF_VECTOR_LOOPS_(Avx2, __attribute__((target("avx2,fma"))))
-MINITF_VECTOR_LOOPS_(Avx512, __attribute__((target("avx512f,avx512dq,avx512bw,avx512vl,avx2,fma"))))
+MINITF_VECTOR_LOOPS_(Avx2, MINITF_TARGET_AVX2)
+MINITF_VECTOR_LOOPS_(Avx512, MINITF_TARGET_AVX512)
 #endif
 
 #undef MINITF_VECTOR_LOOPS_

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "ops/kernels/cpu_elementwise_loops.h"
 #include "ops/util/bcast.h"
 #include "runtime/kernel_registry.h"
 #include "runtime/node_def_util.h"
@@ -98,6 +99,14 @@ class SelectOp : public SelectOpBase {
         const T* from = (cv[r] ? tv : ev) + r * row_size;
         if (from != ov + r * row_size) std::copy(from, from + row_size, ov + r * row_size);
       }
+    } else if constexpr (std::is_same_v<T, float>) {
+      // A blend at the machine's vector width (cpu_elementwise_loops.h).
+      const functor::ElementwiseLoops& loops = functor::ActiveElementwiseLoops();
+      ctx->eigen_cpu_device().parallelFor(
+          n, Eigen::TensorOpCost(2 * sizeof(float) + 1, sizeof(float), 1),
+          [&](Eigen::Index begin, Eigen::Index end) {
+            loops.select_float(cv + begin, tv + begin, ev + begin, ov + begin, end - begin);
+          });
     } else {
       const auto c = cond.flat<bool>();
       out->flat<T>().device(ctx->eigen_cpu_device()) = c.select(t.flat<T>(), e.flat<T>());

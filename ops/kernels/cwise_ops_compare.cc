@@ -12,7 +12,10 @@
 // evaluates, and Fn only says how two operand expressions combine. Comparisons follow IEEE 754: a NaN operand
 // makes every comparison false except NotEqual, which it makes true.
 #include <functional>
+#include <optional>
+#include <type_traits>
 
+#include "ops/kernels/cpu_elementwise_loops.h"
 #include "ops/kernels/cwise_ops_common.h"
 #include "runtime/kernel_registry.h"
 #include "runtime/op_requires.h"
@@ -85,7 +88,31 @@ bool CanBroadcast(const TensorShape& x, const TensorShape& y) {
   return true;
 }
 
-// The CPU's evaluation: Eigen expressions over the merged broadcast view.
+// The comparison of the vectorized float loops Fn is, if it is one.
+template <typename Fn>
+constexpr std::optional<functor::Comparison> ComparisonOf() {
+  if constexpr (std::is_same_v<Fn, LessFn>) return functor::Comparison::kLess;
+  if constexpr (std::is_same_v<Fn, LessEqualFn>) return functor::Comparison::kLessEqual;
+  if constexpr (std::is_same_v<Fn, GreaterFn>) return functor::Comparison::kGreater;
+  if constexpr (std::is_same_v<Fn, GreaterEqualFn>) return functor::Comparison::kGreaterEqual;
+  if constexpr (std::is_same_v<Fn, EqualFn>) return functor::Comparison::kEqual;
+  if constexpr (std::is_same_v<Fn, NotEqualFn>) return functor::Comparison::kNotEqual;
+  return std::nullopt;
+}
+
+// `op` with its operands swapped: a < b is b > a.
+constexpr functor::Comparison Mirrored(functor::Comparison op) {
+  switch (op) {
+    case functor::Comparison::kLess: return functor::Comparison::kGreater;
+    case functor::Comparison::kLessEqual: return functor::Comparison::kGreaterEqual;
+    case functor::Comparison::kGreater: return functor::Comparison::kLess;
+    case functor::Comparison::kGreaterEqual: return functor::Comparison::kLessEqual;
+    default: return op;  // Equal and NotEqual are symmetric.
+  }
+}
+
+// The CPU's evaluation: Eigen expressions over the merged broadcast view,
+// or the vectorized loops for floats.
 struct CpuPredicate {
   // The largest rank of the merged broadcast view (BCast) it handles.
   static constexpr int kMaxBroadcastRank = 5;
@@ -105,6 +132,28 @@ struct CpuPredicate {
     auto xf = x.flat<T>();
     auto yf = y.flat<T>();
     const int64_t n = z->NumElements();
+    if constexpr (std::is_same_v<T, float> && ComparisonOf<Fn>().has_value()) {
+      // Floats compared at the machine's vector width
+      // (cpu_elementwise_loops.h), against a vector or a scalar.
+      const bool x_scalar = x.NumElements() == 1 && y.NumElements() == n;
+      const bool y_scalar = y.NumElements() == 1 && x.NumElements() == n;
+      if (bcast.IsTrivial() || x_scalar || y_scalar) {
+        // A scalar x compares as y against it, the comparison mirrored.
+        const functor::Comparison op =
+            x_scalar && !bcast.IsTrivial() ? Mirrored(*ComparisonOf<Fn>()) : *ComparisonOf<Fn>();
+        const float* a = (x_scalar && !bcast.IsTrivial() ? y : x).template data<float>();
+        const float* b = (x_scalar && !bcast.IsTrivial() ? x : y).template data<float>();
+        const int64_t b_step = bcast.IsTrivial() ? 1 : 0;
+        bool* o = out.data();
+        const functor::ElementwiseLoops& loops = functor::ActiveElementwiseLoops();
+        d.parallelFor(n, Eigen::TensorOpCost(2 * sizeof(float), 1, 1),
+                      [&](Eigen::Index begin, Eigen::Index end) {
+                        loops.compare_float(op, a + begin, b_step == 0 ? b : b + begin, b_step,
+                                            o + begin, end - begin);
+                      });
+        return absl::OkStatus();
+      }
+    }
     if (bcast.IsTrivial()) {
       out.device(d) = Fn::Apply(xf, yf);
     } else if (x.NumElements() == 1 && y.NumElements() == n) {

@@ -66,8 +66,11 @@ std::vector<double> LossCurve(const absl::StatusOr<TrainingModel>& model,
   return losses;
 }
 
+// Steps from `steady_steps` on are compared within `later_tolerance`
+// (relative) instead of `tolerance`.
 void ExpectCurvesMatch(const std::string& name, const std::vector<double>& actual,
-                       const std::vector<double>& recorded, double tolerance) {
+                       const std::vector<double>& recorded, double tolerance,
+                       int steady_steps = kSteps, double later_tolerance = 0) {
   if (std::getenv("MINITF_PRINT_LOSS_CURVES") != nullptr) {
     std::printf("%s", name.c_str());
     for (double loss : actual) std::printf(" %.9g", loss);
@@ -76,7 +79,8 @@ void ExpectCurvesMatch(const std::string& name, const std::vector<double>& actua
   ASSERT_EQ(actual.size(), static_cast<size_t>(kSteps));
   ASSERT_EQ(recorded.size(), static_cast<size_t>(kSteps));
   for (int i = 0; i < kSteps; ++i) {
-    EXPECT_NEAR(actual[i], recorded[i], tolerance * std::abs(recorded[i])) << "step " << i;
+    const double relative = i < steady_steps ? tolerance : later_tolerance;
+    EXPECT_NEAR(actual[i], recorded[i], relative * std::abs(recorded[i])) << "step " << i;
   }
 }
 
@@ -86,13 +90,15 @@ TEST(ModelLossCurvesTest, MlpTrainsAsRecorded) {
                     ReadCurves()["mlp"], 1e-6);
 }
 
-// The CNN's later steps amplify rounding: OpenBLAS's AVX-512, AVX2 and SSE3
-// kernels (whichever the machine has) sum its products in different orders
-// and move its losses by up to 1.2e-5 by step 50 (loss_curves.txt's header).
+// The CNN's steps 30-45 amplify rounding (its loss falls steeply there):
+// OpenBLAS's AVX-512, AVX2 and SSE3 kernels (whichever the machine has) sum
+// its products in different orders, which agree to 3e-7 over the first 30
+// steps and move steps 30-45 by up to 1.6e-4 (loss_curves.txt's header).
+// A change to a kernel or a gradient moves the first 30 steps.
 TEST(ModelLossCurvesTest, CnnTrainsAsRecorded) {
   CnnConfig config;
   ExpectCurvesMatch("cnn", LossCurve(BuildCnnModel(config), MakeBarsBatch(config, 32, 1234)),
-                    ReadCurves()["cnn"], 5e-5);
+                    ReadCurves()["cnn"], 1e-6, /*steady_steps=*/30, /*later_tolerance=*/5e-4);
 }
 
 TEST(ModelLossCurvesTest, TransformerTrainsAsRecorded) {

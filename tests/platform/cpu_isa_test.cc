@@ -51,7 +51,9 @@ TEST(CpuIsaTest, DetectionAgreesWithTheProcessorsFlags) {
   __builtin_cpu_init();
   const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
   EXPECT_EQ(DetectedCpuIsa() >= CpuIsa::kAvx2, avx2);
-  if (DetectedCpuIsa() == CpuIsa::kAvx512) EXPECT_TRUE(__builtin_cpu_supports("avx512f"));
+  if (DetectedCpuIsa() == CpuIsa::kAvx512) {
+    EXPECT_TRUE(__builtin_cpu_supports("avx512f"));
+  }
 }
 #endif
 
