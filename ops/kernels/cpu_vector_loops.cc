@@ -99,6 +99,25 @@ MINITF_ALWAYS_INLINE_ void ReluGrad(const float* gradients, const float* feature
   for (int64_t i = 0; i < n; ++i) out[i] = features[i] > 0.0f ? gradients[i] : 0.0f;
 }
 
+MINITF_ALWAYS_INLINE_ void Momentum(const MomentumStep<float>& step,
+                                    const float* __restrict grad, float* __restrict var,
+                                    float* __restrict accum, int64_t n) {
+  const float lr = step.lr, momentum = step.momentum;
+  if (step.use_nesterov) {
+    for (int64_t i = 0; i < n; ++i) {
+      const float a = accum[i] * momentum + grad[i];
+      accum[i] = a;
+      var[i] = var[i] - (grad[i] * lr + a * momentum * lr);
+    }
+  } else {
+    for (int64_t i = 0; i < n; ++i) {
+      const float a = accum[i] * momentum + grad[i];
+      accum[i] = a;
+      var[i] = var[i] - a * lr;
+    }
+  }
+}
+
 template <typename T>
 [[gnu::always_inline]] inline void Adam(const AdamStep<T>& step, const T* __restrict grad,
                                         T* __restrict var, T* __restrict m, T* __restrict v,
@@ -136,6 +155,10 @@ template <typename T>
   target void AddRowsDouble##suffix(const double* x, int64_t rows, int64_t row_stride,         \
                                     int64_t cols, double* acc) {                               \
     AddRows(x, rows, row_stride, cols, acc);                                                   \
+  }                                                                                            \
+  target void MomentumFloat##suffix(const MomentumStep<float>& step, const float* grad,       \
+                                    float* var, float* accum, int64_t n) {                     \
+    Momentum(step, grad, var, accum, n);                                                       \
   }                                                                                            \
   target void AdamFloat##suffix(const AdamStep<float>& step, const float* grad, float* var,    \
                                 float* m, float* v, int64_t n) {                               \
@@ -178,7 +201,7 @@ template <typename T>
       &AddRowsFloat##suffix,       &AddRowsDouble##suffix,         &AddCenteredSquares##suffix, \
       &NormalizeRows##suffix,      &AddDyAndDyXc##suffix,          &BatchNormBackpropRows##suffix, \
       &ScaleRows##suffix,          &Accumulate##suffix,            &ReluGrad##suffix,           \
-      &AdamFloat##suffix,                                                                      \
+      &MomentumFloat##suffix,      &AdamFloat##suffix,                                         \
       &AdamDouble##suffix};
 
 MINITF_VECTOR_LOOPS_(Baseline, )

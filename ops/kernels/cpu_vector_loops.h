@@ -35,6 +35,17 @@ struct AdamStep {
   bool use_nesterov = false;
 };
 
+// The scalars of one Momentum update (TensorFlow's ApplyMomentum):
+//   accum = accum * momentum + g;
+//   var -= accum * lr, or with Nesterov's momentum
+//   var -= g * lr + accum * momentum * lr.
+template <typename T>
+struct MomentumStep {
+  T lr = 0;
+  T momentum = 0;
+  bool use_nesterov = false;
+};
+
 struct VectorLoops {
   // acc[j] += x[r * row_stride + j] for r < rows and j < cols, one row after
   // another, in double.
@@ -67,6 +78,9 @@ struct VectorLoops {
   // ReluGrad: out[i] = features[i] > 0 ? gradients[i] : 0 (0 for a NaN
   // feature).
   void (*relu_grad_float)(const float* gradients, const float* features, float* out, int64_t n);
+  // One Momentum update of n elements, in place in var and accum.
+  void (*momentum_float)(const MomentumStep<float>& step, const float* grad, float* var,
+                         float* accum, int64_t n);
   // One Adam update of n elements, in place in var, m and v.
   void (*adam_float)(const AdamStep<float>& step, const float* grad, float* var, float* m,
                      float* v, int64_t n);

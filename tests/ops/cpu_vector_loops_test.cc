@@ -121,6 +121,37 @@ void CheckAdam(bool nesterov) {
   }
 }
 
+TEST(VectorLoopsTest, MomentumMatchesTensorFlowsUpdateAtEveryWidth) {
+  const int64_t n = 1000 + 13;
+  const std::vector<float> grad = Random<float>(n, 41, -2, 2);
+  const std::vector<float> var0 = Random<float>(n, 42), accum0 = Random<float>(n, 43);
+  for (bool nesterov : {false, true}) {
+    SCOPED_TRACE(nesterov);
+    const MomentumStep<float> step{0.1f, 0.9f, nesterov};
+    // TensorFlow's ApplyMomentum, element by element, each product rounded.
+    std::vector<float> var = var0, accum = accum0;
+    for (int64_t i = 0; i < n; ++i) {
+      const float scaled = accum[i] * step.momentum;
+      accum[i] = scaled + grad[i];
+      if (nesterov) {
+        const float g_lr = grad[i] * step.lr;
+        const float a_m = accum[i] * step.momentum;
+        var[i] = var[i] - (g_lr + a_m * step.lr);
+      } else {
+        const float a_lr = accum[i] * step.lr;
+        var[i] = var[i] - a_lr;
+      }
+    }
+    for (CpuIsa isa : AvailableIsas()) {
+      SCOPED_TRACE(CpuIsaName(isa));
+      std::vector<float> var1 = var0, accum1 = accum0;
+      VectorLoopsFor(isa).momentum_float(step, grad.data(), var1.data(), accum1.data(), n);
+      EXPECT_TRUE(SameBits(accum1, accum));
+      EXPECT_TRUE(SameBits(var1, var));
+    }
+  }
+}
+
 TEST(VectorLoopsTest, AdamMatchesTensorFlowsUpdateAtEveryWidth) {
   CheckAdam<float>(false);
   CheckAdam<float>(true);
