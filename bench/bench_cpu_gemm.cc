@@ -3,7 +3,8 @@
 // cpu_gemm.h) beside Eigen's product as this build compiles it (for
 // baseline x86-64 unless the build was configured with -march), on the
 // shapes of BERT-base's dense layers (1024 tokens) and of a ResNet-50 3x3
-// convolution's im2col product. Counter: GFLOP, shown per second.
+// convolution's im2col product; and OpenBLAS's product over an intra-op
+// pool of every core. Counter: GFLOP, shown per second.
 //
 //   build/bin/bench_cpu_gemm
 //   OPENBLAS_CORETYPE=Haswell build/bin/bench_cpu_gemm   # AVX2 kernels
@@ -12,6 +13,8 @@
 #include "Eigen/Core"
 #include "benchmark/benchmark.h"
 #include "ops/kernels/cpu_gemm.h"
+#include "platform/cpu_info.h"
+#include "runtime/threadpool.h"
 
 namespace minitf {
 namespace {
@@ -46,6 +49,22 @@ void BM_OpenBlasGemm(benchmark::State& state) {
   SetShape(state, m, n, k);
 }
 
+// The same product split over an intra-op pool of every schedulable CPU,
+// as MatMul runs it (functor::Gemm with a device).
+void BM_OpenBlasGemmPool(benchmark::State& state) {
+  const int64_t m = state.range(0), n = state.range(1), k = state.range(2);
+  const Matrix a = Matrix::Random(m, k), b = Matrix::Random(k, n);
+  Matrix c(m, n);
+  static ThreadPool* pool = new ThreadPool("intra_op", NumSchedulableCPUs());
+  for (auto _ : state) {
+    functor::Gemm<float>(&pool->eigen_device(),
+                         functor::PackedGemm<float>(false, false, m, n, k, a.data(), b.data(),
+                                                    c.data()));
+    benchmark::DoNotOptimize(c.data());
+  }
+  SetShape(state, m, n, k);
+}
+
 void BM_EigenGemm(benchmark::State& state) {
   const int64_t m = state.range(0), n = state.range(1), k = state.range(2);
   const Matrix a = Matrix::Random(m, k), b = Matrix::Random(k, n);
@@ -63,6 +82,7 @@ void BM_EigenGemm(benchmark::State& state) {
   BENCHMARK(bm)->Args({1024, 768, 768})->Args({1024, 3072, 768})->Args({1024, 768, 3072}) \
       ->Args({6272, 64, 576})->Unit(benchmark::kMillisecond)
 MINITF_GEMM_SHAPES(BM_OpenBlasGemm);
+MINITF_GEMM_SHAPES(BM_OpenBlasGemmPool)->UseRealTime();
 MINITF_GEMM_SHAPES(BM_EigenGemm);
 
 }  // namespace
