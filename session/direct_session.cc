@@ -9,6 +9,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/time/time.h"
 #include "device/device_factory.h"
+#include "optimizer/graph_optimizer.h"
 #include "platform/cpu_info.h"
 #include "platform/logging.h"
 #include "platform/mutex.h"
@@ -230,6 +231,8 @@ absl::StatusOr<std::unique_ptr<DirectSession::ExecutorsAndKeys>> DirectSession::
   placer_options.log_device_placement = false;
   MINITF_RETURN_IF_ERROR(PlaceGraph(graph.get(), device_set_, placer_options));
   MINITF_RETURN_IF_ERROR(AddControlLoops(graph.get()));
+  MINITF_RETURN_IF_ERROR(
+      GraphOptimizer(options_.config.graph_options.optimizer_options).Optimize(graph.get()));
 
   PartitionOptions partition_options;
   partition_options.get_incarnation = [this](const std::string& device) {

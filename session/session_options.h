@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "device/gpu/gpu_options.h"
+#include "optimizer/optimizer_options.h"
 #include "runtime/step_stats.h"
 
 namespace minitf {
@@ -33,6 +34,9 @@ struct ConfigProto {
   // The session's GPU devices: platform, SimGPU options, memory limit,
   // allow_growth, VMem, private allocator stacks, thread mode.
   GPUOptions gpu_options;
+  // The graph passes each Run signature's graph goes through
+  // (optimizer/graph_optimizer.h); all of them by default, as in TensorFlow.
+  GraphOptions graph_options;
 };
 
 class SessionRunActionRegistry;

@@ -48,6 +48,9 @@ options:
   --tf32 on|off         TensorFloat-32 for convolutions and matrix products
                         on a CUDA GPU (default on, as in TensorFlow; off
                         also by NVIDIA_TF32_OVERRIDE=0)
+  --optimize on|off     the session's graph passes (default on, as
+                        TensorFlow's GraphOptimizer: common subexpressions
+                        merged); off runs every node of the graph
   --profile             run the measured steps with step stats and print,
                         per op type and device, the nodes run, their time
                         per step and per node and their share of all op
@@ -129,6 +132,13 @@ absl::StatusOr<std::optional<RunCommandOptions>> ParseRun(const std::vector<std:
         return absl::InvalidArgumentError(absl::StrCat("--tf32 wants on or off, got '", v, "'"));
       }
       command.tf32 = v == "on";
+    } else if (a == "--optimize") {
+      MINITF_ASSIGN_OR_RETURN(std::string v, value());
+      if (v != "on" && v != "off") {
+        return absl::InvalidArgumentError(
+            absl::StrCat("--optimize wants on or off, got '", v, "'"));
+      }
+      out.optimize = v == "on";
     } else if (a == "--timeout") {
       MINITF_ASSIGN_OR_RETURN(std::string v, value());
       if (!absl::SimpleAtod(v, &out.timeout_seconds) || !(out.timeout_seconds > 0) ||

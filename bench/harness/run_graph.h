@@ -48,6 +48,9 @@ struct RunGraphOptions {
   // FULL_TRACE) and sum them per op type in RunGraphResult::profile.
   bool profile = false;
   int profile_from = 0;
+  // The session's graph passes (ConfigProto graph_options): true runs them
+  // as TensorFlow does by default (OptimizerOptions::L1), false none (L0).
+  bool optimize = true;
 };
 
 struct RunGraphResult {

@@ -1,7 +1,8 @@
 // The layer order, checked: every `#include "..."` of the tree must point to
 // its own layer or to a layer below it (docs/ARCHITECTURE.md):
 //
-//   platform <- {stream, allocator} <- runtime <- device <- ops <- session <- bench
+//   platform <- {stream, allocator} <- runtime <- device <- ops <- optimizer <- session
+//   <- bench
 //
 // with stream/ and allocator/ side by side (neither includes the other), and
 // inside the upper layers: ops/defs, ops/kernels and ops/cc share only
@@ -49,7 +50,8 @@ const std::map<std::string, std::set<std::string>>& Allowed() {
     add("ops/kernels", {}, {"ops/util"});
     add("ops/cc", {}, {"ops/util"});
     add("ops", {}, {"ops/defs", "ops/kernels", "ops/cc"});
-    add("session", {}, {"ops"});
+    add("optimizer", {}, {"ops"});
+    add("session", {}, {"optimizer"});
     add("session/antman", {}, {"session"});
     add("bench/models", {}, {"session/antman"});
     add("bench", {}, {"bench/models"});
@@ -90,7 +92,7 @@ std::vector<Violation> CheckIncludes(const fs::path& root) {
   std::vector<Violation> violations;
   std::vector<std::string> files;
   for (const char* top : {"platform", "stream", "allocator", "runtime", "device", "ops",
-                                 "session", "bench", "examples"}) {
+                                 "optimizer", "session", "bench", "examples"}) {
     if (!fs::exists(root / top)) continue;
     for (const auto& entry : fs::recursive_directory_iterator(root / top)) {
       if (entry.is_regular_file() && IsSource(entry.path())) {
@@ -131,7 +133,7 @@ std::vector<Violation> CheckIncludes(const fs::path& root) {
           {file, line_number,
            "includes \"" + target + "\" (layer " + target_layer + ") from layer " + layer +
                ", against the order platform <- {stream, allocator} <- runtime <- device <- "
-               "ops <- session <- bench"});
+               "ops <- optimizer <- session <- bench"});
     }
   }
   return violations;
