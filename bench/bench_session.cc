@@ -44,6 +44,9 @@ std::unique_ptr<Session> MakeSession() {
   options.config.device_count["GPU"] = 0;
   options.config.inter_op_parallelism_threads = 1;
   options.config.intra_op_parallelism_threads = 1;
+  // As TensorFlow's side: every node of the graph runs (CSE would merge the
+  // fan-out's NoOps).
+  options.config.graph_options.optimizer_options.opt_level = OptimizerOptions::L0;
   auto session = NewSession(options);
   if (!session.ok() || !(*session)->Create(AddGraph()).ok()) std::abort();
   return *std::move(session);
@@ -111,6 +114,9 @@ std::unique_ptr<Session> MakeCpuSession() {
   options.config.device_count["GPU"] = 0;
   options.config.inter_op_parallelism_threads = 2;
   options.config.intra_op_parallelism_threads = 1;
+  // As TensorFlow's side: every node of the graph runs (CSE would merge the
+  // fan-out's NoOps).
+  options.config.graph_options.optimizer_options.opt_level = OptimizerOptions::L0;
   auto session = NewSession(options);
   if (!session.ok() || !(*session)->Create(AddGraph()).ok()) std::abort();
   return *std::move(session);
