@@ -49,6 +49,15 @@ const char* CpuIsaName(CpuIsa isa);
 // variable and the value otherwise.
 absl::StatusOr<CpuIsa> ParseCpuIsa(const std::string& value);
 
+// Of a set of loops built once per width, the one `isa` selects; a width
+// not built for this architecture (null) falls back to the next narrower.
+template <typename T>
+const T& ForCpuIsa(CpuIsa isa, const T& baseline, const T* avx2, const T* avx512) {
+  if (isa == CpuIsa::kAvx512 && avx512 != nullptr) return *avx512;
+  if (isa >= CpuIsa::kAvx2 && avx2 != nullptr) return *avx2;
+  return baseline;
+}
+
 }  // namespace minitf
 
 #endif  // MINITF_PLATFORM_CPU_ISA_H_

@@ -144,14 +144,10 @@ MINITF_ELEMENTWISE_LOOPS_(Avx512, MINITF_TARGET_AVX512)
 
 const ElementwiseLoops& ElementwiseLoopsFor(CpuIsa isa) {
 #if defined(__x86_64__)
-  switch (isa) {
-    case CpuIsa::kAvx512: return kLoopsAvx512;
-    case CpuIsa::kAvx2: return kLoopsAvx2;
-    case CpuIsa::kBaseline: break;
-  }
+  return ForCpuIsa(isa, kLoopsBaseline, &kLoopsAvx2, &kLoopsAvx512);
+#else
+  return ForCpuIsa<ElementwiseLoops>(isa, kLoopsBaseline, nullptr, nullptr);
 #endif
-  (void)isa;
-  return kLoopsBaseline;
 }
 
 const ElementwiseLoops& ActiveElementwiseLoops() {

@@ -125,24 +125,15 @@ template <typename T>
   const T lr_t = step.lr_t, beta1 = step.beta1, epsilon = step.epsilon;
   const T one_minus_beta1 = T(1) - step.beta1;
   const T one_minus_beta2 = T(1) - step.beta2;
-  if (step.use_nesterov) {
-    for (int64_t i = 0; i < n; ++i) {
-      const T g = grad[i];
-      const T mi = m[i] + (g - m[i]) * one_minus_beta1;
-      const T vi = v[i] + (g * g - v[i]) * one_minus_beta2;
-      m[i] = mi;
-      v[i] = vi;
-      var[i] = var[i] - ((g * one_minus_beta1 + mi * beta1) * lr_t) / (std::sqrt(vi) + epsilon);
-    }
-  } else {
-    for (int64_t i = 0; i < n; ++i) {
-      const T g = grad[i];
-      const T mi = m[i] + (g - m[i]) * one_minus_beta1;
-      const T vi = v[i] + (g * g - v[i]) * one_minus_beta2;
-      m[i] = mi;
-      v[i] = vi;
-      var[i] = var[i] - (mi * lr_t) / (std::sqrt(vi) + epsilon);
-    }
+  const bool nesterov = step.use_nesterov;
+  for (int64_t i = 0; i < n; ++i) {
+    const T g = grad[i];
+    const T mi = m[i] + (g - m[i]) * one_minus_beta1;
+    const T vi = v[i] + (g * g - v[i]) * one_minus_beta2;
+    m[i] = mi;
+    v[i] = vi;
+    const T update = nesterov ? g * one_minus_beta1 + mi * beta1 : mi;
+    var[i] = var[i] - (update * lr_t) / (std::sqrt(vi) + epsilon);
   }
 }
 
@@ -217,14 +208,10 @@ MINITF_VECTOR_LOOPS_(Avx512, MINITF_TARGET_AVX512)
 
 const VectorLoops& VectorLoopsFor(CpuIsa isa) {
 #if defined(__x86_64__)
-  switch (isa) {
-    case CpuIsa::kAvx512: return kLoopsAvx512;
-    case CpuIsa::kAvx2: return kLoopsAvx2;
-    case CpuIsa::kBaseline: break;
-  }
+  return ForCpuIsa(isa, kLoopsBaseline, &kLoopsAvx2, &kLoopsAvx512);
+#else
+  return ForCpuIsa<VectorLoops>(isa, kLoopsBaseline, nullptr, nullptr);
 #endif
-  (void)isa;
-  return kLoopsBaseline;
 }
 
 const VectorLoops& ActiveVectorLoops() {

@@ -147,8 +147,12 @@ TEST(ElementwiseLoopsTest, WholePowerMultipliesAsRepeatedSquaring) {
       }
       expected[i] = result;
     }
-    if (k == 0) EXPECT_EQ(expected[n - 4], 1.0f);  // NaN^0 is 1.
-    if (k == 3) EXPECT_EQ(expected[n - 1], 27.0f);
+    if (k == 0) {
+      EXPECT_EQ(expected[n - 4], 1.0f);  // NaN^0 is 1.
+    }
+    if (k == 3) {
+      EXPECT_EQ(expected[n - 1], 27.0f);
+    }
     for (CpuIsa isa : AvailableIsas()) {
       SCOPED_TRACE(CpuIsaName(isa));
       std::vector<float> y(n);
