@@ -19,7 +19,7 @@ bool SameFloatBits(float a, float b) { return std::memcmp(&a, &b, sizeof(float))
 bool SameTensor(const Tensor& a, const Tensor& b) {
   if (a.dtype() != b.dtype() || !(a.shape() == b.shape())) return false;
   if (a.IsInitialized() != b.IsInitialized()) return false;
-  if (!a.IsInitialized()) return true;
+  if (!a.IsInitialized() || a.TotalBytes() == 0) return true;  // No bytes, maybe no buffer.
   return std::memcmp(a.raw_data(), b.raw_data(), a.TotalBytes()) == 0;
 }
 

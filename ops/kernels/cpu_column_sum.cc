@@ -31,6 +31,10 @@ void SumMiddleAxis(const Eigen::ThreadPoolDevice& d, const T* in, int64_t outer,
                    int64_t inner, T* out) {
   static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>);
   if (outer == 0 || inner == 0) return;
+  if (folded == 0) {  // The empty sum; `in` may hold no buffer at all.
+    std::fill_n(out, outer * inner, T(0));
+    return;
+  }
   const VectorLoops& loops = ActiveVectorLoops();
   const int64_t width = BlockWidth(outer, inner, d.numThreads());
   const int64_t blocks_per_outer = (inner + width - 1) / width;
