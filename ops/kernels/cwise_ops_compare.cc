@@ -139,10 +139,11 @@ struct CpuPredicate {
       const bool y_scalar = y.NumElements() == 1 && x.NumElements() == n;
       if (bcast.IsTrivial() || x_scalar || y_scalar) {
         // A scalar x compares as y against it, the comparison mirrored.
+        const bool mirrored = x_scalar && !bcast.IsTrivial();
         const functor::Comparison op =
-            x_scalar && !bcast.IsTrivial() ? Mirrored(*ComparisonOf<Fn>()) : *ComparisonOf<Fn>();
-        const float* a = (x_scalar && !bcast.IsTrivial() ? y : x).template data<float>();
-        const float* b = (x_scalar && !bcast.IsTrivial() ? x : y).template data<float>();
+            mirrored ? Mirrored(*ComparisonOf<Fn>()) : *ComparisonOf<Fn>();
+        const float* a = (mirrored ? y : x).template data<float>();
+        const float* b = (mirrored ? x : y).template data<float>();
         const int64_t b_step = bcast.IsTrivial() ? 1 : 0;
         bool* o = out.data();
         const functor::ElementwiseLoops& loops = functor::ActiveElementwiseLoops();
