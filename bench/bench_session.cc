@@ -46,7 +46,7 @@ std::unique_ptr<Session> MakeSession() {
   options.config.intra_op_parallelism_threads = 1;
   // As TensorFlow's side: every node of the graph runs (CSE would merge the
   // fan-out's NoOps).
-  options.config.graph_options.optimizer_options.opt_level = OptimizerOptions::L0;
+  options.config.graph_options = GraphOptions::Unoptimized();
   auto session = NewSession(options);
   if (!session.ok() || !(*session)->Create(AddGraph()).ok()) std::abort();
   return *std::move(session);
@@ -116,7 +116,7 @@ std::unique_ptr<Session> MakeCpuSession() {
   options.config.intra_op_parallelism_threads = 1;
   // As TensorFlow's side: every node of the graph runs (CSE would merge the
   // fan-out's NoOps).
-  options.config.graph_options.optimizer_options.opt_level = OptimizerOptions::L0;
+  options.config.graph_options = GraphOptions::Unoptimized();
   auto session = NewSession(options);
   if (!session.ok() || !(*session)->Create(AddGraph()).ok()) std::abort();
   return *std::move(session);

@@ -95,7 +95,7 @@ std::unique_ptr<Session> MakeSession(const GraphDef& def) {
   options.config.intra_op_parallelism_threads = 1;
   // As TensorFlow's side: every node of the graph runs (CSE would merge the
   // fan-out's NoOps).
-  options.config.graph_options.optimizer_options.opt_level = OptimizerOptions::L0;
+  options.config.graph_options = GraphOptions::Unoptimized();
   auto session = NewSession(options);
   if (!session.ok() || !(*session)->Create(def).ok()) std::abort();
   return *std::move(session);

@@ -1,18 +1,60 @@
 #include "optimizer/graph_optimizer.h"
 
+#include <memory>
+
+#include "allocator/allocator.h"
+#include "device/cpu_device.h"
+#include "optimizer/arithmetic_optimizer.h"
+#include "optimizer/constant_folding.h"
+#include "optimizer/dependency_optimizer.h"
+#include "optimizer/graph_dump.h"
 #include "optimizer/optimizer_cse.h"
 #include "platform/logging.h"
+#include "platform/status_macros.h"
 
 namespace minitf {
 
 absl::Status GraphOptimizer::Optimize(Graph* graph) const {
+  if (host_ != nullptr) return OptimizeOn(host_, graph);
+  ThreadPoolDevice host(0, 1, cpu_allocator());
+  return OptimizeOn(&host, graph);
+}
+
+absl::Status GraphOptimizer::OptimizeOn(Device* host, Graph* graph) const {
+  const OptimizerOptions& opts = options_.optimizer_options;
+  const RewriterConfig& rewrite = options_.rewrite_options;
   const int before = graph->num_op_nodes();
+  DumpGraph("before_optimization", *graph);
+  ConstantFoldingOptions folding;
+  if (opts.max_folded_constant_in_bytes > 0) {
+    folding.max_constant_size_in_bytes = opts.max_folded_constant_in_bytes;
+  }
   for (int round = 0; round < kMaxRounds; ++round) {
     bool changed = false;
-    if (options_.CommonSubexpressionElimination()) changed |= OptimizeCSE(graph, nullptr);
+    if (opts.ConstantFolding() || rewrite.On(rewrite.constant_folding)) {
+      MINITF_ASSIGN_OR_RETURN(bool folded, ConstantFold(folding, host, graph));
+      changed |= folded;
+      // The folded values tell shape functions more (a Sum's axes).
+      if (folded) MINITF_RETURN_IF_ERROR(RefineShapes(graph));
+    }
+    if (rewrite.On(rewrite.arithmetic_optimization)) {
+      changed |= SimplifyArithmetic(graph, nullptr);
+    }
+    const bool dependency = rewrite.On(rewrite.dependency_optimization);
+    if (dependency) {
+      changed |= ConvertUnusedToNoOps(graph, nullptr);
+      changed |= RemoveRedundantControlEdges(graph, nullptr);
+      changed |= RemoveNoOps(graph, nullptr);
+    }
+    if (opts.RemoveIdentities() || dependency) changed |= RemoveIdentityNodes(graph, nullptr);
+    if (opts.CommonSubexpressionElimination() ||
+        rewrite.On(rewrite.common_subgraph_elimination)) {
+      changed |= OptimizeCSE(graph, nullptr);
+    }
     if (!changed) break;
   }
   VLOG(1, "GraphOptimizer: {} nodes -> {}", before, graph->num_op_nodes());
+  DumpGraph("after_optimization", *graph);
   return absl::OkStatus();
 }
 

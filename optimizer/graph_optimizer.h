@@ -5,15 +5,18 @@
 // before the graph is cut into partitions; fed, fetched and transfer nodes
 // are never changed.
 //
-//   GraphOptimizer optimizer(options.config.graph_options.optimizer_options);
+//   GraphOptimizer optimizer(options.config.graph_options, host_cpu);
 //   MINITF_RETURN_IF_ERROR(optimizer.Optimize(graph.get()));
 //
-// The passes run in turn until none changes the graph (at most
-// kMaxRounds times).
+// Each round runs, in TensorFlow's order, constant folding, the removal of
+// Identity and NoOp nodes that only pass something on, and common
+// subexpression elimination; rounds repeat until none changes the graph (at
+// most kMaxRounds times).
 #ifndef MINITF_OPTIMIZER_GRAPH_OPTIMIZER_H_
 #define MINITF_OPTIMIZER_GRAPH_OPTIMIZER_H_
 
 #include "absl/status/status.h"
+#include "device/device.h"
 #include "optimizer/optimizer_options.h"
 #include "runtime/graph.h"
 
@@ -23,12 +26,18 @@ class GraphOptimizer {
  public:
   static constexpr int kMaxRounds = 10;
 
-  explicit GraphOptimizer(const OptimizerOptions& options) : options_(options) {}
+  // `host` is the CPU device constant folding computes on (not owned; must
+  // outlive the optimizer). Without one, the optimizer makes its own.
+  explicit GraphOptimizer(const GraphOptions& options, Device* host = nullptr)
+      : options_(options), host_(host) {}
 
   absl::Status Optimize(Graph* graph) const;
 
  private:
-  const OptimizerOptions options_;
+  absl::Status OptimizeOn(Device* host, Graph* graph) const;
+
+  const GraphOptions options_;
+  Device* const host_;
 };
 
 }  // namespace minitf

@@ -9,6 +9,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
+#include "optimizer/node_rules.h"
 #include "runtime/types.h"
 
 namespace minitf {
@@ -21,24 +22,6 @@ bool SameTensor(const Tensor& a, const Tensor& b) {
   if (a.IsInitialized() != b.IsInitialized()) return false;
   if (!a.IsInitialized() || a.TotalBytes() == 0) return true;  // No bytes, maybe no buffer.
   return std::memcmp(a.raw_data(), b.raw_data(), a.TotalBytes()) == 0;
-}
-
-// The nodes of a step's feeds, fetches and transfers, and Placeholder (an
-// unfed one fails the step naming itself, and must still).
-bool IsFeedFetchOrTransfer(const Node& n) {
-  const std::string& op = n.type_string();
-  return op == "_Arg" || op == "_Retval" || op == "_Send" || op == "_Recv" ||
-         op == "_HostSend" || op == "_HostRecv" || op == "Placeholder";
-}
-
-bool HasRefType(const DataTypeVector& types) {
-  return std::any_of(types.begin(), types.end(), [](DataType t) { return IsRefType(t); });
-}
-
-bool Mergeable(const Node& n) {
-  if (!n.IsOp() || n.op_def() == nullptr || n.op_def()->is_stateful) return false;
-  if (n.IsControlFlow() || IsFeedFetchOrTransfer(n)) return false;
-  return !HasRefType(n.input_types()) && !HasRefType(n.output_types());
 }
 
 // What two equal nodes share besides their attrs: op, device, data inputs
@@ -121,7 +104,7 @@ bool OptimizeCSE(Graph* graph, const std::function<bool(const Node*)>& consider)
   absl::flat_hash_map<std::string, std::vector<Node*>> seen;
   bool changed = false;
   for (Node* n : *order) {
-    if (!Mergeable(*n) || (consider && !consider(n))) continue;
+    if (!MayChange(*n) || (consider && !consider(n))) continue;
     std::vector<Node*>& candidates = seen[SignatureOf(*n)];
     const auto same = std::find_if(candidates.begin(), candidates.end(),
                                    [n](const Node* c) { return SameAttrs(*c, *n); });

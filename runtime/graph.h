@@ -162,6 +162,11 @@ absl::StatusOr<std::unique_ptr<Graph>> ConvertGraphDefToGraph(const GraphDef& de
 // A deep copy of `graph` (same node names, ids may differ).
 absl::StatusOr<std::unique_ptr<Graph>> CopyGraph(const Graph& graph);
 
+// Runs the shape functions of `graph` again, keeping what its nodes' outputs
+// already hold where the new shape says less: after a pass made an input
+// constant (a reduction's axes, a Reshape's shape), what follows from it.
+absl::Status RefineShapes(Graph* graph);
+
 }  // namespace minitf
 
 #endif  // MINITF_RUNTIME_GRAPH_H_

@@ -73,8 +73,22 @@ absl::Status AddInputEdges(Graph* g, Node* n) {
   return absl::OkStatus();
 }
 
+// Per output, `now` merged with `before`; `before` where they disagree.
+std::vector<PartialTensorShape> MergedShapes(const std::vector<PartialTensorShape>& before,
+                                             const std::vector<PartialTensorShape>& now) {
+  if (before.size() != now.size()) return before;
+  std::vector<PartialTensorShape> merged = before;
+  for (size_t i = 0; i < now.size(); ++i) {
+    absl::StatusOr<PartialTensorShape> m = before[i].MergeWith(now[i]);
+    if (m.ok()) merged[i] = *std::move(m);
+  }
+  return merged;
+}
+
 // Runs shape functions in topological order (TensorFlow's ShapeRefiner).
-absl::Status InferShapes(Graph* g, const std::vector<Node*>& order) {
+// With `refine`, what a node's outputs already hold is kept where the new
+// shape says less, and a shape function's error leaves the node as it was.
+absl::Status InferShapes(Graph* g, const std::vector<Node*>& order, bool refine) {
   for (Node* n : order) {
     if (!n->IsOp()) continue;
     std::vector<PartialTensorShape> input_shapes(n->num_inputs());
@@ -95,6 +109,10 @@ absl::Status InferShapes(Graph* g, const std::vector<Node*>& order) {
     InferenceContext ctx(&n->def(), op_def, std::move(input_shapes), std::move(input_tensors),
                          n->num_outputs());
     absl::Status s = op_def->shape_fn(&ctx);
+    if (refine) {
+      if (s.ok()) g->set_output_shapes(n, MergedShapes(n->output_shapes(), ctx.outputs()));
+      continue;
+    }
     if (!s.ok()) {
       if (absl::StrContains(s.message(), "Node '")) return s;
       return NodeError(n->def(), s.message());
@@ -144,7 +162,7 @@ absl::StatusOr<std::unique_ptr<Graph>> ConvertGraphDefToGraph(const GraphDef& de
   }
   for (Node* n : nodes) MINITF_RETURN_IF_ERROR(AddInputEdges(g.get(), n));
   MINITF_ASSIGN_OR_RETURN(std::vector<Node*> order, g->TopologicalOrder());
-  MINITF_RETURN_IF_ERROR(InferShapes(g.get(), order));
+  MINITF_RETURN_IF_ERROR(InferShapes(g.get(), order, /*refine=*/false));
   if (HasLoopOps(*g)) {
     // A node fed from two frames is reported here, not when a step runs.
     std::vector<ControlFlowInfo> info;
@@ -152,6 +170,11 @@ absl::StatusOr<std::unique_ptr<Graph>> ConvertGraphDefToGraph(const GraphDef& de
   }
   g->FixupSourceAndSinkEdges();
   return g;
+}
+
+absl::Status RefineShapes(Graph* graph) {
+  MINITF_ASSIGN_OR_RETURN(std::vector<Node*> order, graph->TopologicalOrder());
+  return InferShapes(graph, order, /*refine=*/true);
 }
 
 absl::StatusOr<std::unique_ptr<Graph>> CopyGraph(const Graph& graph) {

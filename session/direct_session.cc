@@ -9,6 +9,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/time/time.h"
 #include "device/device_factory.h"
+#include "optimizer/graph_dump.h"
 #include "optimizer/graph_optimizer.h"
 #include "platform/cpu_info.h"
 #include "platform/logging.h"
@@ -232,7 +233,8 @@ absl::StatusOr<std::unique_ptr<DirectSession::ExecutorsAndKeys>> DirectSession::
   MINITF_RETURN_IF_ERROR(PlaceGraph(graph.get(), device_set_, placer_options));
   MINITF_RETURN_IF_ERROR(AddControlLoops(graph.get()));
   MINITF_RETURN_IF_ERROR(
-      GraphOptimizer(options_.config.graph_options.optimizer_options).Optimize(graph.get()));
+      GraphOptimizer(options_.config.graph_options, device_set_.client_device())
+          .Optimize(graph.get()));
 
   PartitionOptions partition_options;
   partition_options.get_incarnation = [this](const std::string& device) {
@@ -246,6 +248,9 @@ absl::StatusOr<std::unique_ptr<DirectSession::ExecutorsAndKeys>> DirectSession::
   };
   absl::flat_hash_map<std::string, GraphDef> partitions;
   MINITF_RETURN_IF_ERROR(Partition(partition_options, graph.get(), &partitions));
+  for (const auto& [device, partition] : partitions) {
+    DumpGraphDef(absl::StrCat("partition_", device), partition);
+  }
   auto eks = std::make_unique<ExecutorsAndKeys>();
   MINITF_ASSIGN_OR_RETURN(eks->executors,
                           ExecutorSet::Create(partitions, device_mgr_.get(), &op_segment_));

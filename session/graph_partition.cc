@@ -177,8 +177,18 @@ std::string Partitioner::RecvForControl(const Edge& e, const std::string& dst_de
   (*partitions_)[dummy.device].node.push_back(dummy);
   std::string recv = AddSendRecv(dummy.name, 0, DT_FLOAT, src.assigned_device_name(),
                                  dst_device, tensor_name, *e.dst());
-  recvs_.emplace(std::move(key), recv);
-  return recv;
+  // A _Recv that received a dead tensor has dead outputs but ran: a control
+  // edge from it would not carry the deadness (as in TensorFlow's executor).
+  // An Identity of its output is dead then, and its control edge is.
+  NodeDef identity;
+  identity.name = NewName(absl::StrCat("_ctrl_recv_", tensor_name));
+  identity.op = "Identity";
+  identity.device = dst_device;
+  identity.input = {absl::StrCat(recv, ":0")};
+  identity.attr["T"] = DT_FLOAT;
+  (*partitions_)[dst_device].node.push_back(identity);
+  recvs_.emplace(std::move(key), identity.name);
+  return identity.name;
 }
 
 std::string Partitioner::AddSendRecv(const std::string& src_name, int src_output,

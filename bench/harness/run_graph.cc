@@ -91,7 +91,7 @@ absl::StatusOr<RunGraphResult> RunGraph(const RunGraphOptions& options) {
 
   SessionOptions session_options;
   if (!options.optimize) {
-    session_options.config.graph_options.optimizer_options.opt_level = OptimizerOptions::L0;
+    session_options.config.graph_options = GraphOptions::Unoptimized();
   }
   if (options.device == "CPU") {
     session_options.config.device_count["GPU"] = 0;

@@ -181,6 +181,8 @@ TracedRun RunTraced(const GraphDef& def, const OptimizerOptions& optimizer) {
   SessionOptions options;
   options.config.device_count = {{"GPU", 0}};
   options.config.graph_options.optimizer_options = optimizer;
+  // Grappler's switches off: optimizer_options alone decide.
+  options.config.graph_options.rewrite_options.disable_meta_optimizer = true;
   std::unique_ptr<Session> session = *NewSession(options);
   EXPECT_TRUE(session->Create(def).ok());
   RunOptions run_options;
@@ -230,12 +232,15 @@ TEST(OptimizerCseTest, GraphOptimizerRunsCseOnlyWhenAsked) {
   auto x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
   ops::Add(root.WithOpName("c"), ops::Neg(root.WithOpName("a"), x),
            ops::Neg(root.WithOpName("b"), x));
-  OptimizerOptions l0;
-  l0.opt_level = OptimizerOptions::L0;
   std::unique_ptr<Graph> g = ToGraph(root);
-  ASSERT_TRUE(GraphOptimizer(l0).Optimize(g.get()).ok());
+  ASSERT_TRUE(GraphOptimizer(GraphOptions::Unoptimized()).Optimize(g.get()).ok());
   EXPECT_EQ(CountOps(*g, "Neg"), 2);
-  ASSERT_TRUE(GraphOptimizer(OptimizerOptions()).Optimize(g.get()).ok());
+  // Grappler's common_subgraph_elimination alone asks for it too.
+  GraphOptions grappler = GraphOptions::Unoptimized();
+  grappler.rewrite_options.disable_meta_optimizer = false;
+  grappler.rewrite_options.constant_folding = RewriterConfig::OFF;
+  grappler.rewrite_options.dependency_optimization = RewriterConfig::OFF;
+  ASSERT_TRUE(GraphOptimizer(grappler).Optimize(g.get()).ok());
   EXPECT_EQ(CountOps(*g, "Neg"), 1);
 }
 

@@ -34,8 +34,12 @@ constexpr char kFullGPU[] = "/job:localhost/replica:0/task:0/device:GPU:0";
 
 using Feeds = std::vector<std::pair<std::string, Tensor>>;
 
+// Graph optimization stays off: these graphs are made of constants, which
+// it would compute on the host before the step; the tests are about the
+// device running them.
 SessionOptions Options(const std::string& simgpu = "", bool private_allocators = false) {
   SessionOptions options;
+  options.config.graph_options = GraphOptions::Unoptimized();
   options.config.intra_op_parallelism_threads = 2;
   options.config.inter_op_parallelism_threads = 2;
   options.config.gpu_options.platform = "SimGPU";
@@ -559,6 +563,29 @@ TEST(GPUSessionTest, BadGpuOptionsFailSessionCreationNamingTheSetting) {
   session = NewSession(options);
   ASSERT_FALSE(session.ok());
   EXPECT_THAT(std::string(session.status().message()), HasSubstr("visible_device_list"));
+}
+
+// A cond whose branch value is a Const on the CPU waiting (control edge) for
+// the branch's pivot on the GPU: the pivot's deadness crosses devices with
+// the control edge, so the untaken branch stays dead and Merge gives the
+// taken one's value, for either predicate.
+TEST(GPUSessionTest, DeadnessCrossesDevicesOnAControlEdge) {
+  Scope root = Scope::NewRootScope();
+  auto p = ops::Placeholder(root.WithOpName("p"), DT_BOOL);
+  auto sw = ops::Switch(root.WithOpName("sw").WithDevice(kGPU), p, p);
+  auto pivot_f = ops::Identity(root.WithOpName("pivot_f").WithDevice(kGPU), sw.output_false);
+  auto pivot_t = ops::Identity(root.WithOpName("pivot_t").WithDevice(kGPU), sw.output_true);
+  auto if_false = ops::Const(
+      root.WithOpName("if_false").WithDevice(kCpu).WithControlDependencies({pivot_f}), 18);
+  auto if_true = ops::Const(
+      root.WithOpName("if_true").WithDevice(kCpu).WithControlDependencies({pivot_t}), 7);
+  ops::Merge(root.WithOpName("m").WithDevice(kCpu), {if_false, if_true});
+  auto session = MakeSession(Options(), root);
+  for (bool pred : {false, true}) {
+    std::vector<Tensor> out;
+    ASSERT_TRUE(RunStep(session.get(), {{"p", Tensor::Scalar<bool>(pred)}}, {"m:0"}, &out).ok());
+    EXPECT_EQ(out[0].scalar<int32_t>()(), pred ? 7 : 18) << "pred " << pred;
+  }
 }
 
 }  // namespace

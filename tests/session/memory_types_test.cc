@@ -144,6 +144,8 @@ class StrictSimGpuSessionTest : public ::testing::Test {
     options.config.inter_op_parallelism_threads = 2;
     options.config.gpu_options.platform = "SimGPU";
     options.config.gpu_options.simgpu_options = "memory=256MiB,mode=functional,strict=true";
+    // The op must read its constant input on the GPU, not be folded.
+    options.config.graph_options = GraphOptions::Unoptimized();
     MINITF_ASSIGN_OR_RETURN(std::unique_ptr<Session> session, NewSession(options));
     Scope root = Scope::NewRootScope().WithDevice(kGPU);
     auto x = ops::Const(root.WithOpName("x"), {1.0f, 2.0f, 3.0f, 4.0f});

@@ -79,10 +79,13 @@ struct FixtureRun {
   std::string name;
   std::string device;  // "CPU" or "GPU"
   std::string graph_file;
+  // Graph optimization (the default) on, or every pass off.
+  bool optimize = true;
 };
 
 void PrintTo(const FixtureRun& run, std::ostream* os) {
-  *os << run.name << " on " << run.device << " from " << run.graph_file;
+  *os << run.name << " on " << run.device << " from " << run.graph_file
+      << (run.optimize ? "" : ", unoptimized");
 }
 
 class TensorFlowFixtureTest : public ::testing::TestWithParam<FixtureRun> {};
@@ -118,6 +121,7 @@ TEST_P(TensorFlowFixtureTest, MatchesTensorFlow) {
   absl::StatusOr<GraphDef> graph = ReadGraphDefFile(dir + run.graph_file);
   ASSERT_TRUE(graph.ok()) << graph.status();
   SessionOptions options;
+  if (!run.optimize) options.config.graph_options = GraphOptions::Unoptimized();
   if (run.device == "CPU") {
     options.config.device_count["GPU"] = 0;
   } else {
@@ -168,7 +172,9 @@ TEST_P(TensorFlowFixtureTest, MatchesTensorFlow) {
   }
 }
 
-// The cases, each on both devices and from each graph file it has.
+// The cases, each on both devices and from each graph file it has, and
+// from the binary file with graph optimization off: the same answers either
+// way.
 std::vector<FixtureRun> AllRuns() {
   std::vector<FixtureRun> runs;
   for (const char* name : {"mlp_frozen", "cnn_frozen", "cond_v1", "while_loop_v1", "linear_gd",
@@ -176,6 +182,7 @@ std::vector<FixtureRun> AllRuns() {
                            "random_ops", "reductions_accuracy", "losses_accuracy"}) {
     for (const char* device : {"CPU", "GPU"}) {
       runs.push_back({name, device, "graph.pb"});
+      runs.push_back({name, device, "graph.pb", /*optimize=*/false});
       if (std::ifstream(kFixtures + name + "/graph.pbtxt").good()) {
         runs.push_back({name, device, "graph.pbtxt"});
       }
@@ -188,7 +195,8 @@ INSTANTIATE_TEST_SUITE_P(
     Fixtures, TensorFlowFixtureTest, ::testing::ValuesIn(AllRuns()),
     [](const ::testing::TestParamInfo<FixtureRun>& info) {
       return info.param.name + "_" + info.param.device + "_" +
-             (info.param.graph_file == "graph.pb" ? "pb" : "pbtxt");
+             (info.param.graph_file == "graph.pb" ? "pb" : "pbtxt") +
+             (info.param.optimize ? "" : "_unoptimized");
     });
 
 }  // namespace

@@ -19,6 +19,7 @@ std::atomic<int64_t> g_count_runs{0};
 int64_t TestCountRunsValue() { return g_count_runs.load(); }
 
 REGISTER_OP("_TestFail")
+    .SetIsStateful()  // What it does to a step is the point: never folded away.
     .Input("input: T")
     .Output("output: T")
     .Attr("T: type")
@@ -40,6 +41,7 @@ class TestFailOp : public OpKernel {
 REGISTER_KERNEL_BUILDER(Name("_TestFail").Device(DEVICE_CPU), TestFailOp);
 
 REGISTER_OP("_TestAsyncIdentity")
+    .SetIsStateful()  // What it does to a step is the point: never folded away.
     .Input("input: T")
     .Output("output: T")
     .Attr("T: type")
@@ -73,6 +75,7 @@ class TestAsyncIdentityOp : public AsyncOpKernel {
 REGISTER_KERNEL_BUILDER(Name("_TestAsyncIdentity").Device(DEVICE_CPU), TestAsyncIdentityOp);
 
 REGISTER_OP("_TestBlockUntilCancelled")
+    .SetIsStateful()  // What it does to a step is the point: never folded away.
     .Input("input: T")
     .Output("output: T")
     .Attr("T: type")
@@ -97,6 +100,7 @@ REGISTER_KERNEL_BUILDER(Name("_TestBlockUntilCancelled").Device(DEVICE_CPU),
                         TestBlockUntilCancelledOp);
 
 REGISTER_OP("_TestSpinUntilCancelled")
+    .SetIsStateful()  // What it does to a step is the point: never folded away.
     .Input("input: T")
     .Output("output: T")
     .Attr("T: type")

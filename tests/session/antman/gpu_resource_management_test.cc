@@ -47,6 +47,8 @@ SessionOptions Options(const std::string& config_file) {
   options.config.gpu_options.simgpu_options = "memory=512MiB,mode=functional";
   options.config.gpu_options.private_allocators = true;
   options.config.gpu_options.memory_limit_bytes = 64 * kMiB;
+  // The step's kernels must run on the device: no constant folding.
+  options.config.graph_options = GraphOptions::Unoptimized();
   options.gpu_config_file = config_file;
   return options;
 }

@@ -43,6 +43,8 @@ std::unique_ptr<DirectSession> MakeSession(const std::string& dir, bool with_con
   options.config.gpu_options.private_allocators = true;
   options.config.gpu_options.memory_limit_bytes = 64 * kMiB;
   options.gpu_status_file = dir + "/status.json";
+  // The step's kernels must run on the device: no constant folding.
+  options.config.graph_options = GraphOptions::Unoptimized();
   if (with_config) {
     options.gpu_config_file = dir + "/job.json";
     test::WriteFileAtomically(options.gpu_config_file, R"({"perfControl": 70})");

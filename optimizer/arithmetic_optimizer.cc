@@ -1,0 +1,175 @@
+#include "optimizer/arithmetic_optimizer.h"
+
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_set.h"
+#include "optimizer/node_rules.h"
+#include "platform/status_macros.h"
+#include "runtime/node_def_util.h"
+#include "runtime/types.h"
+
+namespace minitf {
+namespace {
+
+const absl::flat_hash_set<std::string>& SameShapeMeansSameValue() {
+  static const auto* ops = new absl::flat_hash_set<std::string>{
+      "Reshape", "BroadcastTo", "Tile", "Pad", "MirrorPad", "Slice", "Squeeze", "Sum",
+      "Mean",    "Prod",        "Max",  "Min", "All",       "Any"};
+  return *ops;
+}
+
+const Edge* DataInput(const Node& n, int i) {
+  absl::StatusOr<const Edge*> e = n.input_edge(i);
+  return e.ok() ? *e : nullptr;
+}
+
+// The value of data input i when a Const feeds it, else null.
+const Tensor* ConstInput(const Node& n, int i) {
+  const Edge* e = DataInput(n, i);
+  if (e == nullptr || e->src()->type_string() != "Const") return nullptr;
+  auto it = e->src()->def().attr.find("value");
+  if (it == e->src()->def().attr.end() || !it->second.Holds<Tensor>()) return nullptr;
+  return &it->second.tensor();
+}
+
+// A permutation held by a Const, or empty.
+std::vector<int64_t> Permutation(const Node& transpose) {
+  const Tensor* perm = ConstInput(transpose, 1);
+  std::vector<int64_t> out;
+  if (perm == nullptr || perm->dims() != 1) return out;
+  for (int64_t i = 0; i < perm->NumElements(); ++i) {
+    out.push_back(perm->dtype() == DT_INT64 ? perm->flat<int64_t>()(i)
+                                            : perm->flat<int32_t>()(i));
+  }
+  return out;
+}
+
+bool IsIdentityPermutation(const std::vector<int64_t>& perm) {
+  for (size_t i = 0; i < perm.size(); ++i) {
+    if (perm[i] != static_cast<int64_t>(i)) return false;
+  }
+  return !perm.empty();
+}
+
+// Whether inner then outer leaves every axis where it was.
+bool Cancel(const std::vector<int64_t>& inner, const std::vector<int64_t>& outer) {
+  if (inner.empty() || inner.size() != outer.size()) return false;
+  for (size_t i = 0; i < outer.size(); ++i) {
+    const int64_t o = outer[i];
+    if (o < 0 || o >= static_cast<int64_t>(inner.size()) || inner[o] != static_cast<int64_t>(i)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool SameKnownShape(const Node& n) {
+  const Edge* in = DataInput(n, 0);
+  if (in == nullptr || n.num_outputs() != 1) return false;
+  const PartialTensorShape& from = in->src()->output_shapes()[in->src_output()];
+  const PartialTensorShape& to = n.output_shapes()[0];
+  return from.IsFullyDefined() && to.IsFullyDefined() && from == to;
+}
+
+// The edge whose value `n` passes on unchanged, or null.
+const Edge* PassedOn(const Node& n) {
+  const std::string& op = n.type_string();
+  if (op == "StopGradient" || op == "PreventGradient" || op == "Snapshot") {
+    return DataInput(n, 0);
+  }
+  if (op == "Cast") {
+    return n.input_type(0) == n.output_type(0) ? DataInput(n, 0) : nullptr;
+  }
+  if (op == "Transpose") {
+    const std::vector<int64_t> perm = Permutation(n);
+    if (IsIdentityPermutation(perm)) return DataInput(n, 0);
+    const Edge* in = DataInput(n, 0);
+    if (in != nullptr && in->src()->type_string() == "Transpose" &&
+        Cancel(Permutation(*in->src()), perm)) {
+      return DataInput(*in->src(), 0);
+    }
+    return nullptr;
+  }
+  if (SameShapeMeansSameValue().contains(op) && SameKnownShape(n)) return DataInput(n, 0);
+  return nullptr;
+}
+
+// A node without inputs of its own (a Const), which any frame may read.
+bool IsFree(const Node& n) {
+  for (const Edge* e : n.in_edges()) {
+    if (!e->src()->IsSource()) return false;
+  }
+  return true;
+}
+
+// Replaces `n` by an Identity of the same name reading `value`.
+absl::Status ToIdentity(Graph* graph, Node* n, const Edge* value) {
+  Node* src = value->src();
+  const int src_output = value->src_output();
+  std::vector<Node*> waits_for;  // Control inputs, and the dropped inputs' nodes.
+  std::vector<Node*> dropped;
+  for (const Edge* e : n->in_edges()) {
+    if (e == value || e->src()->IsSource()) continue;
+    if (!e->IsControlEdge()) dropped.push_back(e->src());
+    if (e->IsControlEdge() || !IsFree(*e->src())) waits_for.push_back(e->src());
+  }
+  if (n->type_string() == "Transpose" && src != DataInput(*n, 0)->src()) {
+    dropped.push_back(DataInput(*n, 0)->src());  // The inner Transpose.
+  }
+  struct Out {
+    Node* dst;
+    int output;
+    int input;
+  };
+  std::vector<Out> outs;
+  for (const Edge* e : n->out_edges()) outs.push_back({e->dst(), e->src_output(), e->dst_input()});
+  NodeDef def;
+  def.name = n->name();
+  def.op = "Identity";
+  def.device = n->requested_device();
+  def.attr["T"] = n->output_type(0);
+  const std::string device = n->assigned_device_name();
+  const std::vector<PartialTensorShape> shapes = n->output_shapes();
+  graph->RemoveNode(n);
+  MINITF_ASSIGN_OR_RETURN(Node * identity, graph->AddNode(std::move(def)));
+  identity->set_assigned_device_name(device);
+  graph->set_output_shapes(identity, shapes);
+  graph->AddEdge(src, src_output, identity, 0);
+  for (Node* w : waits_for) graph->AddControlEdge(w, identity);
+  for (const Out& o : outs) {
+    if (o.dst->IsSink()) continue;
+    if (o.output == kControlSlot) {
+      graph->AddControlEdge(identity, o.dst);
+    } else {
+      graph->AddEdge(identity, 0, o.dst, o.input);
+    }
+  }
+  for (Node* d : dropped) {
+    if (d != src) RemoveIfUnread(graph, d);
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+bool SimplifyArithmetic(Graph* graph, const std::function<bool(const Node*)>& consider) {
+  bool changed = false;
+  std::vector<int> ids;
+  for (const Node* n : graph->op_nodes()) ids.push_back(n->id());
+  for (int id : ids) {
+    Node* n = graph->FindNodeId(id);
+    if (n == nullptr) continue;  // Removed as unread.
+    if (n->type_string() == "Identity" || !MayChange(*n) || (consider && !consider(n))) {
+      continue;
+    }
+    const Edge* value = PassedOn(*n);
+    if (value == nullptr || IsRefType(value->src()->output_type(value->src_output()))) continue;
+    if (!ToIdentity(graph, n, value).ok()) continue;
+    changed = true;
+  }
+  if (changed) graph->FixupSourceAndSinkEdges();
+  return changed;
+}
+
+}  // namespace minitf
