@@ -9,6 +9,7 @@
 #include "optimizer/dependency_optimizer.h"
 #include "optimizer/graph_dump.h"
 #include "optimizer/optimizer_cse.h"
+#include "optimizer/remapper.h"
 #include "platform/logging.h"
 #include "platform/status_macros.h"
 
@@ -53,6 +54,9 @@ absl::Status GraphOptimizer::OptimizeOn(Device* host, Graph* graph) const {
     }
     if (!changed) break;
   }
+  // Fusion last, once the graph is as small as it gets (as Grappler's
+  // remapper runs after its other passes).
+  if (rewrite.On(rewrite.remapping)) FuseMatMulBiasAdd(graph, nullptr);
   VLOG(1, "GraphOptimizer: {} nodes -> {}", before, graph->num_op_nodes());
   DumpGraph("after_optimization", *graph);
   return absl::OkStatus();

@@ -241,6 +241,26 @@ REGISTER_OP("MatMul")
     .Attr("grad_b: bool = false")
     .SetShapeFn(MatMulShape);
 
+// Grappler's remapper fusion of MatMul, BiasAdd and an activation (as
+// TensorFlow's _FusedMatMul): product = act(op(a) * op(b) + args[0]).
+// fused_ops is ["BiasAdd"] or ["BiasAdd", act] with act one of Relu, Relu6,
+// Elu, Tanh; num_args is 1. Made by the optimizer (optimizer/remapper.h),
+// never by TensorFlow's graphs; epsilon and leakyrelu_alpha are TensorFlow's
+// attrs, unused by these fusions.
+REGISTER_OP("_FusedMatMul")
+    .Input("a: T")
+    .Input("b: T")
+    .Input("args: num_args * T")
+    .Output("product: T")
+    .Attr("transpose_a: bool = false")
+    .Attr("transpose_b: bool = false")
+    .Attr("T: {float, double}")
+    .Attr("num_args: int >= 0")
+    .Attr("fused_ops: list(string) = []")
+    .Attr("epsilon: float = 0.0001")
+    .Attr("leakyrelu_alpha: float = 0.2")
+    .SetShapeFn(MatMulShape);
+
 // data_format: only "NHWC" (the bias along the last dimension).
 REGISTER_OP("BiasAdd")
     .Input("value: T")

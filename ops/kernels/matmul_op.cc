@@ -3,17 +3,22 @@
 // int32 and int64: an Eigen tensor contraction; both on the intra-op pool) and on CUDA GPUs (float: the
 // executor's BLAS plugin, cuBLAS). Every device checks the operands the same
 // way, allocates the product, skips an empty one and zeroes one with k = 0;
-// only the multiplication differs.
+// only the multiplication differs. _FusedMatMul (the remapper's MatMul +
+// BiasAdd + activation) runs on the CPU: the product, then the bias and the
+// activation in one pass.
 //
 // BLAS is column-major and tensors are row-major, so the CUDA kernel
 // computes product^T = op(b)^T op(a)^T: a row-major matrix read as
 // column-major is its transpose, so the operands swap places and keep their
 // transpose flags.
 #include <cstdint>
+#include <string>
+#include <vector>
 #include <type_traits>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "ops/kernels/cpu_gemm.h"
 #include "runtime/kernel_registry.h"
 #include "runtime/node_def_util.h"
@@ -65,6 +70,9 @@ class MatMulOp : public OpKernel {
     }
     OP_REQUIRES_OK(ctx, Device::Multiply(ctx, *plan, a, b, product));
   }
+
+ protected:
+  bool transpose_b() const { return transpose_b_; }
 
  private:
   // InvalidArgument naming the node when a or b is not a matrix or their
@@ -131,6 +139,88 @@ struct CpuMatMul {
   }
 };
 
+// What _FusedMatMul adds to the product: the bias, then an activation.
+enum class Activation { kNone, kRelu, kRelu6, kElu, kTanh };
+
+absl::StatusOr<Activation> ParseFusedOps(const std::vector<std::string>& fused_ops) {
+  if (fused_ops.empty() || fused_ops[0] != "BiasAdd" || fused_ops.size() > 2) {
+    return absl::UnimplementedError(absl::StrCat(
+        "fused_ops must be [BiasAdd] or [BiasAdd, activation], got [",
+        absl::StrJoin(fused_ops, ", "), "]"));
+  }
+  if (fused_ops.size() == 1) return Activation::kNone;
+  const std::string& act = fused_ops[1];
+  if (act == "Relu") return Activation::kRelu;
+  if (act == "Relu6") return Activation::kRelu6;
+  if (act == "Elu") return Activation::kElu;
+  if (act == "Tanh") return Activation::kTanh;
+  return absl::UnimplementedError(
+      absl::StrCat("fused activation '", act, "' is not one of Relu, Relu6, Elu, Tanh"));
+}
+
+// _FusedMatMul on the CPU: MatMul's product, then the bias and the
+// activation in one pass over it (BiasAdd's and the activation's kernels
+// would take one each).
+template <typename T>
+class FusedMatMulOp : public MatMulOp<CpuMatMul<T>> {
+ public:
+  explicit FusedMatMulOp(OpKernelConstruction* ctx) : MatMulOp<CpuMatMul<T>>(ctx) {
+    std::vector<std::string> fused_ops;
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("fused_ops", &fused_ops));
+    absl::StatusOr<Activation> activation = ParseFusedOps(fused_ops);
+    OP_REQUIRES_OK(ctx, activation.status());
+    activation_ = *activation;
+    int64_t num_args = 0;
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("num_args", &num_args));
+    OP_REQUIRES(ctx, num_args == 1,
+                absl::InvalidArgumentError(absl::StrCat(
+                    "BiasAdd takes one argument (the bias), num_args is ", num_args)));
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& bias = ctx->input(2);
+    OP_REQUIRES(ctx, bias.dims() == 1,
+                absl::InvalidArgumentError(absl::StrCat("bias must be a vector, got shape ",
+                                                        bias.shape().DebugString())));
+    const int64_t n = ctx->input(1).dims() == 2
+                          ? ctx->input(1).dim_size(this->transpose_b() ? 0 : 1)
+                          : -1;
+    OP_REQUIRES(ctx, n < 0 || bias.dim_size(0) == n,
+                absl::InvalidArgumentError(absl::StrCat(
+                    "Must provide as many biases as the last dimension of the product: ",
+                    bias.dim_size(0), " vs. ", n)));
+    MatMulOp<CpuMatMul<T>>::Compute(ctx);
+    if (!ctx->status().ok() || ctx->mutable_output_slot(0)->value.NumElements() == 0) return;
+    Tensor& product = ctx->mutable_output_slot(0)->value;
+    const Eigen::Index rows = product.dim_size(0), cols = product.dim_size(1);
+    auto out = product.matrix<T>();
+    const Eigen::array<Eigen::Index, 2> one_row = {1, cols};
+    const Eigen::array<Eigen::Index, 2> every_row = {rows, 1};
+    auto biased = out + bias.vec<T>().reshape(one_row).broadcast(every_row);
+    const auto& d = ctx->eigen_cpu_device();
+    switch (activation_) {
+      case Activation::kNone:
+        out.device(d) = biased;
+        break;
+      case Activation::kRelu:
+        out.device(d) = biased.cwiseMax(T(0));
+        break;
+      case Activation::kRelu6:
+        out.device(d) = biased.cwiseMax(T(0)).cwiseMin(T(6));
+        break;
+      case Activation::kElu:
+        out.device(d) = (biased < T(0)).select(biased.exp() - T(1), biased);
+        break;
+      case Activation::kTanh:
+        out.device(d) = biased.tanh();
+        break;
+    }
+  }
+
+ private:
+  Activation activation_ = Activation::kNone;  // Constant after construction.
+};
+
 #define MINITF_REGISTER_MATMUL(T)                                                 \
   REGISTER_KERNEL_BUILDER(Name("MatMul").Device(DEVICE_CPU).TypeConstraint<T>("T"), \
                           MatMulOp<CpuMatMul<T>>)
@@ -139,6 +229,10 @@ MINITF_REGISTER_MATMUL(double);
 MINITF_REGISTER_MATMUL(int32_t);
 MINITF_REGISTER_MATMUL(int64_t);
 #undef MINITF_REGISTER_MATMUL
+REGISTER_KERNEL_BUILDER(Name("_FusedMatMul").Device(DEVICE_CPU).TypeConstraint<float>("T"),
+                        FusedMatMulOp<float>);
+REGISTER_KERNEL_BUILDER(Name("_FusedMatMul").Device(DEVICE_CPU).TypeConstraint<double>("T"),
+                        FusedMatMulOp<double>);
 
 #ifdef MINITF_WITH_CUDA
 struct CudaMatMul {

@@ -1,0 +1,173 @@
+#include "optimizer/remapper.h"
+
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "optimizer/node_rules.h"
+#include "platform/status_macros.h"
+#include "runtime/kernel_registry.h"
+#include "runtime/node_def_util.h"
+
+namespace minitf {
+namespace {
+
+bool IsActivation(const Node& n) {
+  const std::string& op = n.type_string();
+  return op == "Relu" || op == "Relu6" || op == "Elu" || op == "Tanh";
+}
+
+// The only node reading `n`'s outputs through data edges, when there is one
+// and no node waits for `n` through a control edge; else null.
+Node* OnlyConsumer(const Node& n) {
+  Node* consumer = nullptr;
+  for (const Edge* e : n.out_edges()) {
+    if (e->dst()->IsSink()) continue;
+    if (e->IsControlEdge() || (consumer != nullptr && consumer != e->dst())) return nullptr;
+    consumer = e->dst();
+  }
+  return consumer;
+}
+
+const Edge* DataInput(const Node& n, int i) {
+  absl::StatusOr<const Edge*> e = n.input_edge(i);
+  return e.ok() ? *e : nullptr;
+}
+
+// "CPU" from ".../device:CPU:0", "" when unplaced.
+std::string DeviceTypeOf(const std::string& device) {
+  const size_t at = device.rfind("/device:");
+  if (at == std::string::npos) return "";
+  const size_t begin = at + 8;
+  const size_t end = device.find(':', begin);
+  return device.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
+}
+
+struct Pattern {
+  Node* matmul = nullptr;
+  Node* bias_add = nullptr;
+  Node* activation = nullptr;  // May be null.
+  Node* Last() const { return activation != nullptr ? activation : bias_add; }
+};
+
+bool SameDevice(const Node& a, const Node& b) {
+  return a.assigned_device_name() == b.assigned_device_name() &&
+         a.requested_device() == b.requested_device();
+}
+
+bool Match(Node* bias_add, Pattern* p) {
+  if (bias_add->type_string() != "BiasAdd" || !MayChange(*bias_add)) return false;
+  std::string format;
+  if (!GetNodeAttr(bias_add->def(), "data_format", &format).ok() || format != "NHWC") {
+    return false;
+  }
+  const Edge* in = DataInput(*bias_add, 0);
+  if (in == nullptr || in->src()->type_string() != "MatMul") return false;
+  Node* matmul = in->src();
+  if (!MayChange(*matmul) || OnlyConsumer(*matmul) != bias_add || !SameDevice(*matmul, *bias_add)) {
+    return false;
+  }
+  p->matmul = matmul;
+  p->bias_add = bias_add;
+  p->activation = nullptr;
+  Node* next = OnlyConsumer(*bias_add);
+  if (next != nullptr && IsActivation(*next) && MayChange(*next) && SameDevice(*next, *bias_add)) {
+    p->activation = next;
+  }
+  return true;
+}
+
+NodeDef FusedDef(const Pattern& p) {
+  NodeDef def;
+  def.name = p.Last()->name();
+  def.op = "_FusedMatMul";
+  def.device = p.bias_add->requested_device();
+  const AttrValueMap& mm = p.matmul->def().attr;
+  for (const char* attr : {"transpose_a", "transpose_b", "T"}) {
+    if (auto it = mm.find(attr); it != mm.end()) def.attr[attr] = it->second;
+  }
+  def.attr["num_args"] = int64_t{1};
+  std::vector<std::string> fused_ops = {"BiasAdd"};
+  if (p.activation != nullptr) fused_ops.push_back(p.activation->type_string());
+  def.attr["fused_ops"] = fused_ops;
+  return def;
+}
+
+bool HasKernel(const NodeDef& def, const std::string& device) {
+  const std::string type = DeviceTypeOf(device);
+  return !type.empty() && KernelRegistry::Global()->FindKernel(type, def).ok();
+}
+
+absl::Status Fuse(Graph* graph, const Pattern& p) {
+  NodeDef def = FusedDef(p);
+  struct In {
+    Node* src;
+    int output;
+  };
+  std::vector<In> inputs;
+  for (int i = 0; i < 2; ++i) {
+    const Edge* e = DataInput(*p.matmul, i);
+    inputs.push_back({e->src(), e->src_output()});
+  }
+  const Edge* bias = DataInput(*p.bias_add, 1);
+  inputs.push_back({bias->src(), bias->src_output()});
+  std::vector<Node*> control;
+  std::vector<Node*> fused = {p.matmul, p.bias_add};
+  if (p.activation != nullptr) fused.push_back(p.activation);
+  for (Node* n : fused) {
+    for (const Edge* e : n->in_edges()) {
+      if (e->IsControlEdge() && e->src()->IsOp()) control.push_back(e->src());
+    }
+  }
+  struct Out {
+    Node* dst;
+    int output;
+    int input;
+  };
+  std::vector<Out> outs;
+  for (const Edge* e : p.Last()->out_edges()) {
+    if (!e->dst()->IsSink()) outs.push_back({e->dst(), e->src_output(), e->dst_input()});
+  }
+  const std::string device = p.bias_add->assigned_device_name();
+  const std::vector<PartialTensorShape> shapes = p.Last()->output_shapes();
+  for (Node* n : fused) graph->RemoveNode(n);
+  MINITF_ASSIGN_OR_RETURN(Node * node, graph->AddNode(std::move(def)));
+  node->set_assigned_device_name(device);
+  graph->set_output_shapes(node, shapes);
+  for (int i = 0; i < static_cast<int>(inputs.size()); ++i) {
+    graph->AddEdge(inputs[i].src, inputs[i].output, node, i);
+  }
+  for (Node* c : control) graph->AddControlEdge(c, node);
+  for (const Out& o : outs) {
+    if (o.output == kControlSlot) {
+      graph->AddControlEdge(node, o.dst);
+    } else {
+      graph->AddEdge(node, 0, o.dst, o.input);
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+bool FuseMatMulBiasAdd(Graph* graph, const std::function<bool(const Node*)>& consider) {
+  std::vector<int> ids;
+  for (const Node* n : graph->op_nodes()) ids.push_back(n->id());
+  bool changed = false;
+  for (int id : ids) {
+    Node* n = graph->FindNodeId(id);
+    Pattern p;
+    if (n == nullptr || !Match(n, &p)) continue;
+    if (consider && (!consider(p.matmul) || !consider(p.bias_add) ||
+                     (p.activation != nullptr && !consider(p.activation)))) {
+      continue;
+    }
+    if (!HasKernel(FusedDef(p), p.bias_add->assigned_device_name())) continue;
+    if (!Fuse(graph, p).ok()) continue;
+    changed = true;
+  }
+  if (changed) graph->FixupSourceAndSinkEdges();
+  return changed;
+}
+
+}  // namespace minitf

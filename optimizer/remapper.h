@@ -1,0 +1,24 @@
+// Grappler's remapper: a MatMul whose product only a BiasAdd reads, and the
+// activation (Relu, Relu6, Elu or Tanh) that alone reads the sum if there is
+// one, become one _FusedMatMul node (ops/defs/nn_ops.cc) with the name of
+// the last node fused, its device, and the control inputs of all of them.
+// Fused only where the device has a _FusedMatMul kernel for the type (the
+// CPU, float and double), the BiasAdd is NHWC and nothing else reads the
+// fused nodes' outputs (a training graph's gradients read the activation's
+// output, which the fused node gives, and never the product itself).
+//
+//   bool changed = FuseMatMulBiasAdd(graph, nullptr);
+#ifndef MINITF_OPTIMIZER_REMAPPER_H_
+#define MINITF_OPTIMIZER_REMAPPER_H_
+
+#include <functional>
+
+#include "runtime/graph.h"
+
+namespace minitf {
+
+bool FuseMatMulBiasAdd(Graph* graph, const std::function<bool(const Node*)>& consider);
+
+}  // namespace minitf
+
+#endif  // MINITF_OPTIMIZER_REMAPPER_H_
