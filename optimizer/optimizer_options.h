@@ -48,7 +48,8 @@ struct RewriterConfig {
   Toggle common_subgraph_elimination = DEFAULT;
   // Nodes that pass a value on unchanged (arithmetic_optimizer.h).
   Toggle arithmetic_optimization = DEFAULT;
-  // MatMul + BiasAdd (+ activation) into _FusedMatMul (remapper.h).
+  // MatMul + BiasAdd (+ activation) into _FusedMatMul, FusedBatchNormV3 +
+  // Relu into _FusedBatchNormEx (remapper.h).
   Toggle remapping = DEFAULT;
   bool disable_meta_optimizer = false;
 

@@ -148,7 +148,95 @@ absl::Status Fuse(Graph* graph, const Pattern& p) {
   return absl::OkStatus();
 }
 
+// A FusedBatchNormV3 whose y only a Relu reads, both on one device.
+Node* BatchNormBeforeRelu(Node* relu) {
+  if (relu->type_string() != "Relu" || !MayChange(*relu)) return nullptr;
+  const Edge* in = DataInput(*relu, 0);
+  if (in == nullptr || in->src_output() != 0) return nullptr;
+  Node* bn = in->src();
+  if (bn->type_string() != "FusedBatchNormV3" || !MayChange(*bn) || !SameDevice(*bn, *relu)) {
+    return nullptr;
+  }
+  for (const Edge* e : bn->out_edges()) {
+    if (e->IsControlEdge() && !e->dst()->IsSink()) return nullptr;
+    if (!e->IsControlEdge() && e->src_output() == 0 && e->dst() != relu) return nullptr;
+  }
+  return bn;
+}
+
+NodeDef BatchNormExDef(const Node& bn, const Node& relu) {
+  NodeDef def;
+  def.name = relu.name();
+  def.op = "_FusedBatchNormEx";
+  def.device = relu.requested_device();
+  def.attr = bn.def().attr;
+  def.attr["num_side_inputs"] = int64_t{0};
+  def.attr["activation_mode"] = std::string("Relu");
+  return def;
+}
+
+absl::Status FuseBatchNorm(Graph* graph, Node* bn, Node* relu) {
+  NodeDef def = BatchNormExDef(*bn, *relu);
+  struct Link {
+    Node* node;
+    int output;
+    int input;
+  };
+  std::vector<Link> inputs, control, outs;
+  for (Node* n : {bn, relu}) {
+    for (const Edge* e : n->in_edges()) {
+      if (e->IsControlEdge() && e->src()->IsOp()) control.push_back({e->src(), 0, 0});
+      if (n == bn && !e->IsControlEdge()) {
+        inputs.push_back({e->src(), e->src_output(), e->dst_input()});
+      }
+    }
+  }
+  for (const Edge* e : bn->out_edges()) {
+    if (!e->IsControlEdge() && e->src_output() > 0) {
+      outs.push_back({e->dst(), e->src_output(), e->dst_input()});
+    }
+  }
+  for (const Edge* e : relu->out_edges()) {
+    if (!e->dst()->IsSink()) outs.push_back({e->dst(), e->src_output(), e->dst_input()});
+  }
+  const std::string device = relu->assigned_device_name();
+  std::vector<PartialTensorShape> shapes = bn->output_shapes();
+  shapes[0] = relu->output_shapes()[0];
+  graph->RemoveNode(relu);
+  graph->RemoveNode(bn);
+  MINITF_ASSIGN_OR_RETURN(Node * node, graph->AddNode(std::move(def)));
+  node->set_assigned_device_name(device);
+  graph->set_output_shapes(node, shapes);
+  for (const Link& in : inputs) graph->AddEdge(in.node, in.output, node, in.input);
+  for (const Link& c : control) graph->AddControlEdge(c.node, node);
+  for (const Link& o : outs) {
+    if (o.output == kControlSlot) {
+      graph->AddControlEdge(node, o.node);
+    } else {
+      graph->AddEdge(node, o.output, o.node, o.input);
+    }
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
+
+bool FuseBatchNormRelu(Graph* graph, const std::function<bool(const Node*)>& consider) {
+  std::vector<int> ids;
+  for (const Node* n : graph->op_nodes()) ids.push_back(n->id());
+  bool changed = false;
+  for (int id : ids) {
+    Node* relu = graph->FindNodeId(id);
+    if (relu == nullptr) continue;
+    Node* bn = BatchNormBeforeRelu(relu);
+    if (bn == nullptr || (consider && (!consider(bn) || !consider(relu)))) continue;
+    if (!HasKernel(BatchNormExDef(*bn, *relu), relu->assigned_device_name())) continue;
+    if (!FuseBatchNorm(graph, bn, relu).ok()) continue;
+    changed = true;
+  }
+  if (changed) graph->FixupSourceAndSinkEdges();
+  return changed;
+}
 
 bool FuseMatMulBiasAdd(Graph* graph, const std::function<bool(const Node*)>& consider) {
   std::vector<int> ids;

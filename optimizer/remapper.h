@@ -8,6 +8,7 @@
 // output, which the fused node gives, and never the product itself).
 //
 //   bool changed = FuseMatMulBiasAdd(graph, nullptr);
+//   changed |= FuseBatchNormRelu(graph, nullptr);
 #ifndef MINITF_OPTIMIZER_REMAPPER_H_
 #define MINITF_OPTIMIZER_REMAPPER_H_
 
@@ -18,6 +19,12 @@
 namespace minitf {
 
 bool FuseMatMulBiasAdd(Graph* graph, const std::function<bool(const Node*)>& consider);
+
+// A FusedBatchNormV3 whose y only a Relu reads becomes a _FusedBatchNormEx
+// (activation_mode Relu) with the Relu's name: its y is the Relu's output,
+// its other outputs the batch norm's (which the gradient reads), where the
+// device has the kernel (the CPU).
+bool FuseBatchNormRelu(Graph* graph, const std::function<bool(const Node*)>& consider);
 
 }  // namespace minitf
 

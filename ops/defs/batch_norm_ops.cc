@@ -184,4 +184,32 @@ REGISTER_OP("FusedBatchNormGradV3")
     .Attr("is_training: bool = true")
     .SetShapeFn(FusedBatchNormGradShape);
 
+// Grappler's remapper fusion of FusedBatchNormV3 and the Relu that alone
+// reads its y (as TensorFlow's _FusedBatchNormEx): y = activation(batch
+// norm of x), the other outputs FusedBatchNormV3's. activation_mode is
+// Identity or Relu; side inputs (an Add before the activation) are not
+// fused (num_side_inputs 0). Made by the optimizer (optimizer/remapper.h).
+REGISTER_OP("_FusedBatchNormEx")
+    .Input("x: T")
+    .Input("scale: U")
+    .Input("offset: U")
+    .Input("mean: U")
+    .Input("variance: U")
+    .Input("side_input: num_side_inputs * T")
+    .Output("y: T")
+    .Output("batch_mean: U")
+    .Output("batch_variance: U")
+    .Output("reserve_space_1: U")
+    .Output("reserve_space_2: U")
+    .Output("reserve_space_3: U")
+    .Attr("T: {float}")
+    .Attr("U: {float}")
+    .Attr("epsilon: float = 0.0001")
+    .Attr("exponential_avg_factor: float = 1.0")
+    .Attr("num_side_inputs: int = 0")
+    .Attr("activation_mode: string = 'Identity'")
+    .Attr("data_format: string = 'NHWC'")
+    .Attr("is_training: bool = true")
+    .SetShapeFn(FusedBatchNormShape);
+
 }  // namespace minitf

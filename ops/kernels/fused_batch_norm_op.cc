@@ -248,6 +248,8 @@ struct ForwardArgs {
   float* batch_variance;
   float* reserve_1;
   float* reserve_2;
+  // _FusedBatchNormEx with activation_mode Relu: y = max(y, 0).
+  bool relu = false;
 };
 
 struct GradArgs {
@@ -287,13 +289,37 @@ class FusedBatchNormOp : public FusedBatchNormOpBase {
       }
       return;
     }
-    const ForwardArgs args{x.data<float>(),          ctx->input(1).data<float>(),
+    ForwardArgs args{x.data<float>(),          ctx->input(1).data<float>(),
                            ctx->input(2).data<float>(), ctx->input(3).data<float>(),
                            ctx->input(4).data<float>(), out[0]->data<float>(),
                            out[1]->data<float>(),      out[2]->data<float>(),
                            out[3]->data<float>(),      out[4]->data<float>()};
+    args.relu = relu_;
     OP_REQUIRES_OK(ctx, Device::Forward(ctx, *layout, epsilon_, exponential_avg_factor_,
                                         is_training_, args));
+  }
+
+ protected:
+  bool relu_ = false;  // _FusedBatchNormEx's activation; constant after construction.
+};
+
+// _FusedBatchNormEx (the remapper's FusedBatchNormV3 + Relu): the forward
+// pass with the Relu applied to each block of y as it is written.
+template <typename Device>
+class FusedBatchNormExOp : public FusedBatchNormOp<Device> {
+ public:
+  explicit FusedBatchNormExOp(OpKernelConstruction* ctx) : FusedBatchNormOp<Device>(ctx) {
+    std::string mode;
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("activation_mode", &mode));
+    OP_REQUIRES(ctx, mode == "Identity" || mode == "Relu",
+                absl::UnimplementedError(absl::StrCat(
+                    "activation_mode '", mode, "' is not one of Identity, Relu")));
+    int64_t side_inputs = 0;
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("num_side_inputs", &side_inputs));
+    OP_REQUIRES(ctx, side_inputs == 0,
+                absl::UnimplementedError("side inputs (an Add before the activation) are not "
+                                         "fused; num_side_inputs must be 0"));
+    this->relu_ = mode == "Relu";
   }
 };
 
@@ -383,6 +409,17 @@ void AddPartials(const std::vector<double>& partials, int64_t channels, std::vec
   for (size_t at = 0; at < partials.size(); ++at) (*totals)[at % channels] += partials[at];
 }
 
+// y = max(y, 0) as the Relu kernel computes it (Eigen's cwiseMax).
+void ReluInPlace(float* y, int64_t n) {
+  Eigen::TensorMap<Eigen::Tensor<float, 1, Eigen::RowMajor>> t(y, n);
+  t = t.cwiseMax(0.0f);
+}
+
+void ReluInPlace(const Eigen::ThreadPoolDevice& d, float* y, int64_t n) {
+  Eigen::TensorMap<Eigen::Tensor<float, 1, Eigen::RowMajor>> t(y, n);
+  t.device(d) = t.cwiseMax(0.0f);
+}
+
 void BatchNormTrainingRows(const Eigen::ThreadPoolDevice& d, const BatchNormLayout& l,
                            float epsilon, float factor, const ForwardArgs& a) {
   const int64_t channels = l.channels;
@@ -423,6 +460,8 @@ void BatchNormTrainingRows(const Eigen::ThreadPoolDevice& d, const BatchNormLayo
   ForRowBlocks(d, l, 1, [&](int64_t, int64_t r0, int64_t r1) {
     loops.normalize_rows(a.x + r0 * channels, r1 - r0, channels, mean.data(), multiplier.data(),
                          a.offset, a.y + r0 * channels);
+    // While the block is in cache.
+    if (a.relu) ReluInPlace(a.y + r0 * channels, (r1 - r0) * channels);
   });
 }
 
@@ -507,6 +546,7 @@ void BatchNormTraining(const Eigen::ThreadPoolDevice& d, const BatchNormLayout& 
       a.y[at] = static_cast<float>((a.x[at] - sum[k]) * multiplier[k] + a.offset[c0 + k]);
     });
   });
+  if (a.relu) ReluInPlace(d, a.y, l.outer * l.channels * l.inner);
 }
 
 void BatchNormInference(const Eigen::ThreadPoolDevice& d, const BatchNormLayout& l,
@@ -523,6 +563,7 @@ void BatchNormInference(const Eigen::ThreadPoolDevice& d, const BatchNormLayout&
                                    a.offset[c0 + k]);
     });
   });
+  if (a.relu) ReluInPlace(d, a.y, l.outer * l.channels * l.inner);
 }
 
 // With xc = x - mean and r = 1 / sqrt(variance + epsilon), per channel:
@@ -592,6 +633,11 @@ REGISTER_KERNEL_BUILDER(
     Name("FusedBatchNormV3").Device(DEVICE_CPU).TypeConstraint<float>("T").TypeConstraint<float>(
         "U"),
     FusedBatchNormOp<CpuBatchNorm>);
+REGISTER_KERNEL_BUILDER(Name("_FusedBatchNormEx")
+                            .Device(DEVICE_CPU)
+                            .TypeConstraint<float>("T")
+                            .TypeConstraint<float>("U"),
+                        FusedBatchNormExOp<CpuBatchNorm>);
 REGISTER_KERNEL_BUILDER(Name("FusedBatchNormGrad").Device(DEVICE_CPU).TypeConstraint<float>("T"),
                         FusedBatchNormGradOp<CpuBatchNorm>);
 REGISTER_KERNEL_BUILDER(Name("FusedBatchNormGradV3")

@@ -210,9 +210,9 @@ TEST(GradOpRegistryTest, EveryShippedOpIsCovered) {
       "AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp", "DestroyResourceOp",
       // Second-order gradients of these gradient ops: not covered.
       "MaxPoolGrad", "FusedBatchNormGrad", "FusedBatchNormGradV3",
-      // A fusion the graph optimizer makes after the gradients are built,
-      // as TensorFlow's _FusedMatMul: never differentiated.
-      "_FusedMatMul",
+      // Fusions the graph optimizer makes after the gradients are built,
+      // as TensorFlow's: never differentiated.
+      "_FusedMatMul", "_FusedBatchNormEx",
       // The executor's own ops.
       "_Arg", "_Retval", "_Send", "_Recv", "_HostSend", "_HostRecv"};
   const std::vector<std::string> with_gradient = GradOpRegistry::Global()->RegisteredOps();

@@ -85,6 +85,27 @@ TEST(RemapperTest, WhatCannotBeFusedStays) {
   EXPECT_EQ(CountOps(*unplaced, "MatMul"), 1);
 }
 
+TEST(RemapperTest, BatchNormAndReluBecomeOneNodeKeepingTheStatistics) {
+  Scope root = Scope::NewRootScope();
+  auto x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  auto c = ops::Const(root.WithOpName("c"), Tensor(DT_FLOAT, TensorShape({4})));
+  auto bn = ops::FusedBatchNormV3(root.WithOpName("bn"), x, c, c, c, c);
+  ops::Neg(root.WithOpName("out"), ops::Relu(root.WithOpName("act"), bn.y));
+  ops::Identity(root.WithOpName("stats"), bn.reserve_space_1);
+  std::unique_ptr<Graph> g = ToPlacedGraph(root, kCpu);
+  EXPECT_TRUE(FuseBatchNormRelu(g.get(), nullptr));
+  const Node* fused = g->FindNode("act");
+  ASSERT_NE(fused, nullptr);
+  EXPECT_EQ(fused->type_string(), "_FusedBatchNormEx");
+  EXPECT_EQ(g->FindNode("bn"), nullptr);
+  absl::StatusOr<const Edge*> stats = g->FindNode("stats")->input_edge(0);
+  ASSERT_TRUE(stats.ok());
+  EXPECT_EQ((*stats)->src(), fused);
+  EXPECT_EQ((*stats)->src_output(), 3);
+  std::unique_ptr<Graph> on_gpu = ToPlacedGraph(root, kGpu);
+  EXPECT_FALSE(FuseBatchNormRelu(on_gpu.get(), nullptr));
+}
+
 TEST(RemapperSessionTest, TheFusedNetworkGivesTheSameValues) {
   Scope root = Scope::NewRootScope();
   auto x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
