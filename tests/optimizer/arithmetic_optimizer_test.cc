@@ -13,28 +13,14 @@
 #include "gtest/gtest.h"
 #include "ops/cc/scope.h"
 #include "ops/standard_ops.h"
+#include "tests/testlib/graph_testing.h"
 
 namespace minitf {
 namespace {
 
-std::unique_ptr<Graph> ToGraph(const Scope& root) {
-  GraphDef def;
-  EXPECT_TRUE(root.ToGraphDef(&def).ok());
-  absl::StatusOr<std::unique_ptr<Graph>> graph = ConvertGraphDefToGraph(def);
-  EXPECT_TRUE(graph.ok()) << graph.status();
-  return std::move(*graph);
-}
-
-int CountOps(const Graph& graph, const std::string& op) {
-  int count = 0;
-  for (const Node* n : graph.op_nodes()) count += n->type_string() == op;
-  return count;
-}
-
-const Node* InputOf(const Graph& graph, const std::string& name, int i) {
-  absl::StatusOr<const Edge*> e = graph.FindNode(name)->input_edge(i);
-  return e.ok() ? (*e)->src() : nullptr;
-}
+using test::ToGraph;
+using test::CountOps;
+using test::InputOf;
 
 std::string OpOf(const Graph& graph, const std::string& name) {
   const Node* n = graph.FindNode(name);

@@ -21,33 +21,16 @@
 #include "ops/standard_ops.h"
 #include "platform/status_macros.h"
 #include "session/session.h"
+#include "tests/testlib/graph_testing.h"
 
 namespace minitf {
 namespace {
 
+using test::ToGraph;
+using test::CountOps;
+using test::InputOf;
+
 using ::testing::HasSubstr;
-
-std::unique_ptr<Graph> ToGraph(const Scope& root) {
-  GraphDef def;
-  EXPECT_TRUE(root.ToGraphDef(&def).ok());
-  absl::StatusOr<std::unique_ptr<Graph>> graph = ConvertGraphDefToGraph(def);
-  EXPECT_TRUE(graph.ok()) << graph.status();
-  return std::move(*graph);
-}
-
-int CountOps(const Graph& graph, const std::string& op) {
-  int count = 0;
-  for (const Node* n : graph.op_nodes()) count += n->type_string() == op;
-  return count;
-}
-
-const Node* InputOf(const Graph& graph, const std::string& name, int i) {
-  const Node* n = graph.FindNode(name);
-  EXPECT_NE(n, nullptr) << name;
-  if (n == nullptr) return nullptr;
-  absl::StatusOr<const Edge*> e = n->input_edge(i);
-  return e.ok() ? (*e)->src() : nullptr;
-}
 
 // The value of the Const feeding data input i of `name`.
 Tensor ConstInput(const Graph& graph, const std::string& name, int i) {

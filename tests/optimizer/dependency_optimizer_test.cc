@@ -19,22 +19,13 @@
 #include "ops/standard_ops.h"
 #include "optimizer/optimizer_options.h"
 #include "session/session.h"
+#include "tests/testlib/graph_testing.h"
 
 namespace minitf {
 namespace {
 
-std::unique_ptr<Graph> ToGraph(const Scope& root) {
-  GraphDef def;
-  EXPECT_TRUE(root.ToGraphDef(&def).ok());
-  absl::StatusOr<std::unique_ptr<Graph>> graph = ConvertGraphDefToGraph(def);
-  EXPECT_TRUE(graph.ok()) << graph.status();
-  return std::move(*graph);
-}
-
-const Node* InputOf(const Graph& graph, const std::string& name, int i) {
-  absl::StatusOr<const Edge*> e = graph.FindNode(name)->input_edge(i);
-  return e.ok() ? (*e)->src() : nullptr;
-}
+using test::ToGraph;
+using test::InputOf;
 
 std::vector<std::string> ControlInputsOf(const Graph& graph, const std::string& name) {
   std::vector<std::string> names;

@@ -18,29 +18,14 @@
 #include "ops/standard_ops.h"
 #include "optimizer/graph_optimizer.h"
 #include "session/session.h"
+#include "tests/testlib/graph_testing.h"
 
 namespace minitf {
 namespace {
 
-std::unique_ptr<Graph> ToGraph(const Scope& root) {
-  GraphDef def;
-  EXPECT_TRUE(root.ToGraphDef(&def).ok());
-  absl::StatusOr<std::unique_ptr<Graph>> graph = ConvertGraphDefToGraph(def);
-  EXPECT_TRUE(graph.ok()) << graph.status();
-  return std::move(*graph);
-}
-
-int CountOps(const Graph& graph, const std::string& op) {
-  int count = 0;
-  for (const Node* n : graph.op_nodes()) count += n->type_string() == op;
-  return count;
-}
-
-// The node feeding data input `i` of `name`.
-const Node* InputOf(const Graph& graph, const std::string& name, int i) {
-  absl::StatusOr<const Edge*> e = graph.FindNode(name)->input_edge(i);
-  return e.ok() ? (*e)->src() : nullptr;
-}
+using test::ToGraph;
+using test::CountOps;
+using test::InputOf;
 
 TEST(OptimizerCseTest, MergesEqualNodes) {
   Scope root = Scope::NewRootScope();
