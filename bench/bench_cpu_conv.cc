@@ -1,16 +1,20 @@
-// The host's NHWC convolutions and their two gradients (ops/kernels/
-// conv_functors.h: im2col products through OpenBLAS) on ResNet-50's shapes
+// The host's NHWC convolutions and their two gradients, by both of the CPU
+// kernels' methods (ops/kernels/conv_functors.h: im2col products through
+// OpenBLAS; ops/kernels/onednn_conv.h: oneDNN) on ResNet-50's shapes
 // at batch 32, over an intra-op pool of every schedulable CPU, as a
 // training step runs them. Counter: GFLOP (two per multiply-add of the
 // convolution, whatever the method does in addition), shown per second.
 //
 //   build/bin/bench_cpu_conv --benchmark_min_time=1
+#include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "benchmark/benchmark.h"
 #include "ops/kernels/conv_functors.h"
+#include "ops/kernels/onednn_conv.h"
 #include "platform/cpu_info.h"
 #include "runtime/threadpool.h"
 
@@ -53,62 +57,115 @@ void Report(benchmark::State& state, const Conv2DGeometry& g) {
       flops * static_cast<double>(state.iterations()) / 1e9, benchmark::Counter::kIsRate);
 }
 
-void BM_Conv2D(benchmark::State& state) {
+using Direction = functor::OneDnnConv::Direction;
+
+// One direction's arguments, by OneDnnConv's convention: a and b in, out
+// written.
+struct Buffers {
+  std::vector<float> a, b, out;
+};
+
+Buffers Allocate(Direction direction, const Conv2DGeometry& g) {
+  const int64_t in = g.input_elements(), filter = g.filter_elements(),
+                out = g.output_elements();
+  switch (direction) {
+    case Direction::kForward:
+      return {std::vector<float>(in, 0.5f), std::vector<float>(filter, 0.25f),
+              std::vector<float>(out)};
+    case Direction::kBackpropInput:
+      return {std::vector<float>(filter, 0.25f), std::vector<float>(out, 0.5f),
+              std::vector<float>(in)};
+    case Direction::kBackpropFilter:
+      break;
+  }
+  return {std::vector<float>(in, 0.5f), std::vector<float>(out, 0.5f),
+          std::vector<float>(filter)};
+}
+
+// The im2col functors (impl 0) or oneDNN (impl 1), as the CPU kernels call
+// them.
+void BM_Conv(benchmark::State& state, Direction direction) {
   const Conv2DGeometry g = FromState(state);
+  const bool onednn = state.range(5) == 1;
   const auto& d = Pool().eigen_device();
-  std::vector<float> input(g.input_elements(), 0.5f), filter(g.filter_elements(), 0.25f);
-  std::vector<float> output(g.output_elements());
-  std::vector<float> workspace(functor::Conv2DFunctor<float>::WorkspaceElements(d, g));
-  for (auto _ : state) {
-    functor::Conv2DFunctor<float>()(d, g, input.data(), filter.data(), output.data(),
-                                    workspace.data());
-    benchmark::DoNotOptimize(output.data());
+  Buffers buffers = Allocate(direction, g);
+  const float* a = buffers.a.data();
+  const float* b = buffers.b.data();
+  float* out = buffers.out.data();
+  if (onednn) {
+    functor::OneDnnConv conv(direction, g);
+    const absl::StatusOr<int64_t> bytes = conv.WorkspaceBytes();
+    if (!bytes.ok()) {
+      state.SkipWithError(std::string(bytes.status().message()).c_str());
+      return;
+    }
+    std::vector<float> workspace(*bytes / sizeof(float) + 16);
+    void* aligned = workspace.data();
+    size_t space = workspace.size() * sizeof(float);
+    std::align(64, *bytes, aligned, space);
+    for (auto _ : state) {
+      const absl::Status s = conv.Run(d.numThreads(), a, b, out, aligned);
+      if (!s.ok()) {
+        state.SkipWithError(std::string(s.message()).c_str());
+        return;
+      }
+      benchmark::DoNotOptimize(out);
+    }
+  } else {
+    switch (direction) {
+      case Direction::kForward: {
+        std::vector<float> ws(functor::Conv2DFunctor<float>::WorkspaceElements(d, g));
+        for (auto _ : state) {
+          functor::Conv2DFunctor<float>()(d, g, a, b, out, ws.data());
+          benchmark::DoNotOptimize(out);
+        }
+        break;
+      }
+      case Direction::kBackpropInput: {
+        std::vector<float> ws(functor::Conv2DBackpropInputFunctor<float>::WorkspaceElements(d, g));
+        for (auto _ : state) {
+          functor::Conv2DBackpropInputFunctor<float>()(d, g, a, b, out, ws.data());
+          benchmark::DoNotOptimize(out);
+        }
+        break;
+      }
+      case Direction::kBackpropFilter: {
+        std::vector<float> ws(
+            functor::Conv2DBackpropFilterFunctor<float>::WorkspaceElements(d, g));
+        for (auto _ : state) {
+          functor::Conv2DBackpropFilterFunctor<float>()(d, g, a, b, out, ws.data());
+          benchmark::DoNotOptimize(out);
+        }
+        break;
+      }
+    }
   }
   Report(state, g);
 }
 
+void BM_Conv2D(benchmark::State& state) { BM_Conv(state, Direction::kForward); }
 void BM_Conv2DBackpropInput(benchmark::State& state) {
-  const Conv2DGeometry g = FromState(state);
-  const auto& d = Pool().eigen_device();
-  std::vector<float> filter(g.filter_elements(), 0.25f), out_backprop(g.output_elements(), 0.5f);
-  std::vector<float> in_backprop(g.input_elements());
-  std::vector<float> workspace(functor::Conv2DBackpropInputFunctor<float>::WorkspaceElements(d, g));
-  for (auto _ : state) {
-    functor::Conv2DBackpropInputFunctor<float>()(d, g, filter.data(), out_backprop.data(),
-                                                 in_backprop.data(), workspace.data());
-    benchmark::DoNotOptimize(in_backprop.data());
-  }
-  Report(state, g);
+  BM_Conv(state, Direction::kBackpropInput);
 }
-
 void BM_Conv2DBackpropFilter(benchmark::State& state) {
-  const Conv2DGeometry g = FromState(state);
-  const auto& d = Pool().eigen_device();
-  std::vector<float> input(g.input_elements(), 0.5f), out_backprop(g.output_elements(), 0.5f);
-  std::vector<float> filter_backprop(g.filter_elements());
-  std::vector<float> workspace(
-      functor::Conv2DBackpropFilterFunctor<float>::WorkspaceElements(d, g));
-  for (auto _ : state) {
-    functor::Conv2DBackpropFilterFunctor<float>()(d, g, input.data(), out_backprop.data(),
-                                                  filter_backprop.data(), workspace.data());
-    benchmark::DoNotOptimize(filter_backprop.data());
-  }
-  Report(state, g);
+  BM_Conv(state, Direction::kBackpropFilter);
 }
 
-// {size, in depth, window, out depth, stride}: the stem, a 3x3 of each
-// stage, the strided 3x3 that opens stages 3-5, a 1x1 and a strided 1x1
-// projection.
+// {size, in depth, window, out depth, stride, oneDNN}: the stem, a 3x3 of
+// each stage, the strided 3x3 that opens stages 3-5, a 1x1 and a strided
+// 1x1 projection, each by im2col (0) and by oneDNN (1).
 void ResNetShapes(benchmark::internal::Benchmark* b) {
-  b->ArgNames({"size", "in", "window", "out", "stride"});
-  b->Args({224, 3, 7, 64, 2});
-  b->Args({56, 64, 3, 64, 1});
-  b->Args({28, 128, 3, 128, 1});
-  b->Args({14, 256, 3, 256, 1});
-  b->Args({7, 512, 3, 512, 1});
-  b->Args({56, 128, 3, 128, 2});
-  b->Args({56, 64, 1, 256, 1});
-  b->Args({56, 256, 1, 512, 2});
+  b->ArgNames({"size", "in", "window", "out", "stride", "onednn"});
+  for (int64_t onednn : {0, 1}) {
+    b->Args({224, 3, 7, 64, 2, onednn});
+    b->Args({56, 64, 3, 64, 1, onednn});
+    b->Args({28, 128, 3, 128, 1, onednn});
+    b->Args({14, 256, 3, 256, 1, onednn});
+    b->Args({7, 512, 3, 512, 1, onednn});
+    b->Args({56, 128, 3, 128, 2, onednn});
+    b->Args({56, 64, 1, 256, 1, onednn});
+    b->Args({56, 256, 1, 512, 2, onednn});
+  }
   b->Unit(benchmark::kMillisecond)->UseRealTime();
 }
 

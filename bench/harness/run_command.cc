@@ -16,6 +16,7 @@
 #include "bench/harness/interrupt.h"
 #include "bench/harness/run_graph.h"
 #include "ops/kernels/cpu_gemm.h"
+#include "ops/kernels/onednn_conv.h"
 #include "platform/cpu_isa.h"
 #include "platform/status_macros.h"
 #include "platform/tensor_float_32.h"
@@ -222,6 +223,8 @@ void PrintResult(const RunGraphOptions& options, int warmup, const RunGraphResul
     // Which of OpenBLAS's kernel families the host's matrix products ran
     // (OPENBLAS_CORETYPE forces one).
     std::cout << "host matrix products: OpenBLAS, " << functor::GemmCoreName() << " kernels\n";
+    // What convolves float on the host (TF_ENABLE_ONEDNN_OPTS=0 turns oneDNN off).
+    std::cout << "host convolutions: " << functor::HostConvolutionName() << "\n";
     // And the vector width of minitf's own loops (MINITF_MAX_CPU_ISA caps it).
     std::cout << "host loops: " << CpuIsaName(ActiveCpuIsa()) << " (the processor has "
               << CpuIsaName(DetectedCpuIsa()) << ")\n";

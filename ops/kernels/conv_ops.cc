@@ -1,18 +1,24 @@
 // Kernels: Conv2D, Conv2DBackpropInput and Conv2DBackpropFilter, NHWC with
-// HWIO filters, on the CPU (float, double: the im2col functors of
-// conv_functors.h on the intra-op pool) and on CUDA GPUs (float: the
+// HWIO filters, on the CPU (float through oneDNN, onednn_conv.h, where it is
+// on; double and the rest: the im2col functors of conv_functors.h on the
+// intra-op pool) and on CUDA GPUs (float: the
 // executor's DNN plugin, cuDNN). Every device reads the window attrs and
 // checks the inputs the same way (Conv2DOpBase), allocates the output and
 // skips an empty one; only the convolution differs. The sizes inputs of the
 // gradients (input_sizes, filter_sizes) are int32 in host memory on GPUs.
 // The CUDA kernels support dilations of 1 only (the plugin's
 // ConvolutionDescriptor carries none): others are Unimplemented.
+#include <optional>
+#include <type_traits>
+
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "ops/kernels/conv_functors.h"
+#include "ops/kernels/onednn_conv.h"
 #include "ops/kernels/window_geometry.h"
 #include "ops/util/window_attrs.h"
+#include "platform/logging.h"
 #include "platform/status_macros.h"
 #include "runtime/kernel_registry.h"
 #include "runtime/node_def_util.h"
@@ -185,7 +191,34 @@ class Conv2DBackpropFilterOp : public Conv2DOpBase<Device> {
   }
 };
 
-// The device-agnostic functors of conv_functors.h on the intra-op pool, each
+// Float through oneDNN where it is on and has a kernel for the convolution
+// (onednn_conv.h), with the workspace it asks for; nullopt: not taken (the
+// caller uses im2col).
+template <typename T>
+std::optional<absl::Status> TryOneDnn(OpKernelContext* ctx, functor::OneDnnConv::Direction direction,
+                                      const functor::Conv2DGeometry& g, const T* a, const T* b,
+                                      T* out) {
+  if constexpr (!std::is_same_v<T, float>) {
+    return std::nullopt;
+  } else {
+    if (!functor::OneDnnConvEnabled()) return std::nullopt;
+    functor::OneDnnConv conv(direction, g);
+    const absl::StatusOr<int64_t> bytes = conv.WorkspaceBytes();
+    if (absl::IsUnimplemented(bytes.status())) {
+      VLOG(1, "{}: {}; im2col instead", ctx->op_kernel().name(), bytes.status().message());
+      return std::nullopt;
+    }
+    if (!bytes.ok()) return bytes.status();
+    Tensor workspace;
+    const int64_t floats = (*bytes + sizeof(float) - 1) / static_cast<int64_t>(sizeof(float));
+    MINITF_RETURN_IF_ERROR(ctx->allocate_temp(DT_FLOAT, TensorShape({floats}), &workspace));
+    return conv.Run(ctx->eigen_cpu_device().numThreads(), a, b, out,
+                    floats == 0 ? nullptr : workspace.data<float>());
+  }
+}
+
+// Float through oneDNN when TryOneDnn takes it; otherwise the
+// device-agnostic functors of conv_functors.h on the intra-op pool, each
 // with an im2col workspace of the size it asks for.
 template <typename T>
 struct CpuConv2D {
@@ -195,6 +228,11 @@ struct CpuConv2D {
 
   static absl::Status Convolve(OpKernelContext* ctx, const functor::Conv2DGeometry& g,
                                const Tensor& input, const Tensor& filter, Tensor* output) {
+    if (std::optional<absl::Status> s =
+            TryOneDnn<T>(ctx, functor::OneDnnConv::Direction::kForward, g, input.data<T>(),
+                         filter.data<T>(), output->data<T>())) {
+      return *s;
+    }
     const Eigen::ThreadPoolDevice& d = ctx->eigen_cpu_device();
     Tensor workspace;
     MINITF_RETURN_IF_ERROR(
@@ -207,6 +245,11 @@ struct CpuConv2D {
   static absl::Status BackpropInput(OpKernelContext* ctx, const functor::Conv2DGeometry& g,
                                     const Tensor& filter, const Tensor& out_backprop,
                                     Tensor* in_backprop) {
+    if (std::optional<absl::Status> s =
+            TryOneDnn<T>(ctx, functor::OneDnnConv::Direction::kBackpropInput, g,
+                         filter.data<T>(), out_backprop.data<T>(), in_backprop->data<T>())) {
+      return *s;
+    }
     const Eigen::ThreadPoolDevice& d = ctx->eigen_cpu_device();
     Tensor workspace;
     MINITF_RETURN_IF_ERROR(AllocateWorkspace(
@@ -219,6 +262,11 @@ struct CpuConv2D {
   static absl::Status BackpropFilter(OpKernelContext* ctx, const functor::Conv2DGeometry& g,
                                      const Tensor& input, const Tensor& out_backprop,
                                      Tensor* filter_backprop) {
+    if (std::optional<absl::Status> s =
+            TryOneDnn<T>(ctx, functor::OneDnnConv::Direction::kBackpropFilter, g,
+                         input.data<T>(), out_backprop.data<T>(), filter_backprop->data<T>())) {
+      return *s;
+    }
     const Eigen::ThreadPoolDevice& d = ctx->eigen_cpu_device();
     Tensor workspace;
     MINITF_RETURN_IF_ERROR(AllocateWorkspace(

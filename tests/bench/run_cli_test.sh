@@ -117,6 +117,8 @@ profile)
     fail "no line naming the products' kernels"
   grep -Eq "^host loops: (baseline|avx2|avx512) \(the processor has (baseline|avx2|avx512)\)$" \
     "$dir/log" || fail "no line naming the host loops' width"
+  grep -Eq "^host convolutions: oneDNN [0-9]+\.[0-9]+\.[0-9]+, up to (avx512|avx2)$" "$dir/log" ||
+    fail "no line naming oneDNN: $(grep '^host convolutions' "$dir/log")"
   # shellcheck disable=SC2086
   OPENBLAS_CORETYPE=Prescott MINITF_MAX_CPU_ISA=baseline "$minitf" run \
     "$fixtures/linear_gd/graph.pb" --init init \
@@ -126,6 +128,9 @@ profile)
     fail "forced kernels: $(grep '^host matrix' "$dir/forced.log")"
   grep -q "^host loops: baseline " "$dir/forced.log" ||
     fail "forced loops: $(grep '^host loops' "$dir/forced.log")"
+  # oneDNN has no SSE2 kernels: at the baseline, im2col convolves.
+  grep -q "^host convolutions: im2col and OpenBLAS (MINITF_MAX_CPU_ISA caps at the baseline)$" \
+    "$dir/forced.log" || fail "forced convolutions: $(grep '^host conv' "$dir/forced.log")"
   # shellcheck disable=SC2086
   "$minitf" run "$fixtures/linear_gd/graph.pb" --init init --target train --steps 2 $feeds \
     > "$dir/plain.log" 2>&1 || fail "without --profile: exit status $?"
