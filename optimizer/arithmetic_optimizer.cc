@@ -19,11 +19,6 @@ const absl::flat_hash_set<std::string>& SameShapeMeansSameValue() {
   return *ops;
 }
 
-const Edge* DataInput(const Node& n, int i) {
-  absl::StatusOr<const Edge*> e = n.input_edge(i);
-  return e.ok() ? *e : nullptr;
-}
-
 // The value of data input i when a Const feeds it, else null.
 const Tensor* ConstInput(const Node& n, int i) {
   const Edge* e = DataInput(n, i);

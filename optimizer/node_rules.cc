@@ -25,6 +25,11 @@ bool HasRefInputOrOutput(const Node& n) {
   return HasRefType(n.input_types()) || HasRefType(n.output_types());
 }
 
+const Edge* DataInput(const Node& n, int i) {
+  absl::StatusOr<const Edge*> e = n.input_edge(i);
+  return e.ok() ? *e : nullptr;
+}
+
 bool MayChange(const Node& n) {
   return n.IsOp() && n.op_def() != nullptr && !n.op_def()->is_stateful && !n.IsControlFlow() &&
          !IsFeedFetchOrTransfer(n) && !HasRefInputOrOutput(n);

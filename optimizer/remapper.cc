@@ -29,11 +29,6 @@ Node* OnlyConsumer(const Node& n) {
   return consumer;
 }
 
-const Edge* DataInput(const Node& n, int i) {
-  absl::StatusOr<const Edge*> e = n.input_edge(i);
-  return e.ok() ? *e : nullptr;
-}
-
 // "CPU" from ".../device:CPU:0", "" when unplaced.
 std::string DeviceTypeOf(const std::string& device) {
   const size_t at = device.rfind("/device:");
