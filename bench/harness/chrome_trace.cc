@@ -7,6 +7,7 @@
 #include "bench/harness/timeline.h"
 #include "fmt/format.h"
 #include "nlohmann/json.hpp"
+#include "platform/file.h"
 
 namespace minitf::harness {
 namespace {

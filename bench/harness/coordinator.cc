@@ -155,7 +155,8 @@ void Coordinator::Read(std::vector<Decision>* made) {
     auto [it, added] = jobs_.try_emplace(name);
     Job& job = it->second;
     absl::StatusOr<std::string> text =
-        ReadRegularFile(base + kRegistrationSuffix, kMaxFileBytes, "a job's registration");
+        ReadRegularFile(base + kRegistrationSuffix, kMaxFileBytes, "a job's registration",
+                        Links::kRefuse);
     const Json j = text.ok() ? Json::parse(*text, nullptr, false) : Json();
     if (j.is_object() && j.contains("heartbeatUs") && j.at("heartbeatUs").is_number_integer()) {
       job.heartbeat_us = std::max(job.heartbeat_us, j.at("heartbeatUs").get<int64_t>());
@@ -182,7 +183,8 @@ void Coordinator::Read(std::vector<Decision>* made) {
       // A config already there (a coordinator before this one, the job's
       // own start) is the starting point.
       absl::StatusOr<std::string> config_text =
-          ReadRegularFile(base + kConfigSuffix, kMaxFileBytes, "a GPU config");
+          ReadRegularFile(base + kConfigSuffix, kMaxFileBytes, "a GPU config",
+                        Links::kRefuse);
       if (config_text.ok()) {
         absl::StatusOr<GPUConfig> config = ParseGPUConfig(*config_text, base + kConfigSuffix);
         if (config.ok()) {
@@ -202,7 +204,8 @@ void Coordinator::Read(std::vector<Decision>* made) {
                                                 : ""));
     }
     absl::StatusOr<std::string> status_text =
-        ReadRegularFile(base + kStatusSuffix, kMaxFileBytes, "a GPU status");
+        ReadRegularFile(base + kStatusSuffix, kMaxFileBytes, "a GPU status",
+                        Links::kRefuse);
     if (status_text.ok()) {
       absl::StatusOr<StatusFigures> status = ParseStatus(*status_text);
       if (!status.ok()) {
@@ -469,7 +472,19 @@ absl::StatusOr<std::vector<Decision>> Coordinator::Tick() {
       perf = planned.value_or(calibrate_end_.has_value() ? 0 : opportunistic_perf_);
       why = planned.has_value() ? reason : "the opportunistic jobs' share";
     }
-    MINITF_RETURN_IF_ERROR(Write(name, job, memory.at(name), perf, why, &made));
+    const absl::Status written = Write(name, job, memory.at(name), perf, why, &made);
+    if (absl::IsPermissionDenied(written) || absl::IsInvalidArgument(written)) {
+      // Its config path is a link or no regular file (planted by a tenant):
+      // nothing is written through it; the other jobs go on. Said once.
+      const std::string why_not = std::string(written.message());
+      if (why_not != job.bad_config) {
+        made.push_back({Seconds(now), name, "ignored", "", "", why_not});
+        job.bad_config = why_not;
+      }
+      continue;
+    }
+    MINITF_RETURN_IF_ERROR(written);
+    job.bad_config.clear();
   }
   return made;
 }

@@ -138,6 +138,7 @@ class Coordinator {
     int64_t heartbeat_us = 0;      // its registration's heartbeatUs (0: none)
     absl::Time status_changed;     // when the coordinator last saw it change
     std::string bad_status;        // the last parse error reported
+    std::string bad_config;        // the last refusal to write its config reported
     bool lost = false;
     bool configured = false;       // its config has been read or written
     int64_t max_device_mem = 0;    // its config's limit (0: none)

@@ -27,6 +27,7 @@
 #include "bench/harness/metrics.h"
 #include "bench/harness/timeline.h"
 #include "fmt/format.h"
+#include "platform/file.h"
 #include "platform/logging.h"
 #include "platform/status_macros.h"
 #include "stream/sim_gpu/sim_gpu_options.h"

@@ -13,6 +13,7 @@
 #include "absl/strings/str_replace.h"
 #include "bench/harness/timeline.h"
 #include "fmt/format.h"
+#include "platform/file.h"
 #include "platform/status_macros.h"
 
 extern char** environ;

@@ -20,6 +20,7 @@
 #include "bench/harness/timeline.h"
 #include "fmt/format.h"
 #include "nlohmann/json.hpp"
+#include "platform/file.h"
 #include "platform/status_macros.h"
 
 namespace minitf::harness {

@@ -60,12 +60,6 @@ class TimelineDriver {
   size_t next_ = 0;
 };
 
-// Writes `content` to `path` through "<path>.tmp" and a rename, so a reader
-// sees the old file or the new one. An error names the file and gives the
-// OS's reason ("No space left on device"); a failed write leaves no
-// "<path>.tmp" behind.
-absl::Status WriteFileAtomically(const std::string& path, const std::string& content);
-
 }  // namespace minitf::harness
 
 #endif  // MINITF_BENCH_HARNESS_TIMELINE_H_

@@ -15,59 +15,11 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include <nlohmann/json.hpp>
+#include "platform/file.h"
 #include "platform/status_macros.h"
 
 namespace minitf {
 namespace {
-
-// Writes all of `content` to `fd`, retrying short writes and EINTR.
-// Returns 0, or the errno of the failed write.
-int WriteAll(int fd, const std::string& content) {
-  size_t done = 0;
-  while (done < content.size()) {
-    const ssize_t n = ::write(fd, content.data() + done, content.size() - done);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return errno;
-    }
-    done += static_cast<size_t>(n);
-  }
-  return 0;
-}
-
-absl::Status FileError(int error_number, const std::string& path, absl::string_view what) {
-  return absl::ErrnoToStatus(error_number,
-                             absl::StrCat("writing GPU statistics file ", path, ": ", what));
-}
-
-// Replaces `path` with `content` through a temporary file in the same
-// directory and a rename, so readers never see a partial file. On failure
-// the temporary file is gone and `path` is as it was.
-absl::Status WriteFileAtomically(const std::string& path, const std::string& content) {
-  const std::string tmp = absl::StrCat(path, ".tmp.", ::getpid());
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return FileError(errno, path, absl::StrCat("creating ", tmp));
-
-  int error_number = WriteAll(fd, content);
-  absl::string_view failed_step = "writing ";
-  if (error_number == 0 && ::fsync(fd) != 0) {
-    error_number = errno;
-    failed_step = "syncing ";
-  }
-  if (::close(fd) != 0 && error_number == 0) {
-    error_number = errno;
-    failed_step = "closing ";
-  }
-  if (error_number == 0 && ::rename(tmp.c_str(), path.c_str()) != 0) {
-    error_number = errno;
-    failed_step = "renaming ";
-  }
-  if (error_number != 0) {
-    ::unlink(tmp.c_str());
-    return FileError(error_number, path, absl::StrCat(failed_step, tmp));
-  }
-  return absl::OkStatus();
-}
 
 // The key of a GPU's object under "gpuUsageInfo". AntMan took the bus id
 // from TensorFlow's device description, lower-cased, and dropped the PCI
@@ -232,7 +184,11 @@ absl::Status GPUStatsFile::WriteLocked(absl::Time now) {
   const std::map<std::string, GPUFigures>& gpus = window_.empty() ? written_gpus_ : window_;
   const std::string content = Render(now, steps_, latest_duration_us_, durations_us_, gpus);
   last_attempt_ = now;
-  MINITF_RETURN_IF_ERROR(WriteFileAtomically(options_.path, content));
+  if (absl::Status written = WriteFileAtomically(options_.path, content); !written.ok()) {
+    return absl::Status(written.code(),
+                        absl::StrCat("writing GPU statistics file ", options_.path, ": ",
+                                     written.message()));
+  }
   if (!window_.empty()) {
     written_gpus_ = std::move(window_);
     window_.clear();

@@ -291,6 +291,42 @@ TEST_F(CoordinatorTest, ACorruptStatusIsIgnoredOnceAndTheLastGoodOneCounts) {
   EXPECT_EQ(Memory("o"), opportunistic);
 }
 
+// A tenant who can write in the shared directory plants links: as another
+// job's config (to make the coordinator overwrite a file of its choosing),
+// as its own registration and status (to make it read one). Nothing is
+// written or read through them; the other job is still configured.
+TEST_F(CoordinatorTest, LinksPlantedInTheDirectoryAreNeitherWrittenNorReadThrough) {
+  const std::string outside = test::MakeTempDir("coordinator_outside") + "/victim";
+  test::WriteFileAtomically(outside, "precious\n");
+  Register("g", "guarantee");
+  Register("o", "opportunistic");
+  ASSERT_EQ(symlink(outside.c_str(), (dir_ + "/o.config.json").c_str()), 0);
+  ASSERT_EQ(symlink(outside.c_str(), (dir_ + "/o.config.json.tmp").c_str()), 0);
+  ASSERT_EQ(symlink(outside.c_str(), (dir_ + "/x.job.json").c_str()), 0);
+  Status("g", 1, 2 * kGiB);
+  Status("o", 1, kGiB);
+  Coordinator c(Options());
+  int refused = 0;
+  bool x_ignored = false;
+  for (int i = 0; i < 3; ++i) {
+    now_ += absl::Milliseconds(500);
+    for (const Decision& d : Tick(c)) {
+      if (d.job == "o" && d.setting == "ignored") {
+        ++refused;
+        EXPECT_THAT(d.reason, HasSubstr("o.config.json' is a symbolic link"));
+      }
+      if (d.job == "x" && d.setting == "ignored") {
+        x_ignored = true;
+        EXPECT_THAT(d.reason, HasSubstr("symbolic link"));
+      }
+    }
+  }
+  EXPECT_EQ(refused, 1);  // Said once, not every round.
+  EXPECT_TRUE(x_ignored);
+  EXPECT_EQ(test::ReadFileOrDie(outside), "precious\n");
+  EXPECT_EQ(Memory("g"), 16 * kGiB - 256 * kMiB);
+}
+
 TEST_F(CoordinatorTest, ARestartedCoordinatorStartsFromTheConfigsOnDisk) {
   Register("g", "guarantee");
   Register("o", "opportunistic");

@@ -3,11 +3,6 @@
 // accepts; nothing is written early; a failed write names the file.
 #include "bench/harness/timeline.h"
 
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
-#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -108,28 +103,6 @@ TEST(TimelineDriverTest, FailedWriteNamesTheFile) {
   ASSERT_FALSE(done.ok());
   EXPECT_THAT(done.status().message(), HasSubstr(missing));
   EXPECT_FALSE(driver.done());
-}
-
-// /dev/full answers every write with ENOSPC, as a full disk does.
-TEST(WriteFileAtomicallyTest, AFullDiskGivesTheOSReasonAndLeavesNoTemporaryFile) {
-  const std::string dir = test::MakeTempDir("timeline");
-  const std::string path = dir + "/trace.json";
-  ASSERT_EQ(symlink("/dev/full", (path + ".tmp").c_str()), 0);
-  const absl::Status s = WriteFileAtomically(path, std::string(1 << 16, 'x'));
-  EXPECT_EQ(s.code(), absl::StatusCode::kUnavailable);
-  EXPECT_THAT(s.message(), HasSubstr(path + ".tmp"));
-  EXPECT_THAT(s.message(), HasSubstr(std::strerror(ENOSPC)));
-  EXPECT_FALSE(std::filesystem::exists(std::filesystem::symlink_status(path + ".tmp")));
-  EXPECT_FALSE(std::filesystem::exists(path));
-}
-
-TEST(WriteFileAtomicallyTest, ReplacesTheFileWhole) {
-  const std::string dir = test::MakeTempDir("timeline");
-  const std::string path = dir + "/summary.json";
-  ASSERT_TRUE(WriteFileAtomically(path, "a much longer first version\n").ok());
-  ASSERT_TRUE(WriteFileAtomically(path, "short\n").ok());
-  EXPECT_EQ(test::ReadFileOrDie(path), "short\n");
-  EXPECT_FALSE(std::filesystem::exists(path + ".tmp"));
 }
 
 TEST(TimelineDriverTest, AnActionForAJobWithoutAFileIsAnError) {

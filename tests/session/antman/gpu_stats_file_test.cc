@@ -1,8 +1,11 @@
 #include "session/antman/gpu_stats_file.h"
 
+#include <signal.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <cstdlib>
+#include <iterator>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -376,6 +379,29 @@ TEST_F(GPUStatsFileTest, TwoSamplesOfOneGpuAreRejected) {
   EXPECT_FALSE(fs::exists(path_));
 }
 
+// The status file lives in the coordinator's directory, which other jobs
+// may write in: a link planted in its place or at a temporary name is not
+// written through.
+TEST_F(GPUStatsFileTest, ALinkPlantedAsTheFileIsRefusedAndNothingOutsideIsWritten) {
+  const fs::path outside = dir_ / "outside";
+  fs::create_directory(outside);
+  const fs::path victim = outside / "victim";
+  { std::ofstream(victim) << "precious\n"; }
+  fs::create_symlink(victim, path_);
+  fs::create_symlink(victim, path_.string() + ".tmp");
+  GPUStatsFile stats(Options());
+  const absl::Status status =
+      stats.RecordStep(1, absl::Milliseconds(10), {Sample("GPU:0", kBus0, 100, 200)});
+  EXPECT_EQ(status.code(), absl::StatusCode::kPermissionDenied) << status;
+  EXPECT_THAT(status.message(), HasSubstr(path_.string()));
+  EXPECT_THAT(status.message(), HasSubstr("symbolic link"));
+  EXPECT_EQ(stats.writes(), 0);
+  std::ifstream in(victim);
+  std::stringstream text;
+  text << in.rdbuf();
+  EXPECT_EQ(text.str(), "precious\n");
+}
+
 TEST_F(GPUStatsFileTest, MissingDirectoryFailsNamingPathThenSucceedsOnceCreated) {
   path_ = dir_ / "not_yet" / "gpu_stats.json";
   GPUStatsFile stats(Options());
@@ -403,19 +429,29 @@ TEST_F(GPUStatsFileTest, FailedWriteLeavesPreviousFileIntact) {
   ASSERT_TRUE(stats.RecordStep(1, absl::Milliseconds(10), {Sample("GPU:0", kBus0, 100, 200)}).ok());
   const std::string before = ReadFile(path_);
 
-  // The temporary file's name taken by a non-empty directory: the write
-  // fails even for root.
-  const fs::path tmp = path_.string() + ".tmp." + std::to_string(::getpid());
-  fs::create_directories(tmp / "occupied");
+  // Files limited to 64 bytes (RLIMIT_FSIZE, its signal ignored): the
+  // write fails halfway with EFBIG, as a full disk fails, even for root.
   Advance(absl::Seconds(2));
+  struct rlimit saved;
+  ASSERT_EQ(getrlimit(RLIMIT_FSIZE, &saved), 0);
+  struct sigaction ignore = {};
+  ignore.sa_handler = SIG_IGN;
+  struct sigaction previous;
+  ASSERT_EQ(sigaction(SIGXFSZ, &ignore, &previous), 0);
+  struct rlimit small = saved;
+  small.rlim_cur = 64;
+  ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &small), 0);
   const absl::Status status =
       stats.RecordStep(1, absl::Milliseconds(10), {Sample("GPU:0", kBus0, 100, 300)});
+  ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &saved), 0);
+  ASSERT_EQ(sigaction(SIGXFSZ, &previous, nullptr), 0);
   EXPECT_FALSE(status.ok());
   EXPECT_THAT(status.message(), HasSubstr(path_.string()));
   EXPECT_EQ(ReadFile(path_), before);
   EXPECT_EQ(stats.writes(), 1);
+  // Nothing but the file itself: the temporary was removed.
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator()), 1);
 
-  fs::remove_all(tmp);
   Advance(absl::Seconds(2));
   ASSERT_TRUE(stats.RecordStep(1, absl::Milliseconds(10), {Sample("GPU:0", kBus0, 100, 250)}).ok());
   EXPECT_EQ(stats.writes(), 2);
@@ -431,7 +467,8 @@ TEST_F(GPUStatsFileTest, RenameOntoDirectoryFailsAndRemovesTemporaryFile) {
   EXPECT_FALSE(status.ok());
   EXPECT_THAT(status.message(), HasSubstr(path_.string()));
   EXPECT_TRUE(fs::is_directory(path_ / "occupied"));
-  EXPECT_FALSE(fs::exists(path_.string() + ".tmp." + std::to_string(::getpid())));
+  // Nothing beside the directory: no temporary left.
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator()), 1);
   EXPECT_EQ(stats.writes(), 0);
 }
 
