@@ -1,5 +1,6 @@
 #include "bench/harness/hami_env.h"
 
+#include <algorithm>
 #include <cctype>
 #include <limits>
 
@@ -34,8 +35,11 @@ absl::StatusOr<int64_t> ParseSize(absl::string_view name, absl::string_view valu
     digits.remove_suffix(1);
   }
   uint64_t number = 0;
-  if (digits.empty() || !std::isdigit(static_cast<unsigned char>(digits[0])) ||
-      !absl::SimpleAtoi(digits, &number)) {
+  // Every character a digit: SimpleAtoi alone would take "4 " of "4 g".
+  const bool all_digits = !digits.empty() && std::all_of(digits.begin(), digits.end(), [](char c) {
+    return std::isdigit(static_cast<unsigned char>(c)) != 0;
+  });
+  if (!all_digits || !absl::SimpleAtoi(digits, &number)) {
     return Invalid(name, value, "wants a size: digits, then k, m or g (e.g. 4096m)");
   }
   if (number == 0) return Invalid(name, value, "a device memory limit must be positive");

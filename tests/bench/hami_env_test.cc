@@ -50,7 +50,9 @@ TEST(ClusterLimitsTest, TheFirstGpusLimitWinsOverTheCommonOne) {
 
 TEST(ClusterLimitsTest, MalformedMemoryLimitsNameTheVariable) {
   for (const std::string value : {"", "m", "lots", "-1g", "1.5g", "4t", "0", "0m",
-                                  "9999999999999999999", "99999999999g"}) {
+                                  "9999999999999999999", "99999999999g",
+                                  // HAMi writes no spaces: each of these is refused.
+                                  "4 g", " 4g", "4g ", "4 096m", "4\tg", "+4g"}) {
     absl::StatusOr<ClusterLimits> limits = Read({{"CUDA_DEVICE_MEMORY_LIMIT_0", value}});
     ASSERT_FALSE(limits.ok()) << value;
     EXPECT_EQ(limits.status().code(), absl::StatusCode::kInvalidArgument) << value;
