@@ -1,6 +1,7 @@
 // "BFCCPUAllocator": the process's host tensors come from a BFCAllocator over
 // host memory, limited to what this process may have (HostMemoryLimitBytes:
-// physical memory, cgroup, ulimit) and grown on demand. As TensorFlow's CPU
+// physical memory, cgroup, ulimit) less a margin (HostMemoryBudget), and
+// grown on demand. As TensorFlow's CPU
 // allocator, a request that does not fit fails at once: no other step frees
 // host memory often enough to be worth waiting for.
 #include <memory>
@@ -13,8 +14,10 @@
 namespace minitf {
 namespace {
 
+// What the process's host memory budget allows (HostMemoryBudget: the
+// process's limit less a margin for all else it holds).
 size_t HostLimitBytes() {
-  const int64_t limit = HostMemoryLimitBytes();
+  const int64_t limit = HostMemoryBudget::Process().limit();
   if (limit <= 0) return size_t{16} << 30;  // a guess when unknown
   return static_cast<size_t>(limit);
 }

@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <utility>
 
+#include "platform/host_memory.h"
+
 namespace minitf {
 
 SubAllocator::SubAllocator(std::vector<Visitor> alloc_visitors,
@@ -30,8 +32,14 @@ void* HostSubAllocator::Alloc(size_t alignment, size_t num_bytes, size_t* bytes_
   alignment = std::max(alignment, alignof(std::max_align_t));
   // aligned_alloc needs a size that is a multiple of the alignment.
   const size_t rounded = (num_bytes + alignment - 1) / alignment * alignment;
+  // Within what the process may hold (HostMemoryBudget): past it, the
+  // allocator reports the request as out of memory.
+  if (!HostMemoryBudget::Process().TryReserve(static_cast<int64_t>(rounded))) return nullptr;
   void* ptr = std::aligned_alloc(alignment, rounded);
-  if (ptr == nullptr) return nullptr;
+  if (ptr == nullptr) {
+    HostMemoryBudget::Process().Release(static_cast<int64_t>(rounded));
+    return nullptr;
+  }
   *bytes_received = rounded;
   VisitAlloc(ptr, 0, rounded);
   return ptr;
@@ -41,6 +49,7 @@ void HostSubAllocator::Free(void* ptr, size_t num_bytes) {
   if (ptr == nullptr) return;
   VisitFree(ptr, 0, num_bytes);
   std::free(ptr);
+  HostMemoryBudget::Process().Release(static_cast<int64_t>(num_bytes));
 }
 
 }  // namespace minitf

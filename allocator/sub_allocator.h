@@ -51,7 +51,8 @@ class SubAllocator {
   const std::vector<Visitor> free_visitors_;
 };
 
-// Host memory from aligned_alloc. Thread-safe.
+// Host memory from aligned_alloc, within the process's HostMemoryBudget
+// (platform/host_memory.h): past it, Alloc gives null. Thread-safe.
 class HostSubAllocator final : public SubAllocator {
  public:
   explicit HostSubAllocator(std::vector<Visitor> alloc_visitors = {},

@@ -87,4 +87,28 @@ int64_t HostMemoryLimitBytes() {
   return limit;
 }
 
+int64_t HostMemoryBudget::LimitFor(int64_t limit_bytes) {
+  if (limit_bytes <= 0) return 0;
+  const int64_t margin = std::max<int64_t>(limit_bytes / 8, int64_t{256} << 20);
+  // A process allowed less than the margin still gets an eighth.
+  return std::max<int64_t>(limit_bytes - margin, limit_bytes / 8);
+}
+
+HostMemoryBudget& HostMemoryBudget::Process() {
+  static HostMemoryBudget* budget = new HostMemoryBudget(LimitFor(HostMemoryLimitBytes()));
+  return *budget;
+}
+
+bool HostMemoryBudget::TryReserve(int64_t bytes) {
+  int64_t now = reserved_.load(std::memory_order_relaxed);
+  do {
+    if (limit_ > 0 && (bytes > limit_ || now > limit_ - bytes)) return false;
+  } while (!reserved_.compare_exchange_weak(now, now + bytes, std::memory_order_relaxed));
+  return true;
+}
+
+void HostMemoryBudget::Release(int64_t bytes) {
+  reserved_.fetch_sub(bytes, std::memory_order_relaxed);
+}
+
 }  // namespace minitf

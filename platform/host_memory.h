@@ -6,9 +6,13 @@
 // with the kernel's OOM killer.
 //
 //   const int64_t limit = HostMemoryLimitBytes();  // 0: unknown
+//   if (!HostMemoryBudget::Process().TryReserve(bytes)) return nullptr;
+//   ...
+//   HostMemoryBudget::Process().Release(bytes);
 #ifndef MINITF_PLATFORM_HOST_MEMORY_H_
 #define MINITF_PLATFORM_HOST_MEMORY_H_
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 
@@ -31,6 +35,40 @@ int64_t ResourceLimitBytes();
 // /proc/self/cgroup under /sys/fs/cgroup) and its resource limits; 0 when
 // none is known.
 int64_t HostMemoryLimitBytes();
+
+// The host memory this process's allocators may hold together: the pools
+// of host tensors (the host sub-allocator's blocks) and SimGPU's device
+// memory, which is host memory too. What a budget allows is less than the
+// process may have, by a margin for all else it holds (code, libraries,
+// threads' stacks, the heap): a runaway graph then ends with
+// RESOURCE_EXHAUSTED naming the node, never with the OOM killer. Thread-safe.
+class HostMemoryBudget {
+ public:
+  // Of a process allowed `limit_bytes` (HostMemoryLimitBytes; 0 unknown):
+  // the budget's limit, limit_bytes less 1/8 of it, and less at least
+  // 256 MiB; 0 (unlimited) when limit_bytes is 0.
+  static int64_t LimitFor(int64_t limit_bytes);
+
+  // The process's: LimitFor(HostMemoryLimitBytes()), made on first use.
+  static HostMemoryBudget& Process();
+
+  // limit_bytes 0: unlimited (every reservation succeeds).
+  explicit HostMemoryBudget(int64_t limit_bytes) : limit_(limit_bytes) {}
+  HostMemoryBudget(const HostMemoryBudget&) = delete;
+  HostMemoryBudget& operator=(const HostMemoryBudget&) = delete;
+
+  // Takes `bytes` if the reserved total stays within the limit.
+  bool TryReserve(int64_t bytes);
+  // Gives back `bytes` taken by TryReserve.
+  void Release(int64_t bytes);
+
+  int64_t limit() const { return limit_; }
+  int64_t reserved() const { return reserved_.load(std::memory_order_relaxed); }
+
+ private:
+  const int64_t limit_;
+  std::atomic<int64_t> reserved_{0};
+};
 
 }  // namespace minitf
 

@@ -36,7 +36,9 @@ std::atomic<GPUProcessState*> g_default{nullptr};
 // with the OOM killer. A limit set above the machine's is said once.
 int64_t HostLimit(int64_t limit_mb) {
   const int64_t wanted = limit_mb << 20;
-  const int64_t machine = HostMemoryLimitBytes();
+  // What the process's host memory budget allows (the machine's, cgroup's
+  // or ulimit's limit less a margin), which the pinned pool shares.
+  const int64_t machine = HostMemoryBudget::Process().limit();
   if (machine <= 0 || wanted <= machine) return wanted;
   if (limit_mb != GPUOptions().host_memory_limit_mb) {
     static std::atomic<bool> said{false};

@@ -3,6 +3,7 @@
 #include <cstdint>
 
 #include "absl/strings/str_cat.h"
+#include "platform/host_memory.h"
 
 namespace minitf {
 
@@ -41,10 +42,18 @@ PinnedHostSubAllocator::PinnedHostSubAllocator(se::StreamExecutor* executor)
 void* PinnedHostSubAllocator::Alloc(size_t alignment, size_t num_bytes,
                                     size_t* bytes_received) {
   *bytes_received = 0;
+  // Pinned memory is host memory: within the process's budget, with the
+  // host tensors' pool (platform/host_memory.h).
+  HostMemoryBudget& budget = HostMemoryBudget::Process();
+  if (!budget.TryReserve(static_cast<int64_t>(num_bytes))) return nullptr;
   void* ptr = executor_->HostMemoryAllocate(num_bytes);
-  if (ptr == nullptr) return nullptr;
+  if (ptr == nullptr) {
+    budget.Release(static_cast<int64_t>(num_bytes));
+    return nullptr;
+  }
   if (reinterpret_cast<uintptr_t>(ptr) % alignment != 0) {
     executor_->HostMemoryDeallocate(ptr, num_bytes);
+    budget.Release(static_cast<int64_t>(num_bytes));
     return nullptr;
   }
   *bytes_received = num_bytes;
@@ -56,6 +65,7 @@ void PinnedHostSubAllocator::Free(void* ptr, size_t num_bytes) {
   if (ptr == nullptr) return;
   VisitFree(ptr, executor_->device_ordinal(), num_bytes);
   executor_->HostMemoryDeallocate(ptr, num_bytes);
+  HostMemoryBudget::Process().Release(static_cast<int64_t>(num_bytes));
 }
 
 std::string PinnedHostSubAllocator::Name() const {

@@ -9,6 +9,7 @@
 #include <iterator>
 #include <utility>
 
+#include "platform/host_memory.h"
 #include "platform/logging.h"
 #include "stream/device_memory_protection.h"
 #include "stream/sim_gpu/sim_gpu_shared_device.h"
@@ -33,7 +34,16 @@ SimGPUMemory::SimGPUMemory(int64_t capacity, std::string device_name, bool stric
       page_size_(PageSize()),
       device_name_(std::move(device_name)),
       strict_(strict),
-      shared_(shared) {}
+      shared_(shared) {
+  const int64_t budget = HostMemoryBudget::Process().limit();
+  if (budget > 0 && static_cast<int64_t>(capacity_) > budget) {
+    LOG(WARNING,
+        "{}: {} bytes of device memory, more than this process may hold in host memory, which "
+        "backs it ({} bytes: the machine's, cgroup's or ulimit's limit less a margin); "
+        "allocations past that fail as out of device memory",
+        device_name_, capacity_, budget);
+  }
+}
 
 SimGPUMemory::~SimGPUMemory() {
   MutexLock lock(&mu_);
@@ -41,6 +51,7 @@ SimGPUMemory::~SimGPUMemory() {
     LOG(WARNING, "{}: device memory destroyed with {} allocations ({} bytes) still live",
                  device_name_, allocated_.size(), bytes_in_use_);
   }
+  HostMemoryBudget::Process().Release(static_cast<int64_t>(bytes_in_use_));
   if (base_ != nullptr) munmap(base_, mapping_size_);
 }
 
@@ -74,6 +85,12 @@ void* SimGPUMemory::Allocate(uint64_t size) {
   MutexLock lock(&mu_);
   if (!EnsureReserved()) return nullptr;
   if (shared_ != nullptr && !shared_->Reserve(static_cast<int64_t>(rounded))) return nullptr;
+  // The device's memory is the host's: within what the process may hold.
+  HostMemoryBudget& host = HostMemoryBudget::Process();
+  if (!host.TryReserve(static_cast<int64_t>(rounded))) {
+    if (shared_ != nullptr) shared_->Unreserve(static_cast<int64_t>(rounded));
+    return nullptr;
+  }
   for (auto it = free_.begin(); it != free_.end(); ++it) {
     if (it->second < rounded) continue;
     const auto [offset, free_size] = *it;
@@ -83,6 +100,7 @@ void* SimGPUMemory::Allocate(uint64_t size) {
     bytes_in_use_ += rounded;
     return strict_ ? TagAsDeviceAddress(base_ + offset) : base_ + offset;
   }
+  host.Release(static_cast<int64_t>(rounded));
   if (shared_ != nullptr) shared_->Unreserve(static_cast<int64_t>(rounded));
   return nullptr;
 }
@@ -102,6 +120,7 @@ void SimGPUMemory::Deallocate(void* ptr) {
   const uint64_t size = found->second;
   allocated_.erase(found);
   bytes_in_use_ -= size;
+  HostMemoryBudget::Process().Release(static_cast<int64_t>(size));
   if (shared_ != nullptr) shared_->Unreserve(static_cast<int64_t>(size));
 
   // Coalesce with the free neighbours.

@@ -24,6 +24,11 @@
 //   void* p = memory.Allocate(1000);     // 1024 bytes of capacity used
 //   memory.Deallocate(p);
 //
+// Host-backed: what the devices of a process allocate is host memory, so
+// it is also taken from the process's HostMemoryBudget (platform/
+// host_memory.h), with the host tensors' pool; past it Allocate gives
+// nullptr, and a device larger than the budget is logged when made.
+//
 // Shared (a SharedSimGPUDevice given): the capacity is the shared device's,
 // so an allocation also needs room among every attached process's bytes;
 // this process's ranges stay in its own reservation.

@@ -20,6 +20,12 @@
 #              a bad model_params, exit 2 naming the field; more memory than
 #              the GPU has: exit 1, summary.json failed with the error
 #
+#   planted_links  links a tenant plants in the shared directory: at the
+#              old fixed temporary names of the config and the statistics
+#              (the job runs, nothing is written through them); as its
+#              registration or its summary (refused, exit 1, naming the
+#              file); never is the linked file outside written
+#
 # The jobs run on SimGPU whatever the machine has.
 set -u
 minitf=$1
@@ -100,6 +106,36 @@ sigterm)
   [ "$steps" -ge 1 ] || fail "the steps done were not written"
   grep -q "\"steps\": $steps," "$out/bert-small.summary.json" ||
     fail "summary.json's steps differ from the steps file's $steps"
+  ;;
+planted_links)
+  mkdir -p "$dir/outside"
+  victim=$dir/outside/victim
+  echo precious > "$victim"
+  antman() {
+    GPU_CONFIG_FILE="$state/bert-small.config.json" GPU_STATUS_FILE="$state/bert-small.status.json" \
+      "$minitf" job "$dir/job.json" --seconds 1 --out "$out" > "$dir/log" 2>&1
+  }
+  ln -s "$victim" "$state/bert-small.config.json.tmp"
+  ln -s "$victim" "$state/bert-small.status.json.tmp"
+  antman
+  status=$?
+  [ $status -eq 0 ] || fail "links at the temporary names: exit status $status, expected 0"
+  [ -s "$state/bert-small.status.json" ] || fail "no statistics file"
+  [ "$(cat "$victim")" = precious ] || fail "the file behind a temporary name's link was written"
+  rm -f "$state"/*
+  ln -s "$victim" "$state/bert-small.job.json"
+  antman
+  status=$?
+  [ $status -eq 1 ] || fail "a linked registration: exit status $status, expected 1"
+  grep -q "bert-small.job.json' is a symbolic link" "$dir/log" || fail "the link is not named"
+  [ "$(cat "$victim")" = precious ] || fail "the registration was written through the link"
+  rm -f "$state"/* "$out"/*
+  ln -s "$victim" "$out/bert-small.summary.json"
+  antman
+  status=$?
+  [ $status -eq 1 ] || fail "a linked summary: exit status $status, expected 1"
+  grep -q "bert-small.summary.json' is a symbolic link" "$dir/log" || fail "the link is not named"
+  [ "$(cat "$victim")" = precious ] || fail "the summary was written through the link"
   ;;
 scenario)
   cat > "$dir/two.json" <<'JSON'

@@ -25,6 +25,9 @@
 #               (its device memory spilling to the host), never the OOM
 #               killer. Skipped under AddressSanitizer, whose shadow memory
 #               does not fit the ulimit.
+#   runaway_cgroup  the same loop in a 3 GiB memory cgroup, on the CPU and
+#               on SimGPU: RESOURCE_EXHAUSTED within 30 s (skipped where no
+#               memory cgroup can be made).
 #
 # The GPU parts run on whatever GPU the machine has (SimGPU where there is
 # no CUDA device). Where the session has none (MINITF_GPU_PLATFORM=CUDA on a
@@ -265,6 +268,50 @@ GRAPH
     [ $status -eq 1 ] || fail "on $device: exit status $status, expected 1"
     grep -q "RESOURCE_EXHAUSTED: fetch: Node '.*' (op '.*').*OOM when allocating" "$dir/log" ||
       fail "on $device: the exhausted memory is not said, with the node"
+  done
+  ;;
+runaway_cgroup)
+  # The same loop in a memory cgroup of 3 GiB (a container's limit), on the
+  # CPU and on SimGPU (whose device memory is host memory): the allocators
+  # stop within the cgroup's limit, less a margin, so the run ends with
+  # RESOURCE_EXHAUSTED naming the node within 30 s, never with the OOM
+  # killer. Needs a memory cgroup this process may make (root, cgroup v1 or
+  # v2); skipped otherwise.
+  if [ -n "${ASAN_OPTIONS:-}" ]; then
+    echo "skipped: AddressSanitizer's shadow memory does not fit a 3 GiB cgroup"
+    exit 77
+  fi
+  v2=$(sed -n 's/^0:://p' /proc/self/cgroup)
+  v1=$(sed -n 's/^[0-9]*:memory://p' /proc/self/cgroup)
+  if [ -n "$v1" ] && [ -d "/sys/fs/cgroup/memory$v1" ]; then
+    cgroup="/sys/fs/cgroup/memory$v1/minitf_runaway_$$"
+    limit_file=memory.limit_in_bytes
+  elif [ -f "/sys/fs/cgroup$v2/memory.max" ] || [ -f "/sys/fs/cgroup$v2/cgroup.controllers" ]; then
+    cgroup="/sys/fs/cgroup$v2/minitf_runaway_$$"
+    limit_file=memory.max
+  else
+    echo "skipped: no memory cgroup to make a child of"
+    exit 77
+  fi
+  if ! mkdir "$cgroup" 2>/dev/null || ! echo 3221225472 > "$cgroup/$limit_file" 2>/dev/null; then
+    rmdir "$cgroup" 2>/dev/null
+    echo "skipped: cannot make a memory cgroup at $cgroup (not root?)"
+    exit 77
+  fi
+  trap 'rmdir "$cgroup" 2>/dev/null; rm -rf "$dir"' EXIT
+  sed -n '/^node { name: "x"/,/^node { name: "exit"/p' "$0" > "$dir/double.pbtxt"
+  for device in CPU GPU; do
+    start=$(date +%s)
+    # shellcheck disable=SC2016
+    MINITF_GPU_PLATFORM=SimGPU timeout 60 sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' \
+      sh "$cgroup" "$minitf" run "$dir/double.pbtxt" --fetch exit:0 --device $device \
+      > "$dir/log" 2>&1
+    status=$?
+    took=$(( $(date +%s) - start ))
+    [ $status -eq 1 ] || fail "on $device in a 3 GiB cgroup: exit status $status, expected 1"
+    grep -q "RESOURCE_EXHAUSTED: fetch: Node '.*' (op '.*').*OOM when allocating" "$dir/log" ||
+      fail "on $device in a 3 GiB cgroup: the exhausted memory is not said, with the node"
+    [ $took -le 30 ] || fail "on $device in a 3 GiB cgroup: $took s, more than 30"
   done
   ;;
 *)

@@ -112,9 +112,10 @@ TEST(GPUProcessStateTest, StackIsBuiltWithTheLimitsOfItsOptions) {
 
 TEST(GPUProcessStateTest, HostLimitIsNeverMoreThanTheMachineGives) {
   // The default (64 GiB) and a hostile 1 PiB are lowered to the host memory
-  // this process may have, so spilling ends in RESOURCE_EXHAUSTED, not with
+  // this process may have, less the margin the rest of the process needs
+  // (HostMemoryBudget), so spilling ends in RESOURCE_EXHAUSTED, not with
   // the OOM killer.
-  const int64_t machine = HostMemoryLimitBytes();
+  const int64_t machine = HostMemoryBudget::LimitFor(HostMemoryLimitBytes());
   ASSERT_GT(machine, 0);
   auto platform = MakePlatform("memory=64MiB,mode=functional");
   for (int64_t limit_mb : {GPUOptions().host_memory_limit_mb, int64_t{1} << 30}) {
