@@ -126,13 +126,14 @@ double Coordinator::SoloRate(const std::string& job) const {
   return it == jobs_.end() ? 0 : it->second.solo_rate;
 }
 
-void Coordinator::Read(std::vector<Decision>* made) {
-  const absl::Time now = options_.clock();
-  auto decide = [&](const std::string& job, const std::string& setting, std::string old_value,
-                    std::string new_value, std::string reason) {
-    made->push_back({Seconds(now), job, setting, std::move(old_value), std::move(new_value),
-                     std::move(reason)});
-  };
+void Coordinator::Decide(absl::Time now, const std::string& job, const std::string& setting,
+                         std::string old_value, std::string new_value, std::string reason,
+                         std::vector<Decision>* made) const {
+  made->push_back({Seconds(now), job, setting, std::move(old_value), std::move(new_value),
+                   std::move(reason)});
+}
+
+std::vector<std::string> Coordinator::RegisteredJobs() const {
   std::error_code error;
   std::vector<std::string> names;
   for (const auto& entry : std::filesystem::directory_iterator(options_.dir, error)) {
@@ -141,116 +142,145 @@ void Coordinator::Read(std::vector<Decision>* made) {
       names.push_back(file.substr(0, file.size() - (sizeof(kRegistrationSuffix) - 1)));
     }
   }
-  // Jobs whose registration is gone have left.
+  return names;
+}
+
+void Coordinator::ForgetLeftJobs(const std::vector<std::string>& names, absl::Time now,
+                                 std::vector<Decision>* made) {
   for (auto it = jobs_.begin(); it != jobs_.end();) {
     if (std::find(names.begin(), names.end(), it->first) == names.end()) {
-      decide(it->first, "left", it->second.role, "", "its .job.json was removed");
+      Decide(now, it->first, "left", it->second.role, "", "its .job.json was removed", made);
       it = jobs_.erase(it);
     } else {
       ++it;
     }
   }
+}
+
+bool Coordinator::ReadRegistration(const std::string& name, bool added, absl::Time now, Job& job,
+                                   std::vector<Decision>* made) {
+  const std::string base = absl::StrCat(options_.dir, "/", name);
+  absl::StatusOr<std::string> text = ReadRegularFile(base + kRegistrationSuffix, kMaxFileBytes,
+                                                     "a job's registration", Links::kRefuse);
+  const Json j = text.ok() ? Json::parse(*text, nullptr, false) : Json();
+  if (j.is_object() && j.contains("heartbeatUs") && j.at("heartbeatUs").is_number_integer()) {
+    job.heartbeat_us = std::max(job.heartbeat_us, j.at("heartbeatUs").get<int64_t>());
+  }
+  if (!added) return true;
+  const bool valid = j.is_object() && j.contains("role") && j.at("role").is_string() &&
+                     (j.at("role") == "guarantee" || j.at("role") == "opportunistic");
+  if (!valid) {
+    // Perhaps half-written: read again next round.
+    Decide(now, name, "ignored", "", "",
+           absl::StrCat(name, kRegistrationSuffix, ": ",
+                        text.ok() ? "no \"role\" of guarantee or opportunistic"
+                                  : std::string(text.status().message())),
+           made);
+    return false;
+  }
+  job.role = j.at("role").get<std::string>();
+  const bool same_namespace = j.contains("pidNamespace") && j.at("pidNamespace").is_string() &&
+                              j.at("pidNamespace") == PidNamespace() && !PidNamespace().empty();
+  if (same_namespace && j.contains("pid") && j.at("pid").is_number_integer()) {
+    job.pid = j.at("pid");
+  }
+  job.status_changed = now;
+  ReadStartingConfig(base, job);
+  Decide(now, name, "found", "", job.role,
+         absl::StrCat("pid ", job.pid,
+                      job.configured ? absl::StrCat(", perfControl ", job.perf_control) : ""),
+         made);
+  return true;
+}
+
+void Coordinator::ReadStartingConfig(const std::string& base, Job& job) {
+  // A config already there (a coordinator before this one, the job's own
+  // start) is the starting point.
+  absl::StatusOr<std::string> config_text =
+      ReadRegularFile(base + kConfigSuffix, kMaxFileBytes, "a GPU config", Links::kRefuse);
+  if (config_text.ok()) {
+    absl::StatusOr<GPUConfig> config = ParseGPUConfig(*config_text, base + kConfigSuffix);
+    if (config.ok()) {
+      job.configured = true;
+      job.perf_control = config->perf_control.value_or(100);
+      for (const auto& [device, bytes] : config->max_device_mem) {
+        job.max_device_mem = std::max(job.max_device_mem, bytes);
+      }
+    }
+  }
+  if (job.role == "opportunistic" && job.configured) {
+    opportunistic_perf_ = std::min(opportunistic_perf_, std::max(job.perf_control, 1));
+  }
+}
+
+void Coordinator::ReadStatus(const std::string& name, absl::Time now, Job& job,
+                             std::vector<Decision>* made) {
+  const std::string path = absl::StrCat(options_.dir, "/", name, kStatusSuffix);
+  absl::StatusOr<std::string> status_text =
+      ReadRegularFile(path, kMaxFileBytes, "a GPU status", Links::kRefuse);
+  if (!status_text.ok()) return;
+  absl::StatusOr<StatusFigures> status = ParseStatus(*status_text);
+  if (!status.ok()) {
+    const std::string why = std::string(status.status().message());
+    if (why != job.bad_status) {
+      Decide(now, name, "ignored", "", "", absl::StrCat(name, kStatusSuffix, ": ", why), made);
+      job.bad_status = why;
+    }
+    return;
+  }
+  if (status->time_us <= job.status_time_us) return;
+  job.bad_status.clear();
+  job.status_time_us = status->time_us;
+  job.status_changed = now;
+  job.peak_bytes = status->peak_bytes;
+  job.points.push_back({status->time_us, status->steps});
+  while (job.points.size() > 2 && job.points.front().time_us < status->time_us - kHistoryUs) {
+    job.points.pop_front();
+  }
+  if (job.lost) {
+    job.lost = false;
+    Decide(now, name, "found", "lost", job.role, "its status is written again", made);
+  }
+}
+
+void Coordinator::CheckAlive(const std::string& name, absl::Time now, Job& job,
+                             std::vector<Decision>* made) {
+  // A paced job steps slowly and a suspended one not at all: its status
+  // may rest for as long as its share says.
+  const double status_allowed_s =
+      options_.stale_s * 100.0 / std::max(job.configured ? job.perf_control : 100, 1);
+  const double heartbeat_age_s =
+      static_cast<double>(absl::ToUnixMicros(now) - job.heartbeat_us) / 1e6;
+  if (ProcessGone(job.pid)) {
+    job.lost = true;
+    Decide(now, name, "lost", job.role, "", absl::StrCat("process ", job.pid, " is gone"), made);
+  } else if (job.heartbeat_us > 0 && heartbeat_age_s > options_.stale_s) {
+    job.lost = true;
+    Decide(now, name, "lost", job.role, "",
+           absl::StrFormat("its heartbeat stopped %.1f s ago", heartbeat_age_s), made);
+  } else if (job.status_time_us > 0 && !(job.configured && job.perf_control == 0) &&
+             now - job.status_changed > absl::Seconds(status_allowed_s)) {
+    job.lost = true;
+    Decide(now, name, "lost", job.role, "",
+           absl::StrFormat("its status has not changed for %.1f s (at perfControl %d)",
+                           absl::ToDoubleSeconds(now - job.status_changed),
+                           job.configured ? job.perf_control : 100),
+           made);
+  }
+}
+
+void Coordinator::Read(std::vector<Decision>* made) {
+  const absl::Time now = options_.clock();
+  const std::vector<std::string> names = RegisteredJobs();
+  ForgetLeftJobs(names, now, made);
   for (const std::string& name : names) {
-    const std::string base = absl::StrCat(options_.dir, "/", name);
     auto [it, added] = jobs_.try_emplace(name);
-    Job& job = it->second;
-    absl::StatusOr<std::string> text =
-        ReadRegularFile(base + kRegistrationSuffix, kMaxFileBytes, "a job's registration",
-                        Links::kRefuse);
-    const Json j = text.ok() ? Json::parse(*text, nullptr, false) : Json();
-    if (j.is_object() && j.contains("heartbeatUs") && j.at("heartbeatUs").is_number_integer()) {
-      job.heartbeat_us = std::max(job.heartbeat_us, j.at("heartbeatUs").get<int64_t>());
+    if (!ReadRegistration(name, added, now, it->second, made)) {
+      jobs_.erase(it);
+      continue;
     }
-    if (added) {
-      const bool valid = j.is_object() && j.contains("role") && j.at("role").is_string() &&
-                         (j.at("role") == "guarantee" || j.at("role") == "opportunistic");
-      if (!valid) {
-        // Perhaps half-written: read again next round.
-        decide(name, "ignored", "", "",
-               absl::StrCat(name, kRegistrationSuffix, ": ",
-                            text.ok() ? "no \"role\" of guarantee or opportunistic"
-                                      : std::string(text.status().message())));
-        jobs_.erase(it);
-        continue;
-      }
-      job.role = j.at("role").get<std::string>();
-      const bool same_namespace = j.contains("pidNamespace") && j.at("pidNamespace").is_string() &&
-                                  j.at("pidNamespace") == PidNamespace() && !PidNamespace().empty();
-      if (same_namespace && j.contains("pid") && j.at("pid").is_number_integer()) {
-        job.pid = j.at("pid");
-      }
-      job.status_changed = now;
-      // A config already there (a coordinator before this one, the job's
-      // own start) is the starting point.
-      absl::StatusOr<std::string> config_text =
-          ReadRegularFile(base + kConfigSuffix, kMaxFileBytes, "a GPU config",
-                        Links::kRefuse);
-      if (config_text.ok()) {
-        absl::StatusOr<GPUConfig> config = ParseGPUConfig(*config_text, base + kConfigSuffix);
-        if (config.ok()) {
-          job.configured = true;
-          job.perf_control = config->perf_control.value_or(100);
-          for (const auto& [device, bytes] : config->max_device_mem) {
-            job.max_device_mem = std::max(job.max_device_mem, bytes);
-          }
-        }
-      }
-      if (job.role == "opportunistic" && job.configured) {
-        opportunistic_perf_ = std::min(opportunistic_perf_, std::max(job.perf_control, 1));
-      }
-      decide(name, "found", "", job.role,
-             absl::StrCat("pid ", job.pid, job.configured
-                                                ? absl::StrCat(", perfControl ", job.perf_control)
-                                                : ""));
-    }
-    absl::StatusOr<std::string> status_text =
-        ReadRegularFile(base + kStatusSuffix, kMaxFileBytes, "a GPU status",
-                        Links::kRefuse);
-    if (status_text.ok()) {
-      absl::StatusOr<StatusFigures> status = ParseStatus(*status_text);
-      if (!status.ok()) {
-        const std::string why = std::string(status.status().message());
-        if (why != job.bad_status) {
-          decide(name, "ignored", "", "", absl::StrCat(name, kStatusSuffix, ": ", why));
-          job.bad_status = why;
-        }
-      } else if (status->time_us > job.status_time_us) {
-        job.bad_status.clear();
-        job.status_time_us = status->time_us;
-        job.status_changed = now;
-        job.peak_bytes = status->peak_bytes;
-        job.points.push_back({status->time_us, status->steps});
-        while (job.points.size() > 2 && job.points.front().time_us < status->time_us - kHistoryUs) {
-          job.points.pop_front();
-        }
-        if (job.lost) {
-          job.lost = false;
-          decide(name, "found", "lost", job.role, "its status is written again");
-        }
-      }
-    }
-    if (job.lost) continue;
-    // A paced job steps slowly and a suspended one not at all: its status
-    // may rest for as long as its share says.
-    const double status_allowed_s =
-        options_.stale_s * 100.0 / std::max(job.configured ? job.perf_control : 100, 1);
-    const double heartbeat_age_s =
-        static_cast<double>(absl::ToUnixMicros(now) - job.heartbeat_us) / 1e6;
-    if (ProcessGone(job.pid)) {
-      job.lost = true;
-      decide(name, "lost", job.role, "", absl::StrCat("process ", job.pid, " is gone"));
-    } else if (job.heartbeat_us > 0 && heartbeat_age_s > options_.stale_s) {
-      job.lost = true;
-      decide(name, "lost", job.role, "",
-             absl::StrFormat("its heartbeat stopped %.1f s ago", heartbeat_age_s));
-    } else if (job.status_time_us > 0 && !(job.configured && job.perf_control == 0) &&
-               now - job.status_changed > absl::Seconds(status_allowed_s)) {
-      job.lost = true;
-      decide(name, "lost", job.role, "",
-             absl::StrFormat("its status has not changed for %.1f s (at perfControl %d)",
-                             absl::ToDoubleSeconds(now - job.status_changed),
-                             job.configured ? job.perf_control : 100));
-    }
+    ReadStatus(name, now, it->second, made);
+    if (!it->second.lost) CheckAlive(name, now, it->second, made);
   }
 }
 

@@ -147,7 +147,23 @@ class Coordinator {
   };
 
   double Seconds(absl::Time t) const;
+  void Decide(absl::Time now, const std::string& job, const std::string& setting,
+              std::string old_value, std::string new_value, std::string reason,
+              std::vector<Decision>* made) const;
+
+  // Reading the directory, one round: the jobs registered (their
+  // .job.json files); those gone forgotten; each one's registration (a new
+  // one's role, process and starting config; false: not a valid one yet),
+  // its statistics, and whether it is still alive.
   void Read(std::vector<Decision>* made);
+  std::vector<std::string> RegisteredJobs() const;
+  void ForgetLeftJobs(const std::vector<std::string>& names, absl::Time now,
+                      std::vector<Decision>* made);
+  bool ReadRegistration(const std::string& name, bool added, absl::Time now, Job& job,
+                        std::vector<Decision>* made);
+  void ReadStartingConfig(const std::string& base, Job& job);
+  void ReadStatus(const std::string& name, absl::Time now, Job& job, std::vector<Decision>* made);
+  void CheckAlive(const std::string& name, absl::Time now, Job& job, std::vector<Decision>* made);
   double Rate(const Job& job, absl::Time since) const;
   std::map<std::string, int64_t> MemoryPlan() const;
   // perfControl for the opportunistic jobs this round; nullopt: unchanged.
