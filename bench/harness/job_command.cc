@@ -245,6 +245,102 @@ absl::StatusOr<absl::Time> AwaitStart(const std::string& path) {
   return absl::FromUnixMicros(micros);
 }
 
+// The runner's options for `spec` (already given the cluster's limits):
+// the platform and SimGPU configuration of the job's file with the
+// command's overrides, the bounds of set-up, and the config and statistics
+// files (AntMan's, from the flags or the environment; else the job's own
+// in `out`).
+absl::StatusOr<JobRunner::Options> RunnerOptions(const JobArgs& args, const LoadedJob& loaded,
+                                                 const JobSpec& spec, bool in_experiment,
+                                                 const std::string& out) {
+  JobRunner::Options options;
+  options.spec = spec;
+  MINITF_ASSIGN_OR_RETURN(options.simgpu_options,
+                          args.simgpu_overrides.empty()
+                              ? absl::StatusOr<std::string>(loaded.simgpu_options)
+                              : OverrideSimGPUOptions(loaded.simgpu_options,
+                                                      args.simgpu_overrides));
+  options.platform = loaded.platform;
+  if (in_experiment) options.experiment_duration_s = loaded.scenario_duration_s;
+  const double bound_s = spec.duration_s > 0 ? spec.duration_s : options.experiment_duration_s;
+  if (bound_s > 0) options.setup_timeout = absl::Seconds(std::max(bound_s, 1.0));
+  if (!args.trace_file.empty()) options.max_trace_spans = kMaxTraceSpans;
+  // Without AntMan's files (a HAMi pod), the job keeps its own in `out`:
+  // the control plane then enforces the starting limits, and anyone may
+  // read its statistics or change its config.
+  options.config_file = FlagOrEnv(args.config_file, "GPU_CONFIG_FILE");
+  if (options.config_file.empty()) {
+    options.config_file = absl::StrCat(out, "/", spec.name, kConfigSuffix);
+  }
+  options.status_file = FlagOrEnv(args.status_file, "GPU_STATUS_FILE");
+  if (options.status_file.empty()) {
+    options.status_file = absl::StrCat(out, "/", spec.name, kStatusSuffix);
+  }
+  return options;
+}
+
+// The job's registration rewritten every second (its heartbeat) from
+// set-up to the end, then removed. An empty path: none.
+class Heartbeat {
+ public:
+  Heartbeat(std::string path, std::string name, std::string role) : path_(std::move(path)) {
+    if (path_.empty()) return;
+    thread_ = std::thread([this, name = std::move(name), role = std::move(role)] {
+      while (!stop_.WaitForNotificationWithTimeout(absl::Seconds(1))) {
+        (void)WriteFileAtomically(path_, JobRegistrationJson(name, role, absl::Now()));
+      }
+    });
+  }
+  ~Heartbeat() {
+    if (path_.empty()) return;
+    stop_.Notify();
+    thread_.join();
+    std::error_code ignored;
+    std::filesystem::remove(path_, ignored);
+  }
+  Heartbeat(const Heartbeat&) = delete;
+  Heartbeat& operator=(const Heartbeat&) = delete;
+
+ private:
+  const std::string path_;
+  absl::Notification stop_;
+  std::thread thread_;
+};
+
+// The coordinator's registration beside a config file named
+// <name>.config.json: the job's role and process, removed when the job
+// ends (a job killed leaves it, and its process is then found gone). ""
+// when the config file has another name.
+absl::StatusOr<std::string> Register(const std::string& config_file, const JobSpec& spec) {
+  if (!absl::EndsWith(config_file, kConfigSuffix)) return std::string();
+  const std::string registration = absl::StrCat(
+      absl::string_view(config_file).substr(0, config_file.size() - std::strlen(kConfigSuffix)),
+      kRegistrationSuffix);
+  MINITF_RETURN_IF_ERROR(WriteFileAtomically(
+      registration, JobRegistrationJson(spec.name, JobRoleName(spec.role), absl::Now())));
+  return registration;
+}
+
+// Steps until the job finishes, interrupting it at the first signal; the
+// steps so far are rewritten every second, so a job killed outright
+// (SIGKILL) leaves what it measured up to then.
+void StepUntilFinished(JobRunner& job, const std::string& steps_path) {
+  bool interrupted = false;
+  absl::Time next_steps_write = absl::Now() + absl::Seconds(1);
+  while (!job.finished()) {
+    if (!interrupted && InterruptSignal() != 0) {
+      interrupted = true;
+      job.Interrupt();
+    }
+    if (absl::Now() >= next_steps_write) {
+      next_steps_write = absl::Now() + absl::Seconds(1);
+      (void)WriteFileAtomically(steps_path, StepsCsv(job.Records()));
+    }
+    absl::SleepFor(absl::Milliseconds(20));
+  }
+  job.Join();
+}
+
 // Runs the job; the exit status. Errors before the job could start are
 // returned (exit 1 or 2 by their code, see JobCommand).
 absl::StatusOr<int> RunJob(const JobArgs& args) {
@@ -261,31 +357,10 @@ absl::StatusOr<int> RunJob(const JobArgs& args) {
     spec.steps = 0;
   }
 
-  JobRunner::Options options;
-  options.spec = spec;
-  MINITF_ASSIGN_OR_RETURN(options.simgpu_options,
-                          args.simgpu_overrides.empty()
-                              ? absl::StatusOr<std::string>(loaded.simgpu_options)
-                              : OverrideSimGPUOptions(loaded.simgpu_options,
-                                                      args.simgpu_overrides));
-  options.platform = loaded.platform;
-  if (in_experiment) options.experiment_duration_s = loaded.scenario_duration_s;
-  const double bound_s = spec.duration_s > 0 ? spec.duration_s : options.experiment_duration_s;
-  if (bound_s > 0) options.setup_timeout = absl::Seconds(std::max(bound_s, 1.0));
-  if (!args.trace_file.empty()) options.max_trace_spans = kMaxTraceSpans;
   const std::string out = args.out.empty() ? absl::StrCat("runs/jobs/", spec.name) : args.out;
   MINITF_RETURN_IF_ERROR(MakeDir(out));
-  // Without AntMan's files (a HAMi pod), the job keeps its own in `out`:
-  // the control plane then enforces the starting limits, and anyone may
-  // read its statistics or change its config.
-  options.config_file = FlagOrEnv(args.config_file, "GPU_CONFIG_FILE");
-  if (options.config_file.empty()) {
-    options.config_file = absl::StrCat(out, "/", spec.name, kConfigSuffix);
-  }
-  options.status_file = FlagOrEnv(args.status_file, "GPU_STATUS_FILE");
-  if (options.status_file.empty()) {
-    options.status_file = absl::StrCat(out, "/", spec.name, kStatusSuffix);
-  }
+  MINITF_ASSIGN_OR_RETURN(JobRunner::Options options,
+                          RunnerOptions(args, loaded, spec, in_experiment, out));
   const std::string summary_path = absl::StrCat(out, "/", spec.name, ".summary.json");
   const std::string steps_path = absl::StrCat(out, "/", spec.name, ".steps.csv");
   int64_t capacity_bytes = 0;  // Known once the job is set up.
@@ -296,42 +371,11 @@ absl::StatusOr<int> RunJob(const JobArgs& args) {
   };
   MINITF_RETURN_IF_ERROR(summary(Summarize(spec, {}, 0, ""), "running", ""));
 
+  MINITF_ASSIGN_OR_RETURN(const std::string registration, Register(options.config_file, spec));
+  const Heartbeat heartbeat(registration, spec.name, JobRoleName(spec.role));
   // A config file nobody has written yet starts as the job does; one a
   // coordinator wrote already is its to keep. Never suspended while the
   // variables are initialised: nobody may be there to release the job.
-  // The coordinator's registration beside a config file named
-  // <name>.config.json: the job's role and process, removed when the job
-  // ends (a job killed leaves it, and its process is then found gone).
-  std::string registration;
-  if (absl::EndsWith(options.config_file, kConfigSuffix)) {
-    registration = absl::StrCat(
-        absl::string_view(options.config_file)
-            .substr(0, options.config_file.size() - std::strlen(kConfigSuffix)),
-        kRegistrationSuffix);
-    MINITF_RETURN_IF_ERROR(WriteFileAtomically(
-        registration, JobRegistrationJson(spec.name, JobRoleName(spec.role), absl::Now())));
-  }
-  // The heartbeat, from set-up to the end, then the registration removed.
-  struct Heartbeat {
-    Heartbeat(std::string path, std::string name, std::string role) : path(std::move(path)) {
-      if (this->path.empty()) return;
-      thread = std::thread([this, name = std::move(name), role = std::move(role)] {
-        while (!stop.WaitForNotificationWithTimeout(absl::Seconds(1))) {
-          (void)WriteFileAtomically(this->path, JobRegistrationJson(name, role, absl::Now()));
-        }
-      });
-    }
-    ~Heartbeat() {
-      if (path.empty()) return;
-      stop.Notify();
-      thread.join();
-      std::error_code ignored;
-      std::filesystem::remove(path, ignored);
-    }
-    const std::string path;
-    absl::Notification stop;
-    std::thread thread;
-  } heartbeat(registration, spec.name, JobRoleName(spec.role));
   const bool starts_suspended = spec.perf_control == 0;
   const bool write_config = !std::filesystem::exists(options.config_file);
   if (write_config) {
@@ -391,22 +435,7 @@ absl::StatusOr<int> RunJob(const JobArgs& args) {
     }
   }
   (*job)->Start(start);
-  bool interrupted = false;
-  // The steps so far are rewritten every second, so a job killed outright
-  // (SIGKILL) leaves what it measured up to then.
-  absl::Time next_steps_write = absl::Now() + absl::Seconds(1);
-  while (!(*job)->finished()) {
-    if (!interrupted && InterruptSignal() != 0) {
-      interrupted = true;
-      (*job)->Interrupt();
-    }
-    if (absl::Now() >= next_steps_write) {
-      next_steps_write = absl::Now() + absl::Seconds(1);
-      (void)WriteFileAtomically(steps_path, StepsCsv((*job)->Records()));
-    }
-    absl::SleepFor(absl::Milliseconds(20));
-  }
-  (*job)->Join();
+  StepUntilFinished(**job, steps_path);
   const std::vector<StepRecord> steps = (*job)->Records();
   const absl::Status status = (*job)->status();
   const int signo = InterruptSignal();
