@@ -12,7 +12,6 @@
 #include <system_error>
 #include <utility>
 
-#include "absl/cleanup/cleanup.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
@@ -229,288 +228,382 @@ Scenario ScaleScenario(Scenario scenario, double seconds) {
   return scenario;
 }
 
-absl::StatusOr<ExperimentResult> RunExperiment(const Scenario& input,
-                                               const ExperimentOptions& options) {
-  ExperimentResult result;
-  result.scenario = ScaleScenario(input, options.seconds);
-  Scenario& scenario = result.scenario;
-  if (!options.pacing.empty()) {
-    for (JobSpec& job : scenario.jobs) job.pacing = options.pacing;
+namespace {
+
+// One experiment, its steps in the order RunExperiment takes them. Each
+// step that can fail returns the error; Interrupted() says whether the user
+// stopped it (the result then holds what was measured).
+class ExperimentRun {
+ public:
+  ExperimentRun(const Scenario& input, const ExperimentOptions& options) : options_(options) {
+    result_.scenario = ScaleScenario(input, options.seconds);
   }
-  if (!options.stream_priority.empty()) {
-    for (JobSpec& job : scenario.jobs) job.stream_priority = options.stream_priority;
+  // The coordinator and the jobs end first; then a shared SimGPU device of
+  // the experiment's own is removed.
+  ~ExperimentRun() {
+    coordinator_process_.reset();
+    coordinator_.reset();
+    runners_.clear();
+    if (shared_device_.empty()) return;
+    absl::StatusOr<se::SimGPUOptions> o = se::ParseSimGPUOptions(scenario().simgpu_options);
+    if (absl::Status removed = se::RemoveSharedSimGPU(shared_device_, o.ok() ? o->count : 1);
+        !removed.ok()) {
+      LOG(WARNING, "{}", removed);
+    }
+  }
+  ExperimentRun(const ExperimentRun&) = delete;
+  ExperimentRun& operator=(const ExperimentRun&) = delete;
+
+  // The options applied to the scenario, the output directories, a result
+  // row per job.
+  absl::Status Prepare();
+  // Each job alone first, when asked for.
+  absl::Status RunBaselines();
+  // The timeline (or the coordinator) and every job set up, the jobs not
+  // yet stepping.
+  absl::Status SetUpJobs();
+  // The coordinator (in this process or its own) and the jobs started.
+  absl::Status Start();
+  // Samples the device and performs the timeline until every job is done,
+  // the scenario's time is up or the user interrupts; the error that
+  // stopped it early.
+  absl::Status Observe();
+  // The suspended jobs released, every job stopped and joined; `failure`
+  // keeps the first error.
+  void StopJobs(absl::Status* failure);
+  // Each job's steps, status and trace in the result; the shared device's
+  // bytes left.
+  void Collect();
+
+  bool Interrupted() {
+    if (!result_.interrupted()) result_.interrupted_by = Interruption(options_);
+    return result_.interrupted();
+  }
+  ExperimentResult TakeResult() { return std::move(result_); }
+
+ private:
+  Scenario& scenario() { return result_.scenario; }
+  void Say(const std::string& what);
+  void RecordTimeline(double now_s, std::vector<TimelineAction> performed);
+  void WatchCoordinatorProcess(double now_s);
+  absl::Status CoordinatorRound(double now_s);
+  void Sample(double now_s);
+
+  const ExperimentOptions& options_;
+  ExperimentResult result_;
+  std::string shared_device_;
+  std::string jobs_dir_;
+  bool coordinated_ = false;
+  std::optional<TimelineDriver> driver_;
+  std::vector<std::unique_ptr<ExperimentJob>> runners_;
+  absl::Time start_;
+  std::optional<Coordinator> coordinator_;
+  std::unique_ptr<CoordinatorProcess> coordinator_process_;
+  absl::Time next_round_;
+  std::vector<absl::Duration> last_busy_;
+  double last_sample_s_ = 0;
+};
+
+absl::Status ExperimentRun::Prepare() {
+  Scenario& s = scenario();
+  if (!options_.pacing.empty()) {
+    for (JobSpec& job : s.jobs) job.pacing = options_.pacing;
+  }
+  if (!options_.stream_priority.empty()) {
+    for (JobSpec& job : s.jobs) job.stream_priority = options_.stream_priority;
   }
   // Processes on SimGPU share one device of this experiment's own, removed
   // at the end. It is named with the overrides, which may set how the
   // processes share it (share=, timeslice_us=: keys of a shared device).
-  result.processes = options.processes;
-  result.defer_opportunistic = options.defer_opportunistic;
-  result.below_normal_opportunistic = options.below_normal_opportunistic;
-  std::string shared_device;
-  std::string overrides = options.simgpu_overrides;
-  if (options.processes) {
-    shared_device = absl::StrCat("colocate-", getpid(), "-", absl::ToUnixMicros(absl::Now()));
-    overrides = absl::StrCat(overrides, overrides.empty() ? "" : ",", "shared=", shared_device);
+  result_.processes = options_.processes;
+  result_.defer_opportunistic = options_.defer_opportunistic;
+  result_.below_normal_opportunistic = options_.below_normal_opportunistic;
+  std::string overrides = options_.simgpu_overrides;
+  if (options_.processes) {
+    shared_device_ = absl::StrCat("colocate-", getpid(), "-", absl::ToUnixMicros(absl::Now()));
+    overrides = absl::StrCat(overrides, overrides.empty() ? "" : ",", "shared=", shared_device_);
   }
   if (!overrides.empty()) {
-    MINITF_ASSIGN_OR_RETURN(scenario.simgpu_options,
-                            OverrideSimGPUOptions(scenario.simgpu_options, overrides));
+    MINITF_ASSIGN_OR_RETURN(s.simgpu_options, OverrideSimGPUOptions(s.simgpu_options, overrides));
   }
-  absl::Cleanup remove_shared_device = [&] {
-    if (shared_device.empty()) return;
-    absl::StatusOr<se::SimGPUOptions> o = se::ParseSimGPUOptions(scenario.simgpu_options);
-    if (absl::Status removed = se::RemoveSharedSimGPU(shared_device, o.ok() ? o->count : 1);
-        !removed.ok()) {
-      LOG(WARNING, "{}", removed);
-    }
-  };
-  MINITF_RETURN_IF_ERROR(MakeDir(options.out_dir));
-  const std::string jobs_dir = options.out_dir + "/jobs";
-  MINITF_RETURN_IF_ERROR(MakeDir(jobs_dir));
-  for (const JobSpec& spec : scenario.jobs) {
+  MINITF_RETURN_IF_ERROR(MakeDir(options_.out_dir));
+  jobs_dir_ = options_.out_dir + "/jobs";
+  MINITF_RETURN_IF_ERROR(MakeDir(jobs_dir_));
+  for (const JobSpec& spec : s.jobs) {
     JobResult job;
     job.spec = spec;
-    result.jobs.push_back(std::move(job));
+    result_.jobs.push_back(std::move(job));
   }
-  // Records an interruption in the result; true once there is one.
-  const auto interrupted = [&options, &result] {
-    if (!result.interrupted()) result.interrupted_by = Interruption(options);
-    return result.interrupted();
-  };
+  return absl::OkStatus();
+}
 
-  if (options.baseline) {
-    const std::string solo_dir = options.out_dir + "/baseline";
-    MINITF_RETURN_IF_ERROR(MakeDir(solo_dir));
-    for (JobResult& job : result.jobs) {
-      if (interrupted()) return result;
-      const double seconds =
-          options.baseline_seconds > 0
-              ? options.baseline_seconds
-              : std::min(kMaxBaselineSeconds, JobEnd(scenario, job.spec) - job.spec.start_s);
-      if (options.progress != nullptr) {
-        *options.progress << fmt::format("baseline: {} alone for {:.1f} s\n", job.spec.name,
-                                         seconds)
-                          << std::flush;
-      }
-      MINITF_RETURN_IF_ERROR(RunSolo(scenario, job.spec, solo_dir, seconds, options, &job));
+absl::Status ExperimentRun::RunBaselines() {
+  if (!options_.baseline) return absl::OkStatus();
+  const std::string solo_dir = options_.out_dir + "/baseline";
+  MINITF_RETURN_IF_ERROR(MakeDir(solo_dir));
+  for (JobResult& job : result_.jobs) {
+    if (Interrupted()) return absl::OkStatus();
+    const double seconds =
+        options_.baseline_seconds > 0
+            ? options_.baseline_seconds
+            : std::min(kMaxBaselineSeconds, JobEnd(scenario(), job.spec) - job.spec.start_s);
+    if (options_.progress != nullptr) {
+      *options_.progress << fmt::format("baseline: {} alone for {:.1f} s\n", job.spec.name,
+                                        seconds)
+                         << std::flush;
     }
+    MINITF_RETURN_IF_ERROR(RunSolo(scenario(), job.spec, solo_dir, seconds, options_, &job));
   }
-  if (interrupted()) return result;
+  return absl::OkStatus();
+}
 
+absl::Status ExperimentRun::SetUpJobs() {
+  Scenario& s = scenario();
   std::map<std::string, std::string> config_paths;
-  std::vector<std::unique_ptr<ExperimentJob>> runners;
-  for (const JobSpec& spec : scenario.jobs) {
-    JobRunner::Options o = RunnerOptions(scenario, spec, jobs_dir, options.max_trace_spans);
+  for (const JobSpec& spec : s.jobs) {
+    JobRunner::Options o = RunnerOptions(s, spec, jobs_dir_, options_.max_trace_spans);
     config_paths[spec.name] = o.config_file;
   }
   // With a coordinator, it writes the configs; the timeline is not run
   // (nor reported as run).
-  result.coordinator = options.coordinator;
-  const bool coordinated = !options.coordinator.empty();
-  if (coordinated) MINITF_RETURN_IF_ERROR(CheckCoordinatorPolicy(options.coordinator));
-  if (coordinated || options.no_timeline) scenario.timeline.clear();
-  TimelineDriver driver(scenario.timeline, config_paths);
-  {
-    // An earlier run's registrations are not this run's jobs.
-    std::error_code ignored;
-    for (const auto& entry : std::filesystem::directory_iterator(jobs_dir, ignored)) {
-      if (absl::EndsWith(entry.path().filename().string(), kRegistrationSuffix)) {
-        std::filesystem::remove(entry.path(), ignored);
-      }
+  result_.coordinator = options_.coordinator;
+  coordinated_ = !options_.coordinator.empty();
+  if (coordinated_) MINITF_RETURN_IF_ERROR(CheckCoordinatorPolicy(options_.coordinator));
+  if (coordinated_ || options_.no_timeline) s.timeline.clear();
+  driver_.emplace(s.timeline, config_paths);
+  // An earlier run's registrations are not this run's jobs.
+  std::error_code ignored;
+  for (const auto& entry : std::filesystem::directory_iterator(jobs_dir_, ignored)) {
+    if (absl::EndsWith(entry.path().filename().string(), kRegistrationSuffix)) {
+      std::filesystem::remove(entry.path(), ignored);
     }
   }
-  for (const JobSpec& spec : scenario.jobs) {
-    if (interrupted()) return result;
-    MINITF_RETURN_IF_ERROR(driver.WriteInitial(spec.name, SetUpConfig(spec)));
-    MINITF_ASSIGN_OR_RETURN(std::unique_ptr<ExperimentJob> runner,
-                            MakeJob(scenario, spec, jobs_dir, options.max_trace_spans,
-                                    options.processes,
-                                    options.defer_opportunistic &&
-                                        spec.role == JobRole::kOpportunistic,
-                                    options.below_normal_opportunistic &&
-                                        spec.role == JobRole::kOpportunistic));
+  for (const JobSpec& spec : s.jobs) {
+    if (Interrupted()) return absl::OkStatus();
+    MINITF_RETURN_IF_ERROR(driver_->WriteInitial(spec.name, SetUpConfig(spec)));
+    const bool opportunistic = spec.role == JobRole::kOpportunistic;
+    MINITF_ASSIGN_OR_RETURN(
+        std::unique_ptr<ExperimentJob> runner,
+        MakeJob(s, spec, jobs_dir_, options_.max_trace_spans, options_.processes,
+                options_.defer_opportunistic && opportunistic,
+                options_.below_normal_opportunistic && opportunistic));
     if (spec.perf_control == 0) {
       // Set up; now suspended from its first step, as the scenario says.
-      MINITF_RETURN_IF_ERROR(driver.WriteInitial(spec.name, InitialConfig(spec)));
+      MINITF_RETURN_IF_ERROR(driver_->WriteInitial(spec.name, InitialConfig(spec)));
       MINITF_RETURN_IF_ERROR(runner->AwaitPerfControl(0, kConfigTakeTimeout));
     }
-    runners.push_back(std::move(runner));
+    runners_.push_back(std::move(runner));
   }
-  if (!runners.empty()) result.capacity_bytes = runners.front()->device_capacity_bytes();
+  if (!runners_.empty()) result_.capacity_bytes = runners_.front()->device_capacity_bytes();
   // Job processes register themselves; threads are registered as this
   // process.
-  const bool coordinator_in_process = coordinated && !options.processes;
-  if (coordinator_in_process) {
-    for (const JobSpec& spec : scenario.jobs) {
+  if (coordinated_ && !options_.processes) {
+    for (const JobSpec& spec : s.jobs) {
       MINITF_RETURN_IF_ERROR(
-          WriteJobRegistration(jobs_dir, spec.name, JobRoleName(spec.role), absl::Now()));
+          WriteJobRegistration(jobs_dir_, spec.name, JobRoleName(spec.role), absl::Now()));
     }
   }
+  return absl::OkStatus();
+}
 
-  const absl::Time start = absl::Now();
-  std::optional<Coordinator> coordinator;
-  std::unique_ptr<CoordinatorProcess> coordinator_process;
-  if (coordinated && options.processes) {
-    MINITF_ASSIGN_OR_RETURN(coordinator_process,
-                            CoordinatorProcess::Start(jobs_dir, options.coordinator,
-                                                      options.coordinator_target,
+absl::Status ExperimentRun::Start() {
+  start_ = absl::Now();
+  if (coordinated_ && options_.processes) {
+    MINITF_ASSIGN_OR_RETURN(coordinator_process_,
+                            CoordinatorProcess::Start(jobs_dir_, options_.coordinator,
+                                                      options_.coordinator_target,
                                                       kCoordinatorIntervalSeconds,
-                                                      result.capacity_bytes));
-  } else if (coordinated) {
+                                                      result_.capacity_bytes));
+  } else if (coordinated_) {
     CoordinatorOptions o;
-    o.dir = jobs_dir;
-    o.policy = options.coordinator;
-    o.gpu_memory_bytes = result.capacity_bytes;
-    o.target = options.coordinator_target;
-    coordinator.emplace(std::move(o));
+    o.dir = jobs_dir_;
+    o.policy = options_.coordinator;
+    o.gpu_memory_bytes = result_.capacity_bytes;
+    o.target = options_.coordinator_target;
+    coordinator_.emplace(std::move(o));
   }
-  absl::Time next_round = start;
-  for (auto& runner : runners) runner->Start(start);
-  Progress progress(options, scenario.jobs, scenario.duration_s);
-  const absl::Duration period = absl::Seconds(std::max(options.sample_period_s, 0.01));
-  std::vector<absl::Duration> last_busy(runners.size());
-  double last_sample_s = 0;
+  next_round_ = start_;
+  for (auto& runner : runners_) runner->Start(start_);
+  last_busy_.assign(runners_.size(), absl::ZeroDuration());
+  return absl::OkStatus();
+}
+
+void ExperimentRun::Say(const std::string& what) {
+  if (options_.progress != nullptr) {
+    *options_.progress << (options_.progress_is_tty ? "\r\033[K" : "") << what << "\n";
+  }
+}
+
+void ExperimentRun::RecordTimeline(double now_s, std::vector<TimelineAction> performed) {
+  for (TimelineAction& action : performed) {
+    const std::string what = fmt::format(
+        "timeline at {:.1f} s: {}{}{}", now_s, action.job,
+        action.max_device_mem ? absl::StrCat(" maxDeviceMem ", *action.max_device_mem) : "",
+        action.perf_control ? absl::StrCat(" perfControl ", *action.perf_control) : "");
+    LOG(INFO, "{}", what);
+    Say(what);
+    result_.actions.push_back({now_s, std::move(action)});
+  }
+}
+
+void ExperimentRun::WatchCoordinatorProcess(double now_s) {
+  if (coordinator_process_ == nullptr || !result_.coordinator_ended.empty()) return;
+  const std::string ended = coordinator_process_->Ended();
+  if (ended.empty()) return;
+  result_.coordinator_ended = fmt::format("{} at {:.1f} s", ended, now_s);
+  const std::string what =
+      fmt::format("the coordinator {}; the jobs keep their settings", result_.coordinator_ended);
+  LOG(WARNING, "{}", what);
+  Say(what);
+}
+
+absl::Status ExperimentRun::CoordinatorRound(double now_s) {
+  if (!coordinator_.has_value() || absl::Now() < next_round_) return absl::OkStatus();
+  next_round_ = absl::Now() + absl::Seconds(kCoordinatorIntervalSeconds);
+  // The jobs' heartbeats: they live as long as this process does.
+  for (const JobSpec& spec : scenario().jobs) {
+    (void)WriteJobRegistration(jobs_dir_, spec.name, JobRoleName(spec.role), absl::Now());
+  }
+  MINITF_ASSIGN_OR_RETURN(std::vector<Decision> made, coordinator_->Tick());
+  for (const Decision& d : made) {
+    result_.decisions.push_back({now_s, DecisionCsvRow(d)});
+    TimelineAction action;
+    action.at_s = now_s;
+    action.job = d.job;
+    int64_t value = 0;
+    if (!absl::SimpleAtoi(d.new_value, &value)) continue;
+    if (d.setting == "perfControl") {
+      action.perf_control = static_cast<int>(value);
+      LOG(INFO, "coordinator at {:.1f} s: {} perfControl {} ({})", now_s, d.job, value, d.reason);
+    } else if (d.setting == "maxDeviceMem") {
+      action.max_device_mem = value;
+    } else {
+      continue;
+    }
+    result_.actions.push_back({now_s, std::move(action)});
+  }
+  return absl::OkStatus();
+}
+
+void ExperimentRun::Sample(double now_s) {
+  DeviceSample sample;
+  sample.time_s = now_s;
+  absl::Duration busy;
+  for (size_t i = 0; i < runners_.size(); ++i) {
+    sample.jobs.push_back(runners_[i]->Sample());
+    busy += sample.jobs.back().gpu_busy - last_busy_[i];
+    last_busy_[i] = sample.jobs.back().gpu_busy;
+  }
+  if (now_s > last_sample_s_) {
+    sample.utilisation = std::min(1.0, absl::ToDoubleSeconds(busy) / (now_s - last_sample_s_));
+  }
+  last_sample_s_ = now_s;
+  result_.timeline.push_back(std::move(sample));
+}
+
+absl::Status ExperimentRun::Observe() {
+  Progress progress(options_, scenario().jobs, scenario().duration_s);
+  const absl::Duration period = absl::Seconds(std::max(options_.sample_period_s, 0.01));
   absl::Status failure;
   while (true) {
-    const double now_s = absl::ToDoubleSeconds(absl::Now() - start);
-    absl::StatusOr<std::vector<TimelineAction>> performed = driver.Advance(now_s);
+    const double now_s = absl::ToDoubleSeconds(absl::Now() - start_);
+    absl::StatusOr<std::vector<TimelineAction>> performed = driver_->Advance(now_s);
     if (!performed.ok()) {
       failure = performed.status();
       break;
     }
-    for (TimelineAction& action : *performed) {
-      const std::string what = fmt::format(
-          "timeline at {:.1f} s: {}{}{}", now_s, action.job,
-          action.max_device_mem ? absl::StrCat(" maxDeviceMem ", *action.max_device_mem) : "",
-          action.perf_control ? absl::StrCat(" perfControl ", *action.perf_control) : "");
-      LOG(INFO, "{}", what);
-      if (options.progress != nullptr) {
-        *options.progress << (options.progress_is_tty ? "\r\033[K" : "") << what << "\n";
-      }
-      result.actions.push_back({now_s, std::move(action)});
-    }
-    if (coordinator_process != nullptr && result.coordinator_ended.empty()) {
-      if (const std::string ended = coordinator_process->Ended(); !ended.empty()) {
-        result.coordinator_ended = fmt::format("{} at {:.1f} s", ended, now_s);
-        const std::string what = fmt::format(
-            "the coordinator {}; the jobs keep their settings", result.coordinator_ended);
-        LOG(WARNING, "{}", what);
-        if (options.progress != nullptr) {
-          *options.progress << (options.progress_is_tty ? "\r\033[K" : "") << what << "\n";
-        }
-      }
-    }
-    if (coordinator.has_value() && absl::Now() >= next_round) {
-      next_round = absl::Now() + absl::Seconds(kCoordinatorIntervalSeconds);
-      // The jobs' heartbeats: they live as long as this process does.
-      for (const JobSpec& spec : scenario.jobs) {
-        (void)WriteJobRegistration(jobs_dir, spec.name, JobRoleName(spec.role), absl::Now());
-      }
-      absl::StatusOr<std::vector<Decision>> made = coordinator->Tick();
-      if (!made.ok()) {
-        failure = made.status();
-        break;
-      }
-      for (const Decision& d : *made) {
-        result.decisions.push_back({now_s, DecisionCsvRow(d)});
-        TimelineAction action;
-        action.at_s = now_s;
-        action.job = d.job;
-        int64_t value = 0;
-        if (!absl::SimpleAtoi(d.new_value, &value)) continue;
-        if (d.setting == "perfControl") {
-          action.perf_control = static_cast<int>(value);
-          LOG(INFO, "coordinator at {:.1f} s: {} perfControl {} ({})", now_s, d.job, value,
-              d.reason);
-        } else if (d.setting == "maxDeviceMem") {
-          action.max_device_mem = value;
-        } else {
-          continue;
-        }
-        result.actions.push_back({now_s, std::move(action)});
-      }
-    }
-    DeviceSample sample;
-    sample.time_s = now_s;
-    absl::Duration busy;
-    for (size_t i = 0; i < runners.size(); ++i) {
-      sample.jobs.push_back(runners[i]->Sample());
-      busy += sample.jobs.back().gpu_busy - last_busy[i];
-      last_busy[i] = sample.jobs.back().gpu_busy;
-    }
-    if (now_s > last_sample_s) {
-      sample.utilisation =
-          std::min(1.0, absl::ToDoubleSeconds(busy) / (now_s - last_sample_s));
-    }
-    last_sample_s = now_s;
-    result.timeline.push_back(std::move(sample));
-    progress.Update(now_s, runners, driver);
+    RecordTimeline(now_s, std::move(*performed));
+    WatchCoordinatorProcess(now_s);
+    failure = CoordinatorRound(now_s);
+    if (!failure.ok()) break;
+    Sample(now_s);
+    progress.Update(now_s, runners_, *driver_);
 
-    const bool all_finished = std::all_of(runners.begin(), runners.end(),
+    const bool all_finished = std::all_of(runners_.begin(), runners_.end(),
                                           [](const auto& r) { return r->finished(); });
-    if (all_finished || now_s >= scenario.duration_s) break;
-    if (interrupted()) {
-      result.interrupted_at_s = now_s;
+    if (all_finished || now_s >= scenario().duration_s) break;
+    if (Interrupted()) {
+      result_.interrupted_at_s = now_s;
       break;
     }
     absl::Time wake = absl::Now() + period;
-    if (!driver.done()) wake = std::min(wake, start + absl::Seconds(driver.NextAt()));
+    if (!driver_->done()) wake = std::min(wake, start_ + absl::Seconds(driver_->NextAt()));
     absl::SleepFor(std::max(wake - absl::Now(), absl::ZeroDuration()));
   }
   progress.Finish();
+  return failure;
+}
+
+void ExperimentRun::StopJobs(absl::Status* failure) {
   // The coordinator stops before the jobs are released, so it does not
   // suspend them again.
-  if (coordinator_process != nullptr) {
-    coordinator_process->Stop();
-    coordinator_process->ReadDecisions(start, &result.decisions, &result.actions);
+  if (coordinator_process_ != nullptr) {
+    coordinator_process_->Stop();
+    coordinator_process_->ReadDecisions(start_, &result_.decisions, &result_.actions);
   }
-
   // A suspended job waits at its step boundary for perfControl to rise:
   // release it, as a scheduler ending the experiment would, then stop all.
-  for (const JobSpec& spec : scenario.jobs) {
+  for (const JobSpec& spec : scenario().jobs) {
     // The coordinator may have suspended any opportunistic job.
-    const bool may_be_suspended =
-        coordinated ? spec.role == JobRole::kOpportunistic
-                    : driver.config(spec.name).perf_control == 0;
+    const bool may_be_suspended = coordinated_ ? spec.role == JobRole::kOpportunistic
+                                               : driver_->config(spec.name).perf_control == 0;
     if (!may_be_suspended) continue;
     TimelineAction release;
-    release.at_s = absl::ToDoubleSeconds(absl::Now() - start);
+    release.at_s = absl::ToDoubleSeconds(absl::Now() - start_);
     release.job = spec.name;
     release.perf_control = 100;
-    absl::Status written = driver.Apply(release);
+    absl::Status written = driver_->Apply(release);
     if (!written.ok()) {
-      if (failure.ok()) failure = written;
+      if (failure->ok()) *failure = written;
       continue;
     }
-    result.actions.push_back({release.at_s, release});
+    result_.actions.push_back({release.at_s, release});
   }
   // Interrupted: the steps in flight are cancelled rather than waited for.
-  for (auto& runner : runners) {
-    if (result.interrupted()) {
+  for (auto& runner : runners_) {
+    if (result_.interrupted()) {
       runner->Interrupt();
     } else {
       runner->RequestStop();
     }
   }
-  for (auto& runner : runners) runner->Join();
-  result.wall_s = absl::ToDoubleSeconds(absl::Now() - start);
-  MINITF_RETURN_IF_ERROR(failure);
+  for (auto& runner : runners_) runner->Join();
+  result_.wall_s = absl::ToDoubleSeconds(absl::Now() - start_);
+}
 
-  for (size_t i = 0; i < runners.size(); ++i) {
-    JobResult& job = result.jobs[i];
-    job.steps = runners[i]->Records();
-    job.status = runners[i]->status();
-    job.trace = runners[i]->TraceSpans();
-    job.trace_dropped_steps = runners[i]->TraceDroppedSteps();
+void ExperimentRun::Collect() {
+  for (size_t i = 0; i < runners_.size(); ++i) {
+    JobResult& job = result_.jobs[i];
+    job.steps = runners_[i]->Records();
+    job.status = runners_[i]->status();
+    job.trace = runners_[i]->TraceSpans();
+    job.trace_dropped_steps = runners_[i]->TraceDroppedSteps();
   }
   // Every job has ended: on a shared SimGPU, none holds memory now.
-  if (!shared_device.empty() &&
-      std::filesystem::exists("/dev/shm" + se::SharedSimGPUSegment(shared_device, 0))) {
+  if (!shared_device_.empty() &&
+      std::filesystem::exists("/dev/shm" + se::SharedSimGPUSegment(shared_device_, 0))) {
     absl::StatusOr<std::unique_ptr<se::SharedSimGPUDevice>> device =
-        se::SharedSimGPUDevice::Attach(shared_device, 0, result.capacity_bytes);
-    if (device.ok()) result.device_bytes_after_jobs = (*device)->BytesInUse();
+        se::SharedSimGPUDevice::Attach(shared_device_, 0, result_.capacity_bytes);
+    if (device.ok()) result_.device_bytes_after_jobs = (*device)->BytesInUse();
   }
-  return result;
+}
+
+}  // namespace
+
+absl::StatusOr<ExperimentResult> RunExperiment(const Scenario& input,
+                                               const ExperimentOptions& options) {
+  ExperimentRun run(input, options);
+  MINITF_RETURN_IF_ERROR(run.Prepare());
+  MINITF_RETURN_IF_ERROR(run.RunBaselines());
+  if (run.Interrupted()) return run.TakeResult();
+  MINITF_RETURN_IF_ERROR(run.SetUpJobs());
+  if (run.Interrupted()) return run.TakeResult();
+  MINITF_RETURN_IF_ERROR(run.Start());
+  absl::Status failure = run.Observe();
+  run.StopJobs(&failure);
+  MINITF_RETURN_IF_ERROR(failure);
+  run.Collect();
+  return run.TakeResult();
 }
 
 }  // namespace minitf::harness
