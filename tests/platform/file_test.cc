@@ -5,8 +5,6 @@
 // one version whole while writers race.
 #include "platform/file.h"
 
-#include <signal.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
@@ -109,18 +107,11 @@ TEST(WriteFileAtomicallyTest, AFailedWriteKeepsTheOldFileAndLeavesNoTemporary) {
   const std::string dir = test::MakeTempDir("file");
   const std::string path = dir + "/trace.json";
   ASSERT_TRUE(WriteFileAtomically(path, "old\n").ok());
-  struct rlimit saved;
-  ASSERT_EQ(getrlimit(RLIMIT_FSIZE, &saved), 0);
-  struct sigaction ignore = {};
-  ignore.sa_handler = SIG_IGN;
-  struct sigaction previous;
-  ASSERT_EQ(sigaction(SIGXFSZ, &ignore, &previous), 0);
-  struct rlimit small = saved;
-  small.rlim_cur = 4096;
-  ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &small), 0);
-  const absl::Status s = WriteFileAtomically(path, std::string(1 << 16, 'x'));
-  ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &saved), 0);
-  ASSERT_EQ(sigaction(SIGXFSZ, &previous, nullptr), 0);
+  absl::Status s;
+  {
+    const test::ScopedFileSizeLimit limit(4096);
+    s = WriteFileAtomically(path, std::string(1 << 16, 'x'));
+  }
   EXPECT_EQ(s.code(), absl::StatusCode::kUnavailable) << s;
   EXPECT_THAT(s.message(), HasSubstr(path));
   EXPECT_THAT(s.message(), HasSubstr(std::strerror(EFBIG)));

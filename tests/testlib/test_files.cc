@@ -40,4 +40,19 @@ std::string ReadFileOrDie(const std::string& path) {
   return content.str();
 }
 
+ScopedFileSizeLimit::ScopedFileSizeLimit(uint64_t bytes) {
+  EXPECT_EQ(getrlimit(RLIMIT_FSIZE, &saved_limit_), 0);
+  struct sigaction ignore = {};
+  ignore.sa_handler = SIG_IGN;
+  EXPECT_EQ(sigaction(SIGXFSZ, &ignore, &saved_action_), 0);
+  struct rlimit small = saved_limit_;
+  small.rlim_cur = bytes;
+  EXPECT_EQ(setrlimit(RLIMIT_FSIZE, &small), 0);
+}
+
+ScopedFileSizeLimit::~ScopedFileSizeLimit() {
+  EXPECT_EQ(setrlimit(RLIMIT_FSIZE, &saved_limit_), 0);
+  EXPECT_EQ(sigaction(SIGXFSZ, &saved_action_, nullptr), 0);
+}
+
 }  // namespace minitf::test

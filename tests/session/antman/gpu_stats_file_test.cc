@@ -1,7 +1,5 @@
 #include "session/antman/gpu_stats_file.h"
 
-#include <signal.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -19,6 +17,7 @@
 #include "absl/time/time.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/testlib/test_files.h"
 
 namespace minitf {
 namespace {
@@ -432,19 +431,11 @@ TEST_F(GPUStatsFileTest, FailedWriteLeavesPreviousFileIntact) {
   // Files limited to 64 bytes (RLIMIT_FSIZE, its signal ignored): the
   // write fails halfway with EFBIG, as a full disk fails, even for root.
   Advance(absl::Seconds(2));
-  struct rlimit saved;
-  ASSERT_EQ(getrlimit(RLIMIT_FSIZE, &saved), 0);
-  struct sigaction ignore = {};
-  ignore.sa_handler = SIG_IGN;
-  struct sigaction previous;
-  ASSERT_EQ(sigaction(SIGXFSZ, &ignore, &previous), 0);
-  struct rlimit small = saved;
-  small.rlim_cur = 64;
-  ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &small), 0);
-  const absl::Status status =
-      stats.RecordStep(1, absl::Milliseconds(10), {Sample("GPU:0", kBus0, 100, 300)});
-  ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &saved), 0);
-  ASSERT_EQ(sigaction(SIGXFSZ, &previous, nullptr), 0);
+  absl::Status status;
+  {
+    const test::ScopedFileSizeLimit limit(64);
+    status = stats.RecordStep(1, absl::Milliseconds(10), {Sample("GPU:0", kBus0, 100, 300)});
+  }
   EXPECT_FALSE(status.ok());
   EXPECT_THAT(status.message(), HasSubstr(path_.string()));
   EXPECT_EQ(ReadFile(path_), before);
