@@ -2,7 +2,7 @@
 // its own layer or to a layer below it (docs/ARCHITECTURE.md):
 //
 //   platform <- {stream, allocator} <- runtime <- device <- ops <- optimizer <- session
-//   <- bench
+//   <- bench <- cli
 //
 // with stream/ and allocator/ side by side (neither includes the other), and
 // inside the upper layers: ops/defs, ops/kernels and ops/cc share only
@@ -55,6 +55,7 @@ const std::map<std::string, std::set<std::string>>& Allowed() {
     add("session/antman", {}, {"session"});
     add("bench/models", {}, {"session/antman"});
     add("bench", {}, {"bench/models"});
+    add("cli", {}, {"bench"});
     add("examples", {}, {"bench"});
     return m;
   }();
@@ -92,7 +93,7 @@ std::vector<Violation> CheckIncludes(const fs::path& root) {
   std::vector<Violation> violations;
   std::vector<std::string> files;
   for (const char* top : {"platform", "stream", "allocator", "runtime", "device", "ops",
-                                 "optimizer", "session", "bench", "examples"}) {
+                                 "optimizer", "session", "bench", "cli", "examples"}) {
     if (!fs::exists(root / top)) continue;
     for (const auto& entry : fs::recursive_directory_iterator(root / top)) {
       if (entry.is_regular_file() && IsSource(entry.path())) {
@@ -133,7 +134,7 @@ std::vector<Violation> CheckIncludes(const fs::path& root) {
           {file, line_number,
            "includes \"" + target + "\" (layer " + target_layer + ") from layer " + layer +
                ", against the order platform <- {stream, allocator} <- runtime <- device <- "
-               "ops <- optimizer <- session <- bench"});
+               "ops <- optimizer <- session <- bench <- cli"});
     }
   }
   return violations;
@@ -185,6 +186,20 @@ TEST(IncludeLayersTest, APlantedUpwardIncludeIsReportedWithItsFileAndLine) {
   EXPECT_EQ(violations[0].line, 3);
   EXPECT_NE(violations[0].message.find("\"runtime/tensor.h\" (layer runtime) from layer platform"),
             std::string::npos)
+      << violations[0].message;
+}
+
+// The command line sits above the harness: cli/ may include bench/, never
+// the other way round.
+TEST(IncludeLayersTest, TheHarnessNeverIncludesTheCommandLine) {
+  ScratchTree tree;
+  tree.Write("cli/run_command.cc", "#include \"bench/harness/run_graph.h\"\n");
+  tree.Write("bench/harness/run_graph.h", "#include \"cli/interrupt.h\"\n");
+  tree.Write("cli/interrupt.h", "#include <csignal>\n");
+  const std::vector<Violation> violations = CheckIncludes(tree.root());
+  ASSERT_EQ(violations.size(), 1u);
+  EXPECT_EQ(violations[0].file, "bench/harness/run_graph.h");
+  EXPECT_NE(violations[0].message.find("(layer cli) from layer bench"), std::string::npos)
       << violations[0].message;
 }
 

@@ -1,7 +1,7 @@
 // The `minitf run` command line: parses its arguments into RunGraphOptions
 // (bench/harness/run_graph.h), runs the graph and prints what it fetched.
-#ifndef MINITF_BENCH_HARNESS_RUN_COMMAND_H_
-#define MINITF_BENCH_HARNESS_RUN_COMMAND_H_
+#ifndef MINITF_CLI_RUN_COMMAND_H_
+#define MINITF_CLI_RUN_COMMAND_H_
 
 #include <string>
 #include <vector>
@@ -16,4 +16,4 @@ int RunCommand(const std::vector<std::string>& args);
 
 }  // namespace minitf::harness
 
-#endif  // MINITF_BENCH_HARNESS_RUN_COMMAND_H_
+#endif  // MINITF_CLI_RUN_COMMAND_H_

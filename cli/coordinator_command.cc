@@ -1,4 +1,4 @@
-#include "bench/harness/coordinator_command.h"
+#include "cli/coordinator_command.h"
 
 #include <filesystem>
 #include <fstream>
@@ -10,7 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "bench/harness/cli_args.h"
 #include "bench/harness/coordinator.h"
-#include "bench/harness/interrupt.h"
+#include "cli/interrupt.h"
 #include "bench/harness/scenario.h"
 #include "platform/env.h"
 #include "platform/status_macros.h"

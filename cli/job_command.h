@@ -3,8 +3,8 @@
 // a cluster's device plugin hands the container (hami_env.h). What a
 // `minitf coordinator` or `minitf colocate --processes` runs, and what a
 // cluster's job pod runs (docs/DEPLOY.md).
-#ifndef MINITF_BENCH_HARNESS_JOB_COMMAND_H_
-#define MINITF_BENCH_HARNESS_JOB_COMMAND_H_
+#ifndef MINITF_CLI_JOB_COMMAND_H_
+#define MINITF_CLI_JOB_COMMAND_H_
 
 #include <string>
 #include <vector>
@@ -20,4 +20,4 @@ int JobCommand(const std::vector<std::string>& args);
 
 }  // namespace minitf::harness
 
-#endif  // MINITF_BENCH_HARNESS_JOB_COMMAND_H_
+#endif  // MINITF_CLI_JOB_COMMAND_H_

@@ -1,4 +1,4 @@
-#include "bench/harness/run_command.h"
+#include "cli/run_command.h"
 
 #include <algorithm>
 #include <iostream>
@@ -13,7 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "bench/harness/cli_args.h"
-#include "bench/harness/interrupt.h"
+#include "cli/interrupt.h"
 #include "bench/harness/run_graph.h"
 #include "ops/kernels/cpu_gemm.h"
 #include "ops/kernels/onednn_conv.h"

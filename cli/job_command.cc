@@ -1,4 +1,4 @@
-#include "bench/harness/job_command.h"
+#include "cli/job_command.h"
 
 #include <sys/prctl.h>
 #include <unistd.h>
@@ -24,7 +24,7 @@
 #include "bench/harness/coordinator.h"
 #include "bench/harness/experiment.h"
 #include "bench/harness/hami_env.h"
-#include "bench/harness/interrupt.h"
+#include "cli/interrupt.h"
 #include "bench/harness/job_runner.h"
 #include "bench/harness/job_trace.h"
 #include "bench/harness/metrics.h"

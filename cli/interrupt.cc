@@ -1,4 +1,4 @@
-#include "bench/harness/interrupt.h"
+#include "cli/interrupt.h"
 
 #include <signal.h>
 #include <unistd.h>

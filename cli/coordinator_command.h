@@ -1,7 +1,7 @@
 // The `minitf coordinator` command line: AntMan's local coordinator
 // (coordinator.h) over one directory of jobs, until SIGINT or SIGTERM.
-#ifndef MINITF_BENCH_HARNESS_COORDINATOR_COMMAND_H_
-#define MINITF_BENCH_HARNESS_COORDINATOR_COMMAND_H_
+#ifndef MINITF_CLI_COORDINATOR_COMMAND_H_
+#define MINITF_CLI_COORDINATOR_COMMAND_H_
 
 #include <string>
 #include <vector>
@@ -17,4 +17,4 @@ int CoordinatorCommand(const std::vector<std::string>& args);
 
 }  // namespace minitf::harness
 
-#endif  // MINITF_BENCH_HARNESS_COORDINATOR_COMMAND_H_
+#endif  // MINITF_CLI_COORDINATOR_COMMAND_H_

@@ -1,5 +1,5 @@
-// minitf: the command-line front end. `minitf colocate` runs a co-location
-// experiment (docs/EXPERIMENTS.md); `minitf --help` lists the commands.
+#include "cli/colocate_command.h"
+
 #include <unistd.h>
 
 #include <cstdlib>
@@ -15,42 +15,17 @@
 #include "bench/harness/chrome_trace.h"
 #include "bench/harness/cli_args.h"
 #include "bench/harness/coordinator.h"
-#include "bench/harness/coordinator_command.h"
 #include "bench/harness/experiment.h"
-#include "bench/harness/interrupt.h"
-#include "bench/harness/job_command.h"
 #include "bench/harness/plots.h"
 #include "bench/harness/report.h"
-#include "bench/harness/run_command.h"
 #include "bench/harness/scenario.h"
+#include "cli/interrupt.h"
 #include "platform/status_macros.h"
 #include "runtime/gpu_pacing.h"
 
 namespace minitf::harness {
-namespace {
 
-constexpr char kUsage[] = R"(minitf: TensorFlow's graph runtime, small, with AntMan-style GPU sharing.
-
-usage: minitf <command> [arguments]
-
-commands:
-  colocate SCENARIO   run a co-location experiment: the scenario's jobs share
-                      one GPU while its timeline changes their memory limits
-                      and GPU shares (docs/EXPERIMENTS.md)
-  run GRAPH           run a GraphDef file (.pb or .pbtxt, e.g. one TensorFlow
-                      wrote): init ops, train steps, fetches to .npy files
-  job JOB.json        run one training job as this process, steered by
-                      AntMan's config file, started with a cluster's limits
-                      (HAMi's environment)
-  coordinator DIR     AntMan's local coordinator: steer the jobs whose files
-                      are in DIR in closed loop
-  help [COMMAND]      this text, or one command's
-
-Scenarios: bench/scenarios/*.json (or a CSV job list). The GPU is SimGPU
-unless the scenario or a CUDA device says otherwise.
-)";
-
-constexpr char kColocateUsage[] = R"(usage: minitf colocate SCENARIO [options]
+const char kColocateUsage[] = R"(usage: minitf colocate SCENARIO [options]
 
 Runs every job of SCENARIO (a .json scenario or a .csv job list) in this
 process, each in its own session over the one shared GPU (or, with
@@ -114,6 +89,8 @@ exit status: 0 when every job ran to its end, 1 when a job failed (listed
 on stderr) or the experiment could not run, 2 for bad arguments, 128 + the
 signal when interrupted.
 )";
+
+namespace {
 
 struct ColocateArgs {
   std::string scenario;
@@ -287,64 +264,24 @@ absl::StatusOr<int> Colocate(ColocateArgs args) {
   return Conclude(*result);
 }
 
-int Main(int argc, char** argv) {
-  // The progress line says what the harness does; the jobs' own logs (each
-  // config change, each limit in force) are for MINITF_LOG_LEVEL=info.
-  logging::SetDefaultLogLevel("warn");
-  std::vector<std::string> args(argv + 1, argv + argc);
-  if (args.empty() || args[0] == "-h" || args[0] == "--help" ||
-      (args[0] == "help" && args.size() == 1)) {
-    std::cout << kUsage;
-    return args.empty() ? 2 : 0;
-  }
-  if (args[0] == "help") {
-    if (args[1] == "colocate") {
-      std::cout << kColocateUsage;
-      return 0;
-    }
-    if (args[1] == "run") {
-      std::cout << kRunUsage;
-      return 0;
-    }
-    if (args[1] == "job") {
-      std::cout << kJobUsage;
-      return 0;
-    }
-    if (args[1] == "coordinator") {
-      std::cout << kCoordinatorUsage;
-      return 0;
-    }
-    std::cerr << "minitf: no command '" << args[1] << "'\n\n" << kUsage;
+}  // namespace
+
+int ColocateCommand(const std::vector<std::string>& args) {
+  absl::StatusOr<std::optional<ColocateArgs>> parsed = ParseColocate(args);
+  if (!parsed.ok()) {
+    std::cerr << "minitf colocate: " << parsed.status().message() << "\n\n" << kColocateUsage;
     return 2;
   }
-  if (args[0] == "colocate") {
-    absl::StatusOr<std::optional<ColocateArgs>> parsed =
-        ParseColocate(std::vector<std::string>(args.begin() + 1, args.end()));
-    if (!parsed.ok()) {
-      std::cerr << "minitf colocate: " << parsed.status().message() << "\n\n" << kColocateUsage;
-      return 2;
-    }
-    if (!parsed->has_value()) {
-      std::cout << kColocateUsage;
-      return 0;
-    }
-    absl::StatusOr<int> exit_status = Colocate(**std::move(parsed));
-    if (!exit_status.ok()) {
-      std::cerr << "minitf colocate: " << exit_status.status() << "\n";
-      return InterruptSignal() != 0 ? 128 + InterruptSignal() : 1;
-    }
-    return *exit_status;
+  if (!parsed->has_value()) {
+    std::cout << kColocateUsage;
+    return 0;
   }
-  if (args[0] == "run") return RunCommand(std::vector<std::string>(args.begin() + 1, args.end()));
-  if (args[0] == "job") return JobCommand(std::vector<std::string>(args.begin() + 1, args.end()));
-  if (args[0] == "coordinator") {
-    return CoordinatorCommand(std::vector<std::string>(args.begin() + 1, args.end()));
+  absl::StatusOr<int> exit_status = Colocate(**std::move(parsed));
+  if (!exit_status.ok()) {
+    std::cerr << "minitf colocate: " << exit_status.status() << "\n";
+    return InterruptSignal() != 0 ? 128 + InterruptSignal() : 1;
   }
-  std::cerr << "minitf: no command '" << args[0] << "'\n\n" << kUsage;
-  return 2;
+  return *exit_status;
 }
 
-}  // namespace
 }  // namespace minitf::harness
-
-int main(int argc, char** argv) { return minitf::harness::Main(argc, argv); }

@@ -7,8 +7,8 @@
 //   options.interruption = [] { return InterruptSignalName(); };
 //   ...
 //   if (int signo = InterruptSignal()) return 128 + signo;
-#ifndef MINITF_BENCH_HARNESS_INTERRUPT_H_
-#define MINITF_BENCH_HARNESS_INTERRUPT_H_
+#ifndef MINITF_CLI_INTERRUPT_H_
+#define MINITF_CLI_INTERRUPT_H_
 
 #include <string>
 
@@ -29,4 +29,4 @@ std::string InterruptSignalName();
 
 }  // namespace minitf::harness
 
-#endif  // MINITF_BENCH_HARNESS_INTERRUPT_H_
+#endif  // MINITF_CLI_INTERRUPT_H_
