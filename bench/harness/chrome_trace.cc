@@ -4,7 +4,6 @@
 #include <map>
 
 #include "absl/strings/str_cat.h"
-#include "bench/harness/timeline.h"
 #include "fmt/format.h"
 #include "nlohmann/json.hpp"
 #include "platform/file.h"

@@ -12,7 +12,6 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "bench/harness/timeline.h"
 #include "nlohmann/json.hpp"
 #include "platform/file.h"
 #include "platform/status_macros.h"

@@ -11,7 +11,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
-#include "bench/harness/timeline.h"
 #include "fmt/format.h"
 #include "platform/file.h"
 #include "platform/status_macros.h"

@@ -41,13 +41,6 @@ struct ThroughputBin {
 
 std::vector<JobSummary> Summaries(const ExperimentResult& result);
 
-// A job's <job>.steps.csv: the header line, then one line per step.
-std::string StepsCsv(const std::vector<StepRecord>& steps);
-// Reads a StepsCsv back; InvalidArgument naming `file_name` and the line
-// otherwise.
-absl::StatusOr<std::vector<StepRecord>> ParseStepsCsv(absl::string_view csv,
-                                                      absl::string_view file_name);
-
 // About 60 bins of equal width (at least 1 s, fewer for a short run) that
 // together span the run exactly.
 std::vector<ThroughputBin> ThroughputBins(const ExperimentResult& result);

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "bench/harness/job_trace.h"
-#include "bench/harness/report.h"
+#include "bench/harness/steps_csv.h"
 #include "gtest/gtest.h"
 
 namespace minitf::harness {
