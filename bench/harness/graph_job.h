@@ -34,15 +34,6 @@
 
 namespace minitf::harness {
 
-// Reads a job's "graph" object (`path` names it in errors, "jobs[0].graph");
-// relative file names are joined to `dir` (the scenario file's directory;
-// "" leaves them as they are). InvalidArgument naming the field and the
-// value for an unknown key, a missing file or train op, a feed that is
-// neither a file name nor an object, a bad dtype, shape or random kind, an
-// empty range.
-absl::Status ParseGraphJob(const nlohmann::json& j, const std::string& file,
-                           const std::string& path, const std::string& dir, GraphJobSpec* out);
-
 // The tensor a FeedSpec asks for: the .npy file's contents, or values drawn
 // from `rng`. Errors name `job`, the feed and the file. (A file whose dtype
 // or shape the placeholder does not take fails the job's first step, naming

@@ -20,7 +20,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
-#include "bench/harness/graph_job.h"
+#include "bench/harness/graph_job_spec.h"
 #include "bench/harness/json_fields.h"
 #include "nlohmann/json.hpp"
 #include "platform/status_macros.h"
