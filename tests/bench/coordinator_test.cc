@@ -2,7 +2,7 @@
 // files and a fake clock: the memory each job is given, the solo
 // measurement, both policies' steering, and the faults it must survive (a
 // job gone quiet, a dead process, a corrupt status file, its own restart).
-#include "bench/harness/coordinator.h"
+#include "bench/harness/coordinator/coordinator.h"
 
 #include <sys/wait.h>
 #include <unistd.h>

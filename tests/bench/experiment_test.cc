@@ -1,7 +1,7 @@
 // A short two-job co-location experiment, end to end: the files the harness
 // leaves and their consistency with one another (not timing values), the
 // release of a job suspended at the end, scaling of a scenario's time axis.
-#include "bench/harness/experiment.h"
+#include "bench/harness/experiment/experiment.h"
 
 #include <filesystem>
 #include <fstream>
@@ -11,10 +11,10 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
-#include "bench/harness/chrome_trace.h"
-#include "bench/harness/metrics.h"
-#include "bench/harness/plots.h"
-#include "bench/harness/report.h"
+#include "bench/harness/experiment/metrics.h"
+#include "bench/harness/report/chrome_trace.h"
+#include "bench/harness/report/plots.h"
+#include "bench/harness/report/report.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "absl/strings/str_format.h"
-#include "bench/harness/graph_job.h"
+#include "bench/harness/jobs/graph_job.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "session/session.h"

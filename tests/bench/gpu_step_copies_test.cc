@@ -16,7 +16,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "bench/harness/graph_job.h"
+#include "bench/harness/jobs/graph_job.h"
 #include "gtest/gtest.h"
 #include "session/session.h"
 

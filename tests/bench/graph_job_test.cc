@@ -3,7 +3,7 @@
 // from .npy files trains to TensorFlow's loss and runs in an experiment;
 // random feeds have their kinds, dtypes and shapes; bad jobs are errors
 // naming the field or the job.
-#include "bench/harness/graph_job.h"
+#include "bench/harness/jobs/graph_job.h"
 
 #include <unistd.h>
 
@@ -16,8 +16,8 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "bench/harness/experiment.h"
-#include "bench/harness/scenario.h"
+#include "bench/harness/experiment/experiment.h"
+#include "bench/harness/scenario/scenario.h"
 #include "device/gpu/gpu_device.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"

@@ -1,7 +1,7 @@
 // The limits of a cluster's container environment (bench/harness/hami_env.h),
 // in the forms HAMi's device plugin writes them and the mistakes a pod spec
 // can make.
-#include "bench/harness/hami_env.h"
+#include "bench/harness/jobs/hami_env.h"
 
 #include <map>
 #include <string>

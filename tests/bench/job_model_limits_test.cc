@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "bench/harness/job_model.h"
+#include "bench/harness/jobs/job_model.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "platform/status_macros.h"

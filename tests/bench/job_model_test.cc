@@ -1,7 +1,7 @@
 // Harness job models (mlp, cnn, transformer): the spec's sizes reach the
 // model and the batch, a transformer job trains a step on SimGPU; unknown
 // models, unknown parameters and bad sizes are errors naming the job.
-#include "bench/harness/job_model.h"
+#include "bench/harness/jobs/job_model.h"
 
 #include <cmath>
 #include <memory>

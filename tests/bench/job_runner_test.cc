@@ -1,7 +1,7 @@
 // JobRunner: a job runs its steps in its own session and records what its
 // statistics sampled; two jobs share one SimGPU's capacity with their own
 // limits; a job waiting for its start time stops when asked.
-#include "bench/harness/job_runner.h"
+#include "bench/harness/jobs/job_runner.h"
 
 #include <map>
 #include <string>

@@ -1,11 +1,11 @@
 // The scenario format written back (job_spec_json.h): what `minitf colocate
 // --processes` hands each job process reads back as the same job.
-#include "bench/harness/job_spec_json.h"
+#include "bench/harness/scenario/job_spec_json.h"
 
 #include <string>
 
-#include "bench/harness/job_trace.h"
-#include "bench/harness/steps_csv.h"
+#include "bench/harness/jobs/job_trace.h"
+#include "bench/harness/jobs/steps_csv.h"
 #include "gtest/gtest.h"
 
 namespace minitf::harness {

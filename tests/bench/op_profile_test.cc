@@ -1,7 +1,7 @@
 // OpProfile (bench/harness/op_profile.h): per op type and device, summed
 // over steps from their StepStats, and the table `minitf run --profile`
 // prints.
-#include "bench/harness/op_profile.h"
+#include "bench/harness/jobs/op_profile.h"
 
 #include <string>
 

@@ -2,13 +2,13 @@
 // plot's last point is a rate over a whole bin, not one step over a sliver.
 // The written report: any bytes in names, an interrupted run marked, an
 // earlier run's outputs cleared.
-#include "bench/harness/report.h"
+#include "bench/harness/report/report.h"
 
 #include <filesystem>
 #include <string>
 #include <vector>
 
-#include "bench/harness/chrome_trace.h"
+#include "bench/harness/report/chrome_trace.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"

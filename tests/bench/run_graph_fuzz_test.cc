@@ -27,7 +27,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "bench/harness/run_graph.h"
+#include "bench/harness/jobs/run_graph.h"
 #include "gtest/gtest.h"
 #include "platform/file.h"
 #include "runtime/graph_def_io.h"

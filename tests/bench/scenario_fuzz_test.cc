@@ -26,9 +26,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
-#include "bench/harness/experiment.h"
-#include "bench/harness/job_model.h"
-#include "bench/harness/scenario.h"
+#include "bench/harness/experiment/experiment.h"
+#include "bench/harness/jobs/job_model.h"
+#include "bench/harness/scenario/scenario.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 

@@ -1,6 +1,6 @@
 // Scenario files of the co-location harness: good files parse to what they
 // say; bad ones are InvalidArgument naming the file and the field.
-#include "bench/harness/scenario.h"
+#include "bench/harness/scenario/scenario.h"
 
 #include <sys/stat.h>
 
@@ -11,7 +11,7 @@
 
 #include "absl/strings/str_cat.h"
 
-#include "bench/harness/job_model.h"
+#include "bench/harness/jobs/job_model.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/testlib/test_files.h"

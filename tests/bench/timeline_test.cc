@@ -1,7 +1,7 @@
 // TimelineDriver: actions are performed in time order by rewriting the
 // job's config file with its merged settings, which the job's parser
 // accepts; nothing is written early; a failed write names the file.
-#include "bench/harness/timeline.h"
+#include "bench/harness/experiment/timeline.h"
 
 #include <string>
 #include <vector>

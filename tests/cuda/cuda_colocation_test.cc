@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "bench/harness/experiment.h"
+#include "bench/harness/experiment/experiment.h"
 #include "device/gpu/gpu_device.h"
 #include "gtest/gtest.h"
 #include "ops/cc/scope.h"

@@ -4,7 +4,9 @@
 //   platform <- {stream, allocator} <- runtime <- device <- ops <- optimizer <- session
 //   <- bench <- cli
 //
-// with stream/ and allocator/ side by side (neither includes the other), and
+// and, inside bench/harness/, scenario/ and coordinator/ <- jobs/ (which
+// sees scenario/ only) <- experiment/ <- report/; with stream/ and
+// allocator/ side by side (neither includes the other), and
 // inside the upper layers: ops/defs, ops/kernels and ops/cc share only
 // ops/util (op definitions never include kernel headers), and the session
 // core never includes AntMan's control plane (session/antman/), which plugs
@@ -54,7 +56,12 @@ const std::map<std::string, std::set<std::string>>& Allowed() {
     add("session", {}, {"optimizer"});
     add("session/antman", {}, {"session"});
     add("bench/models", {}, {"session/antman"});
-    add("bench", {}, {"bench/models"});
+    add("bench/harness/scenario", {}, {"bench/models"});
+    add("bench/harness/coordinator", {}, {"bench/models"});
+    add("bench/harness/jobs", {}, {"bench/harness/scenario"});
+    add("bench/harness/experiment", {}, {"bench/harness/jobs", "bench/harness/coordinator"});
+    add("bench/harness/report", {}, {"bench/harness/experiment"});
+    add("bench", {}, {"bench/harness/report"});
     add("cli", {}, {"bench"});
     add("examples", {}, {"bench"});
     return m;
@@ -194,13 +201,34 @@ TEST(IncludeLayersTest, APlantedUpwardIncludeIsReportedWithItsFileAndLine) {
 TEST(IncludeLayersTest, TheHarnessNeverIncludesTheCommandLine) {
   ScratchTree tree;
   tree.Write("cli/run_command.cc", "#include \"bench/harness/run_graph.h\"\n");
-  tree.Write("bench/harness/run_graph.h", "#include \"cli/interrupt.h\"\n");
+  tree.Write("bench/harness/jobs/run_graph.h", "#include \"cli/interrupt.h\"\n");
   tree.Write("cli/interrupt.h", "#include <csignal>\n");
   const std::vector<Violation> violations = CheckIncludes(tree.root());
   ASSERT_EQ(violations.size(), 1u);
-  EXPECT_EQ(violations[0].file, "bench/harness/run_graph.h");
+  EXPECT_EQ(violations[0].file, "bench/harness/jobs/run_graph.h");
   EXPECT_NE(violations[0].message.find("(layer cli) from layer bench"), std::string::npos)
       << violations[0].message;
+}
+
+// The harness's rooms in order: a job never includes the experiment that
+// runs it, nor the scenario parser the job that a scenario names.
+TEST(IncludeLayersTest, TheHarnessRoomsIncludeOnlyTheRoomsBeforeThem) {
+  ScratchTree tree;
+  tree.Write("bench/harness/jobs/job_process.cc",
+             "#include \"bench/harness/scenario/scenario.h\"\n"
+             "#include \"bench/harness/report/report.h\"\n");
+  tree.Write("bench/harness/scenario/scenario.h", "#include \"bench/harness/jobs/graph_job.h\"\n");
+  tree.Write("bench/harness/experiment/experiment.cc",
+             "#include \"bench/harness/jobs/job_process.h\"\n"
+             "#include \"bench/harness/coordinator/coordinator.h\"\n");
+  const std::vector<Violation> violations = CheckIncludes(tree.root());
+  ASSERT_EQ(violations.size(), 2u);
+  EXPECT_EQ(violations[0].file, "bench/harness/jobs/job_process.cc");
+  EXPECT_EQ(violations[0].line, 2);
+  EXPECT_NE(violations[0].message.find("(layer bench/harness/report) from layer bench/harness/jobs"),
+            std::string::npos)
+      << violations[0].message;
+  EXPECT_EQ(violations[1].file, "bench/harness/scenario/scenario.h");
 }
 
 TEST(IncludeLayersTest, StreamAndAllocatorNeverIncludeEachOther) {
