@@ -86,8 +86,13 @@ TEST(JobRunnerTest, ATracedPacedJobRecordsItsKernelsSlotsAndSamples) {
   const std::string dir = test::MakeTempDir("job_runner");
   JobRunner::Options o = Options(dir, "paced", 8, 32 * kMiB);
   o.max_trace_spans = 100000;
-  // 2%: far below the share the job takes unrestricted, so it must idle.
-  test::WriteFileAtomically(o.config_file, R"({"perfControl": 2})");
+  // A step whose kernels take milliseconds: far more than its host work, so
+  // at 10 % the job must idle, however loaded the machine's cores are (with
+  // the small model, a loaded host alone kept it below 10 %, and pacing
+  // rightly inserted nothing).
+  o.spec.model_params = {{"features", 256}, {"hidden", 512}};
+  o.spec.batch_size = 256;
+  test::WriteFileAtomically(o.config_file, R"({"perfControl": 10})");
   auto job = JobRunner::Create(o);
   ASSERT_TRUE(job.ok()) << job.status();
   const absl::Time start = absl::Now();
