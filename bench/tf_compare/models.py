@@ -29,34 +29,26 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(REPO, "bench", "gpu_compare"))
 import compare  # noqa: E402  (MakeFeeds, MODELS)
+import fixture_run  # noqa: E402  (TF_PREAMBLE, MinitfCommand, Run)
 
 TF_STEP = r'''
-import json, resource, sys, time
-import numpy as np
-import tensorflow as tf
-graph_path, init, target, loss, steps, warmup, feeds = sys.argv[1:8]
-tf.compat.v1.disable_eager_execution()
-g = tf.compat.v1.GraphDef()
-g.ParseFromString(open(graph_path, "rb").read())
-graph = tf.Graph()
-with graph.as_default():
-    tf.compat.v1.import_graph_def(g, name="")
-feed = {graph.get_tensor_by_name(t): np.load(p) for t, p in json.loads(feeds).items()}
+import resource, time
+init, target, loss, steps, warmup = (args[k] for k in ("init", "target", "loss", "steps", "warmup"))
 with tf.compat.v1.Session(graph=graph) as sess:
     sess.run(graph.get_operation_by_name(init))
     train = graph.get_operation_by_name(target)
-    for _ in range(int(warmup)):
+    for _ in range(warmup):
         sess.run(train, feed)
     times = []
     faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
-    for _ in range(int(steps)):
+    for _ in range(steps):
         t = time.perf_counter()
         sess.run(train, feed)
         times.append((time.perf_counter() - t) * 1e3)
     faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt - faults
     value = float(sess.run(loss, feed))
 print(json.dumps({"median_ms": sorted(times)[len(times) // 2], "loss": value,
-                  "faults_per_step": faults / int(steps)}))
+                  "faults_per_step": faults / steps}))
 '''
 
 STEPS_LINE = re.compile(r"^steps: \d+ in [0-9.]+ s[^;]*; .*\bmedian ([0-9.]+) ms", re.M)
@@ -64,30 +56,19 @@ LOSS_LINE = re.compile(r"^loss:0 float \[\] = (\S+)$", re.M)
 FAULTS_LINE = re.compile(r"^minor page faults per step: median ([0-9]+)", re.M)
 
 
-def Run(command, timeout):
-    done = subprocess.run(command, capture_output=True, text=True, timeout=timeout,
-                          env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2"))
-    if done.returncode != 0:
-        raise RuntimeError(f"exit {done.returncode}: {' '.join(command[:3])} ...\n"
-                           + "\n".join((done.stderr or done.stdout).strip().splitlines()[-5:]))
-    return done.stdout
-
-
 def RunTensorFlow(manifest, fixture, feeds, args):
-    out = Run([sys.executable, "-c", TF_STEP,
-               os.path.join(compare.FIXTURES, fixture, manifest["graph"]), manifest["init"],
-               manifest["target"], "loss:0", str(args.steps), str(args.warmup),
-               json.dumps(dict(feeds))], args.timeout)
+    out = fixture_run.RunTensorFlowScript(
+        TF_STEP, os.path.join(compare.FIXTURES, fixture, manifest["graph"]), feeds,
+        {"init": manifest["init"], "target": manifest["target"], "loss": "loss:0",
+         "steps": args.steps, "warmup": args.warmup}, sys.executable, args.timeout)
     return json.loads(out.strip().splitlines()[-1])
 
 
 def RunMinitf(manifest, fixture, feeds, args):
-    command = [args.minitf, "run", os.path.join(compare.FIXTURES, fixture, manifest["graph"]),
-               "--device", "CPU", "--init", manifest["init"], "--target", manifest["target"],
-               "--steps", str(args.steps), "--warmup", str(args.warmup), "--fetch", "loss:0"]
-    for tensor, path in feeds:
-        command += ["--feed", f"{tensor}={path}"]
-    out = Run(command, args.timeout)
+    out = fixture_run.Run(fixture_run.MinitfCommand(
+        args.minitf, os.path.join(compare.FIXTURES, fixture, manifest["graph"]), manifest, feeds,
+        ["--steps", str(args.steps), "--warmup", str(args.warmup), "--fetch", "loss:0"]),
+        args.timeout)
     steps, loss, faults = STEPS_LINE.search(out), LOSS_LINE.search(out), FAULTS_LINE.search(out)
     if steps is None:
         raise RuntimeError("minitf run printed no 'steps:' line:\n" + out[-400:])

@@ -24,7 +24,6 @@ import glob
 import json
 import os
 import re
-import subprocess
 import sys
 import tempfile
 
@@ -32,21 +31,13 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(REPO, "bench", "gpu_compare"))
 import compare  # noqa: E402  (MakeFeeds, FIXTURES)
+import fixture_run  # noqa: E402  (TF_PREAMBLE, MinitfCommand, Run)
 
 UNCOUNTED = {"_Send", "_Recv", "_HostSend", "_HostRecv", "_Arg", "_Retval"}
 
 TF_COUNT = r'''
-import collections, json, sys
-import numpy as np
-import tensorflow as tf
-graph_path, init, target, feeds, optimize = sys.argv[1:6]
-tf.compat.v1.disable_eager_execution()
-g = tf.compat.v1.GraphDef()
-g.ParseFromString(open(graph_path, "rb").read())
-graph = tf.Graph()
-with graph.as_default():
-    tf.compat.v1.import_graph_def(g, name="")
-feed = {graph.get_tensor_by_name(t): np.load(p) for t, p in json.loads(feeds).items()}
+import collections
+init, target, optimize = args["init"], args["target"], args["optimize"]
 config = tf.compat.v1.ConfigProto()
 if optimize == "off":
     config.graph_options.rewrite_options.disable_meta_optimizer = True
@@ -76,23 +67,19 @@ def Feeds(fixture, work):
 
 
 def TensorFlowCounts(fixture, manifest, feeds, optimize):
-    out = subprocess.run(
-        [sys.executable, "-c", TF_COUNT, os.path.join(compare.FIXTURES, fixture, manifest["graph"]),
-         manifest["init"], manifest["target"], json.dumps(dict(feeds)), optimize],
-        capture_output=True, text=True, check=True,
-        env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2"))
-    return collections.Counter(json.loads(out.stdout.strip().splitlines()[-1]))
+    out = fixture_run.RunTensorFlowScript(
+        TF_COUNT, os.path.join(compare.FIXTURES, fixture, manifest["graph"]), feeds,
+        {"init": manifest["init"], "target": manifest["target"], "optimize": optimize},
+        sys.executable)
+    return collections.Counter(json.loads(out.strip().splitlines()[-1]))
 
 
 def MinitfCounts(fixture, manifest, feeds, optimize, minitf):
     with tempfile.TemporaryDirectory() as dump:
-        command = [minitf, "run", os.path.join(compare.FIXTURES, fixture, manifest["graph"]),
-                   "--device", "CPU", "--init", manifest["init"], "--target", manifest["target"],
-                   "--steps", "1", "--warmup", "0", "--optimize", optimize]
-        for tensor, path in feeds:
-            command += ["--feed", f"{tensor}={path}"]
-        subprocess.run(command, capture_output=True, text=True, check=True,
-                       env=dict(os.environ, TF_DUMP_GRAPH_PREFIX=dump))
+        fixture_run.Run(fixture_run.MinitfCommand(
+            minitf, os.path.join(compare.FIXTURES, fixture, manifest["graph"]), manifest, feeds,
+            ["--steps", "1", "--warmup", "0", "--optimize", optimize]),
+            env={"TF_DUMP_GRAPH_PREFIX": dump})
         # The training step's graph: the last one optimized (the init graph is first).
         dumps = glob.glob(os.path.join(dump, "after_optimization_*.pbtxt"))
         last = max(dumps, key=lambda p: int(re.search(r"_(\d+)\.pbtxt$", p).group(1)))
