@@ -12,7 +12,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "bench/harness/coordinator/coordinator.h"
+#include "session/antman/coordinator.h"
 #include "bench/harness/experiment/cli_args.h"
 #include "bench/harness/experiment/experiment.h"
 #include "bench/harness/report/chrome_trace.h"
@@ -105,6 +105,33 @@ absl::StatusOr<double> Seconds(const std::string& flag, const std::string& value
   return ParseSeconds(flag, value);
 }
 
+// The flags that are valid only together, or not together.
+absl::Status CheckColocateCombinations(const ExperimentOptions& options) {
+  // With --processes the run shares its device between the processes
+  // (shared=NAME), so the keys of a shared device (share=, timeslice_us=)
+  // are valid then, and only then. The scenario's own keys are not read
+  // yet: timing mode stands for them here (share=mps needs it), and the run
+  // checks the flags again with the scenario's device before it starts.
+  MINITF_RETURN_IF_ERROR(
+      OverrideSimGPUOptions(options.processes ? "mode=timing,shared=colocate" : "",
+                            options.simgpu_overrides)
+          .status());
+  if (options.defer_opportunistic && !options.processes) {
+    return absl::InvalidArgumentError(
+        "--defer-opportunistic needs --processes (jobs as threads: give the opportunistic "
+        "jobs' streams a low priority instead, --stream-priority)");
+  }
+  if (options.below_normal_opportunistic && !options.processes) {
+    return absl::InvalidArgumentError(
+        "--opportunistic-below-normal needs --processes (an MPS client priority is a "
+        "process's; jobs as threads: --stream-priority)");
+  }
+  if (options.no_timeline && !options.coordinator.empty()) {
+    return absl::InvalidArgumentError("--no-timeline and --coordinator exclude each other");
+  }
+  return absl::OkStatus();
+}
+
 // Parses colocate's arguments; std::nullopt after --help.
 absl::StatusOr<std::optional<ColocateArgs>> ParseColocate(const std::vector<std::string>& args) {
   ColocateArgs out;
@@ -170,28 +197,7 @@ absl::StatusOr<std::optional<ColocateArgs>> ParseColocate(const std::vector<std:
     }
   }
   if (out.scenario.empty()) return absl::InvalidArgumentError("colocate wants a SCENARIO file");
-  // With --processes the run shares its device between the processes
-  // (shared=NAME), so the keys of a shared device (share=, timeslice_us=)
-  // are valid then, and only then. The scenario's own keys are not read
-  // yet: timing mode stands for them here (share=mps needs it), and the run
-  // checks the flags again with the scenario's device before it starts.
-  MINITF_RETURN_IF_ERROR(
-      OverrideSimGPUOptions(out.options.processes ? "mode=timing,shared=colocate" : "",
-                            out.options.simgpu_overrides)
-          .status());
-  if (out.options.defer_opportunistic && !out.options.processes) {
-    return absl::InvalidArgumentError(
-        "--defer-opportunistic needs --processes (jobs as threads: give the opportunistic "
-        "jobs' streams a low priority instead, --stream-priority)");
-  }
-  if (out.options.below_normal_opportunistic && !out.options.processes) {
-    return absl::InvalidArgumentError(
-        "--opportunistic-below-normal needs --processes (an MPS client priority is a "
-        "process's; jobs as threads: --stream-priority)");
-  }
-  if (out.options.no_timeline && !out.options.coordinator.empty()) {
-    return absl::InvalidArgumentError("--no-timeline and --coordinator exclude each other");
-  }
+  MINITF_RETURN_IF_ERROR(CheckColocateCombinations(out.options));
   return out;
 }
 

@@ -8,7 +8,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "bench/harness/coordinator/coordinator.h"
+#include "session/antman/coordinator.h"
 #include "bench/harness/experiment/cli_args.h"
 #include "bench/harness/scenario/scenario.h"
 #include "cli/interrupt.h"

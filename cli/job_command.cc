@@ -20,7 +20,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/synchronization/notification.h"
-#include "bench/harness/coordinator/coordinator.h"
+#include "session/antman/coordinator.h"
 #include "bench/harness/experiment/cli_args.h"
 #include "bench/harness/experiment/experiment.h"
 #include "bench/harness/experiment/metrics.h"
@@ -58,7 +58,8 @@ options:
                         Beside a config file named <name>.config.json the job
                         registers itself for `minitf coordinator`:
                         <name>.job.json (its role and process id), removed
-                        when it ends.
+                        when it ends; beside one named config.json (in a
+                        directory of the job's own, DIR/<job>/), job.json.
   --simgpu OPTIONS      SimGPU options replacing the scenario's values of those
                         keys (docs/SIMGPU.md)
   --seconds N           run for N seconds (0.001 to 1e7)
@@ -308,14 +309,13 @@ class Heartbeat {
 };
 
 // The coordinator's registration beside a config file named
-// <name>.config.json: the job's role and process, removed when the job
+// <name>.config.json (<name>.job.json) or config.json (job.json, in the
+// job's own directory): the job's role and process, removed when the job
 // ends (a job killed leaves it, and its process is then found gone). ""
 // when the config file has another name.
 absl::StatusOr<std::string> Register(const std::string& config_file, const JobSpec& spec) {
-  if (!absl::EndsWith(config_file, kConfigSuffix)) return std::string();
-  const std::string registration = absl::StrCat(
-      absl::string_view(config_file).substr(0, config_file.size() - std::strlen(kConfigSuffix)),
-      kRegistrationSuffix);
+  const std::string registration = RegistrationBeside(config_file);
+  if (registration.empty()) return registration;
   MINITF_RETURN_IF_ERROR(WriteFileAtomically(
       registration, JobRegistrationJson(spec.name, JobRoleName(spec.role), absl::Now())));
   return registration;
@@ -341,120 +341,169 @@ void StepUntilFinished(JobRunner& job, const std::string& steps_path) {
   job.Join();
 }
 
-// Runs the job; the exit status. Errors before the job could start are
-// returned (exit 1 or 2 by their code, see JobCommand).
-absl::StatusOr<int> RunJob(const JobArgs& args) {
+// The job's spec with the cluster's starting limits and the command's
+// duration; outside an experiment it starts at once.
+absl::StatusOr<LoadedJob> LoadJobSpec(const JobArgs& args) {
   MINITF_ASSIGN_OR_RETURN(LoadedJob loaded, LoadJob(args.file, args.job));
   JobSpec& spec = loaded.spec;
   MINITF_ASSIGN_OR_RETURN(ClusterLimits cluster, ReadClusterLimits(std::getenv));
   if (cluster.memory_limit_bytes) spec.memory_limit = *cluster.memory_limit_bytes;
   if (cluster.perf_control) spec.perf_control = *cluster.perf_control;
   // In an experiment, the job starts at its start_s after the experiment's.
-  const bool in_experiment = !args.start_file.empty();
-  if (!in_experiment) spec.start_s = 0;
+  if (args.start_file.empty()) spec.start_s = 0;
   if (args.seconds > 0) {
     spec.duration_s = args.seconds;
     spec.steps = 0;
   }
+  return loaded;
+}
 
-  const std::string out = args.out.empty() ? absl::StrCat("runs/jobs/", spec.name) : args.out;
-  MINITF_RETURN_IF_ERROR(MakeDir(out));
-  MINITF_ASSIGN_OR_RETURN(JobRunner::Options options,
-                          RunnerOptions(args, loaded, spec, in_experiment, out));
-  const std::string summary_path = absl::StrCat(out, "/", spec.name, ".summary.json");
-  const std::string steps_path = absl::StrCat(out, "/", spec.name, ".steps.csv");
-  int64_t capacity_bytes = 0;  // Known once the job is set up.
-  auto summary = [&](const JobSummary& s, const std::string& status, const std::string& signal) {
-    return WriteFileAtomically(summary_path,
-                               SummaryJson(spec, s, status, signal, options.config_file,
-                                           options.status_file, capacity_bytes));
-  };
-  MINITF_RETURN_IF_ERROR(summary(Summarize(spec, {}, 0, ""), "running", ""));
+std::string DescribeMemoryLimit(int64_t bytes) {
+  if (bytes <= 0) return "the device's";
+  if (bytes % (1 << 20) == 0) return absl::StrCat(bytes >> 20, " MiB");
+  return absl::StrCat(bytes, " bytes");
+}
 
-  MINITF_ASSIGN_OR_RETURN(const std::string registration, Register(options.config_file, spec));
-  const Heartbeat heartbeat(registration, spec.name, JobRoleName(spec.role));
-  // A config file nobody has written yet starts as the job does; one a
-  // coordinator wrote already is its to keep. Never suspended while the
-  // variables are initialised: nobody may be there to release the job.
-  const bool starts_suspended = spec.perf_control == 0;
-  const bool write_config = !std::filesystem::exists(options.config_file);
-  if (write_config) {
-    GPUConfig setup = StartingConfig(spec);
-    if (starts_suspended) setup.perf_control = 100;
-    MINITF_RETURN_IF_ERROR(WriteFileAtomically(options.config_file, GPUConfigToJson(setup)));
+// One run of `minitf job`, step by step: set up (outputs, registration,
+// starting config, runner), wait for the experiment's start when part of
+// one, step until the end, write what was measured.
+class JobRun {
+ public:
+  JobRun(const JobArgs& args, LoadedJob loaded)
+      : args_(args),
+        loaded_(std::move(loaded)),
+        spec_(loaded_.spec),
+        in_experiment_(!args.start_file.empty()),
+        out_(args.out.empty() ? absl::StrCat("runs/jobs/", spec_.name) : args.out),
+        summary_path_(absl::StrCat(out_, "/", spec_.name, ".summary.json")),
+        steps_path_(absl::StrCat(out_, "/", spec_.name, ".steps.csv")) {}
+
+  // The exit status. Errors before the job could start are returned (exit
+  // 1 or 2 by their code, see JobCommand).
+  absl::StatusOr<int> Run() {
+    MINITF_RETURN_IF_ERROR(MakeDir(out_));
+    MINITF_ASSIGN_OR_RETURN(options_, RunnerOptions(args_, loaded_, spec_, in_experiment_, out_));
+    MINITF_RETURN_IF_ERROR(Summary(Summarize(spec_, {}, 0, ""), "running", ""));
+    MINITF_ASSIGN_OR_RETURN(const std::string registration,
+                            Register(options_.config_file, spec_));
+    const Heartbeat heartbeat(registration, spec_.name, JobRoleName(spec_.role));
+    // A config file nobody has written yet starts as the job does; one a
+    // coordinator wrote already is its to keep. Never suspended while the
+    // variables are initialised: nobody may be there to release the job.
+    const bool starts_suspended = spec_.perf_control == 0;
+    const bool write_config = !std::filesystem::exists(options_.config_file);
+    if (write_config) {
+      GPUConfig setup = StartingConfig(spec_);
+      if (starts_suspended) setup.perf_control = 100;
+      MINITF_RETURN_IF_ERROR(WriteFileAtomically(options_.config_file, GPUConfigToJson(setup)));
+    }
+    // Part of an experiment: a parent that dies stops the job too.
+    if (in_experiment_) {
+      prctl(PR_SET_PDEATHSIG, SIGTERM);
+      if (getppid() == 1) {
+        return absl::AbortedError("the experiment that started the job has ended");
+      }
+    }
+    InstallInterruptHandlers(
+        "\nminitf job: interrupted: cancelling the step in flight and writing what was "
+        "measured (interrupt again to quit at once)\n");
+    std::cout << "minitf job: '" << spec_.name << "' (" << JobRoleName(spec_.role) << ", "
+              << spec_.model << "), memory limit " << DescribeMemoryLimit(spec_.memory_limit)
+              << ", perfControl " << spec_.perf_control << "; config " << options_.config_file
+              << "; outputs in " << out_ << "\n"
+              << std::flush;
+    absl::StatusOr<std::unique_ptr<JobRunner>> job = JobRunner::Create(options_);
+    if (!job.ok()) {
+      MINITF_RETURN_IF_ERROR(Summary(Summarize(spec_, {}, 0, std::string(job.status().message())),
+                                     "failed", InterruptSignalName()));
+      std::cerr << "minitf job: " << job.status() << "\n";
+      return InterruptSignal() != 0 ? 128 + InterruptSignal() : 1;
+    }
+    if (write_config && starts_suspended) {
+      MINITF_RETURN_IF_ERROR(
+          WriteFileAtomically(options_.config_file, GPUConfigToJson(StartingConfig(spec_))));
+    }
+    capacity_bytes_ = (*job)->device_capacity_bytes();
+    absl::Time start = absl::Now();
+    if (in_experiment_) {
+      MINITF_ASSIGN_OR_RETURN(std::optional<absl::Time> announced, AwaitExperiment(**job));
+      if (!announced.has_value()) return 128 + InterruptSignal();
+      start = *announced;
+    }
+    (*job)->Start(start);
+    StepUntilFinished(**job, steps_path_);
+    return Finish(**job);
   }
-  // Part of an experiment: a parent that dies stops the job too.
-  if (in_experiment) {
-    prctl(PR_SET_PDEATHSIG, SIGTERM);
-    if (getppid() == 1) return absl::AbortedError("the experiment that started the job has ended");
+
+ private:
+  absl::Status Summary(const JobSummary& s, const std::string& status,
+                       const std::string& signal) {
+    return WriteFileAtomically(summary_path_,
+                               SummaryJson(spec_, s, status, signal, options_.config_file,
+                                           options_.status_file, capacity_bytes_));
   }
-  InstallInterruptHandlers(
-      "\nminitf job: interrupted: cancelling the step in flight and writing what was measured "
-      "(interrupt again to quit at once)\n");
-  std::cout << "minitf job: '" << spec.name << "' (" << JobRoleName(spec.role) << ", "
-            << spec.model << "), memory limit "
-            << (spec.memory_limit <= 0 ? std::string("the device's")
-                : spec.memory_limit % (1 << 20) == 0 ? absl::StrCat(spec.memory_limit >> 20, " MiB")
-                                                     : absl::StrCat(spec.memory_limit, " bytes"))
-            << ", perfControl " << spec.perf_control << "; config " << options.config_file
-            << "; outputs in "
-            << out << "\n"
-            << std::flush;
-  absl::StatusOr<std::unique_ptr<JobRunner>> job = JobRunner::Create(options);
-  if (!job.ok()) {
-    MINITF_RETURN_IF_ERROR(summary(Summarize(spec, {}, 0, std::string(job.status().message())),
-                                   "failed", InterruptSignalName()));
-    std::cerr << "minitf job: " << job.status() << "\n";
-    return InterruptSignal() != 0 ? 128 + InterruptSignal() : 1;
-  }
-  if (write_config && starts_suspended) {
-    MINITF_RETURN_IF_ERROR(
-        WriteFileAtomically(options.config_file, GPUConfigToJson(StartingConfig(spec))));
-  }
-  capacity_bytes = (*job)->device_capacity_bytes();
-  absl::Time start = absl::Now();
-  if (in_experiment) {
-    MINITF_RETURN_IF_ERROR(summary(Summarize(spec, {}, 0, ""), "ready", ""));
-    absl::StatusOr<absl::Time> announced = AwaitStart(args.start_file);
+
+  // Part of an experiment: says "ready", waits for its start, then takes
+  // the config the experiment may have rewritten since set-up (suspended
+  // from the first step, say) before the first step. nullopt: interrupted
+  // while waiting (the summary says so).
+  absl::StatusOr<std::optional<absl::Time>> AwaitExperiment(JobRunner& job) {
+    MINITF_RETURN_IF_ERROR(Summary(Summarize(spec_, {}, 0, ""), "ready", ""));
+    absl::StatusOr<absl::Time> announced = AwaitStart(args_.start_file);
     if (!announced.ok()) {
-      const std::string why(announced.status().message());
-      MINITF_RETURN_IF_ERROR(summary(Summarize(spec, {}, 0, InterruptSignal() != 0 ? "" : why),
-                                     InterruptSignal() != 0 ? "interrupted" : "failed",
-                                     InterruptSignalName()));
-      if (InterruptSignal() != 0) return 128 + InterruptSignal();
+      const bool interrupted = InterruptSignal() != 0;
+      MINITF_RETURN_IF_ERROR(
+          Summary(Summarize(spec_, {}, 0,
+                            interrupted ? std::string() : std::string(announced.status().message())),
+                  interrupted ? "interrupted" : "failed", InterruptSignalName()));
+      if (interrupted) return std::optional<absl::Time>();
       return announced.status();
     }
-    start = *announced;
-    // The experiment may have rewritten the config since set-up (suspended
-    // from the first step, say): take it before the first step.
-    absl::StatusOr<std::string> text = ReadRegularFile(options.config_file, 1 << 20, "a config");
+    absl::StatusOr<std::string> text = ReadRegularFile(options_.config_file, 1 << 20, "a config");
     absl::StatusOr<GPUConfig> config =
-        text.ok() ? ParseGPUConfig(*text, options.config_file) : text.status();
+        text.ok() ? ParseGPUConfig(*text, options_.config_file) : text.status();
     if (config.ok() && config->perf_control.has_value()) {
-      MINITF_RETURN_IF_ERROR((*job)->AwaitPerfControl(*config->perf_control, kConfigTakeTimeout));
+      MINITF_RETURN_IF_ERROR(job.AwaitPerfControl(*config->perf_control, kConfigTakeTimeout));
     }
+    return std::optional<absl::Time>(*announced);
   }
-  (*job)->Start(start);
-  StepUntilFinished(**job, steps_path);
-  const std::vector<StepRecord> steps = (*job)->Records();
-  const absl::Status status = (*job)->status();
-  const int signo = InterruptSignal();
-  const std::string ended = signo != 0 ? "interrupted" : status.ok() ? "complete" : "failed";
-  MINITF_RETURN_IF_ERROR(WriteFileAtomically(steps_path, StepsCsv(steps)));
-  if (!args.trace_file.empty() && (*job)->trace() != nullptr) {
-    MINITF_RETURN_IF_ERROR(WriteFileAtomically(
-        args.trace_file,
-        TraceSpansJson((*job)->trace()->spans(), (*job)->trace()->dropped_steps())));
+
+  // Writes the steps, the trace and the summary; the exit status.
+  absl::StatusOr<int> Finish(JobRunner& job) {
+    const std::vector<StepRecord> steps = job.Records();
+    const absl::Status status = job.status();
+    const int signo = InterruptSignal();
+    const std::string ended = signo != 0 ? "interrupted" : status.ok() ? "complete" : "failed";
+    MINITF_RETURN_IF_ERROR(WriteFileAtomically(steps_path_, StepsCsv(steps)));
+    if (!args_.trace_file.empty() && job.trace() != nullptr) {
+      MINITF_RETURN_IF_ERROR(WriteFileAtomically(
+          args_.trace_file, TraceSpansJson(job.trace()->spans(), job.trace()->dropped_steps())));
+    }
+    const JobSummary s = Summarize(spec_, steps, 0, std::string(status.message()));
+    MINITF_RETURN_IF_ERROR(Summary(s, ended, InterruptSignalName()));
+    std::cout << "minitf job: '" << spec_.name << "' " << ended << " after " << s.steps
+              << " steps (" << s.steps_per_s << " steps/s); wrote " << out_ << "/{"
+              << spec_.name << ".steps.csv," << spec_.name << ".summary.json}\n";
+    if (!status.ok()) std::cerr << "minitf job: " << status << "\n";
+    if (s.steps == 0) std::cerr << "minitf job: '" << spec_.name << "' completed no step\n";
+    if (signo != 0) return 128 + signo;
+    return status.ok() ? 0 : 1;
   }
-  const JobSummary s = Summarize(spec, steps, 0, std::string(status.message()));
-  MINITF_RETURN_IF_ERROR(summary(s, ended, InterruptSignalName()));
-  std::cout << "minitf job: '" << spec.name << "' " << ended << " after " << s.steps
-            << " steps (" << s.steps_per_s << " steps/s); wrote " << out << "/{" << spec.name
-            << ".steps.csv," << spec.name << ".summary.json}\n";
-  if (!status.ok()) std::cerr << "minitf job: " << status << "\n";
-  if (s.steps == 0) std::cerr << "minitf job: '" << spec.name << "' completed no step\n";
-  if (signo != 0) return 128 + signo;
-  return status.ok() ? 0 : 1;
+
+  const JobArgs& args_;
+  const LoadedJob loaded_;
+  const JobSpec& spec_;
+  const bool in_experiment_;
+  const std::string out_;
+  const std::string summary_path_;
+  const std::string steps_path_;
+  JobRunner::Options options_;
+  int64_t capacity_bytes_ = 0;  // Known once the job is set up.
+};
+
+absl::StatusOr<int> RunJob(const JobArgs& args) {
+  MINITF_ASSIGN_OR_RETURN(LoadedJob loaded, LoadJobSpec(args));
+  return JobRun(args, std::move(loaded)).Run();
 }
 
 }  // namespace

@@ -93,6 +93,23 @@ struct RunCommandOptions {
   bool tf32 = true;
 };
 
+// A count flag's value: a whole number from 0 to 2^31 - 1.
+absl::StatusOr<int> Count(const std::string& flag, const std::string& value) {
+  int n = 0;
+  if (!absl::SimpleAtoi(value, &n) || n < 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        flag, " wants a whole number from 0 to 2147483647, got '", value, "'"));
+  }
+  return n;
+}
+
+absl::StatusOr<bool> OnOrOff(const std::string& flag, const std::string& value) {
+  if (value != "on" && value != "off") {
+    return absl::InvalidArgumentError(absl::StrCat(flag, " wants on or off, got '", value, "'"));
+  }
+  return value == "on";
+}
+
 // Parses run's arguments; std::nullopt after --help.
 absl::StatusOr<std::optional<RunCommandOptions>> ParseRun(const std::vector<std::string>& args) {
   RunCommandOptions command;
@@ -117,29 +134,16 @@ absl::StatusOr<std::optional<RunCommandOptions>> ParseRun(const std::vector<std:
       out.targets.push_back(v);
     } else if (a == "--steps") {
       MINITF_ASSIGN_OR_RETURN(std::string v, value());
-      if (!absl::SimpleAtoi(v, &out.steps) || out.steps < 0) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "--steps wants a whole number from 0 to 2147483647, got '", v, "'"));
-      }
+      MINITF_ASSIGN_OR_RETURN(out.steps, Count(a, v));
     } else if (a == "--warmup") {
       MINITF_ASSIGN_OR_RETURN(std::string v, value());
-      if (!absl::SimpleAtoi(v, &command.warmup) || command.warmup < 0) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("--warmup wants a whole number from 0 to 2147483647, got '", v, "'"));
-      }
+      MINITF_ASSIGN_OR_RETURN(command.warmup, Count(a, v));
     } else if (a == "--tf32") {
       MINITF_ASSIGN_OR_RETURN(std::string v, value());
-      if (v != "on" && v != "off") {
-        return absl::InvalidArgumentError(absl::StrCat("--tf32 wants on or off, got '", v, "'"));
-      }
-      command.tf32 = v == "on";
+      MINITF_ASSIGN_OR_RETURN(command.tf32, OnOrOff(a, v));
     } else if (a == "--optimize") {
       MINITF_ASSIGN_OR_RETURN(std::string v, value());
-      if (v != "on" && v != "off") {
-        return absl::InvalidArgumentError(
-            absl::StrCat("--optimize wants on or off, got '", v, "'"));
-      }
-      out.optimize = v == "on";
+      MINITF_ASSIGN_OR_RETURN(out.optimize, OnOrOff(a, v));
     } else if (a == "--timeout") {
       MINITF_ASSIGN_OR_RETURN(std::string v, value());
       if (!absl::SimpleAtod(v, &out.timeout_seconds) || !(out.timeout_seconds > 0) ||

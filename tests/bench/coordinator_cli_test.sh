@@ -1,7 +1,8 @@
 #!/bin/sh
 # `minitf coordinator` over `minitf job` processes, in AntMan's hostPath
-# layout (one directory of <job>.job.json, <job>.status.json and
-# <job>.config.json files), as a cluster node runs them (docs/DEPLOY.md).
+# layout as a cluster node has it (docs/DEPLOY.md): a directory per job,
+# DIR/<job>/ with job.json, status.json and config.json; or (CASE
+# side_by_side) the files of every job side by side in DIR.
 #
 #   coordinator_cli_test.sh MINITF CASE
 #
@@ -15,6 +16,8 @@
 #   restart      the coordinator is killed with SIGKILL: the jobs keep their
 #                settings and go on; a new coordinator finds them with their
 #                settings from disk and continues the log
+#   side_by_side closed_loop's start with <job>.job.json, <job>.status.json
+#                and <job>.config.json in DIR itself
 #
 # The jobs run on SimGPU (each process its own, so they do not contend
 # for one simulated device here).
@@ -43,10 +46,20 @@ fail() {
 export MINITF_GPU_PLATFORM=SimGPU
 export MINITF_SIMGPU=memory=16GiB,mode=timing
 
+# job_file JOB KIND: where job JOB's file KIND (job, status, config) is.
+job_file() {
+  if [ "$case_name" = side_by_side ]; then
+    echo "$state/$1.$2.json"
+  else
+    echo "$state/$1/$2.json"
+  fi
+}
+
 start_job() {  # name role
   printf '{"name": "%s", "model": "mlp", "batch_size": 64, "role": "%s"}\n' "$1" "$2" \
     > "$dir/$1.json"
-  GPU_CONFIG_FILE="$state/$1.config.json" GPU_STATUS_FILE="$state/$1.status.json" \
+  [ "$case_name" = side_by_side ] || mkdir "$state/$1"
+  GPU_CONFIG_FILE=$(job_file "$1" config) GPU_STATUS_FILE=$(job_file "$1" status) \
     "$minitf" job "$dir/$1.json" --out "$dir/out" > "$dir/$1.log" 2>&1 &
   pids="$pids $!"
 }
@@ -76,11 +89,14 @@ wait_log '^[0-9.]*,g,found,,guarantee'
 wait_log '^[0-9.]*,o,found,,opportunistic'
 
 case $case_name in
-closed_loop)
+closed_loop | side_by_side)
   wait_log '^[0-9.]*,o,maxDeviceMem,'
   wait_log '^[0-9.]*,o,perfControl,[0-9]*,0,calibrating'
   wait_log '^[0-9.]*,o,perfControl,0,[0-9]*,calibrated: g alone at'
-  grep -q '"perfControl": 100' "$state/g.config.json" || fail "the guarantee job is restricted"
+  grep -q '"perfControl": 100' "$(job_file g config)" || fail "the guarantee job is restricted"
+  if [ "$case_name" = closed_loop ]; then
+    [ -z "$(find "$state" -maxdepth 1 -name '*.json')" ] || fail "files outside the jobs' directories"
+  fi
   kill -TERM $coordinator
   wait $coordinator
   status=$?
@@ -92,15 +108,15 @@ closed_loop)
     [ $status -eq 143 ] || fail "a job: exit status $status, expected 143"
   done
   grep -q '"status": "interrupted"' "$dir/out/o.summary.json" || fail "o's summary"
-  [ ! -e "$state/o.job.json" ] || fail "o's registration is left behind"
+  [ ! -e "$(job_file o job)" ] || fail "o's registration is left behind"
   ;;
 kill_job)
   wait_log '^[0-9.]*,o,maxDeviceMem,'
   kill -KILL $o
   wait_log "^[0-9.]*,o,lost,opportunistic,,process $o is gone"
-  steps_before=$(grep -o '"stepCount": *[0-9]*' "$state/g.status.json")
+  steps_before=$(grep -o '"stepCount": *[0-9]*' "$(job_file g status)")
   sleep 2
-  steps_after=$(grep -o '"stepCount": *[0-9]*' "$state/g.status.json")
+  steps_after=$(grep -o '"stepCount": *[0-9]*' "$(job_file g status)")
   [ "$steps_before" != "$steps_after" ] || fail "the guarantee job stopped with the other"
   kill -TERM $g
   wait $g
@@ -111,9 +127,9 @@ restart)
   wait_log '^[0-9.]*,o,perfControl,'
   kill -KILL $coordinator
   wait $coordinator 2>/dev/null
-  config=$(cat "$state/o.config.json")
+  config=$(cat "$(job_file o config)")
   sleep 1.5
-  [ "$(cat "$state/o.config.json")" = "$config" ] || fail "a config changed with no coordinator"
+  [ "$(cat "$(job_file o config)")" = "$config" ] || fail "a config changed with no coordinator"
   rows=$(wc -l < "$state/coordinator.csv")
   start_coordinator
   i=0

@@ -4,8 +4,8 @@
 //   platform <- {stream, allocator} <- runtime <- device <- ops <- optimizer <- session
 //   <- bench <- cli
 //
-// and, inside bench/harness/, scenario/ and coordinator/ <- jobs/ (which
-// sees scenario/ only) <- experiment/ <- report/; with stream/ and
+// and, inside bench/harness/, scenario/ <- jobs/ <- experiment/ <- report/;
+// with stream/ and
 // allocator/ side by side (neither includes the other), and
 // inside the upper layers: ops/defs, ops/kernels and ops/cc share only
 // ops/util (op definitions never include kernel headers), and the session
@@ -57,9 +57,8 @@ const std::map<std::string, std::set<std::string>>& Allowed() {
     add("session/antman", {}, {"session"});
     add("bench/models", {}, {"session/antman"});
     add("bench/harness/scenario", {}, {"bench/models"});
-    add("bench/harness/coordinator", {}, {"bench/models"});
     add("bench/harness/jobs", {}, {"bench/harness/scenario"});
-    add("bench/harness/experiment", {}, {"bench/harness/jobs", "bench/harness/coordinator"});
+    add("bench/harness/experiment", {}, {"bench/harness/jobs"});
     add("bench/harness/report", {}, {"bench/harness/experiment"});
     add("bench", {}, {"bench/harness/report"});
     add("cli", {}, {"bench"});
@@ -220,7 +219,7 @@ TEST(IncludeLayersTest, TheHarnessRoomsIncludeOnlyTheRoomsBeforeThem) {
   tree.Write("bench/harness/scenario/scenario.h", "#include \"bench/harness/jobs/graph_job.h\"\n");
   tree.Write("bench/harness/experiment/experiment.cc",
              "#include \"bench/harness/jobs/job_process.h\"\n"
-             "#include \"bench/harness/coordinator/coordinator.h\"\n");
+             "#include \"session/antman/coordinator.h\"\n");
   const std::vector<Violation> violations = CheckIncludes(tree.root());
   ASSERT_EQ(violations.size(), 2u);
   EXPECT_EQ(violations[0].file, "bench/harness/jobs/job_process.cc");

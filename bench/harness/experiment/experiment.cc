@@ -19,7 +19,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/time/clock.h"
-#include "bench/harness/coordinator/coordinator.h"
+#include "session/antman/coordinator.h"
 #include "bench/harness/experiment/cli_args.h"
 #include "bench/harness/experiment/coordinator_process.h"
 #include "bench/harness/experiment/metrics.h"

@@ -6,12 +6,13 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <functional>
+#include <memory>
 #include <string>
 #include <system_error>
 #include <thread>
 #include <utility>
 
-#include "absl/cleanup/cleanup.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
 #include "absl/time/time.h"
@@ -69,7 +70,9 @@ std::string DescribeFetch(const std::string& name, const Tensor& t, int max_valu
                       " = ", t.SummarizeValue(max_values));
 }
 
-absl::StatusOr<RunGraphResult> RunGraph(const RunGraphOptions& options) {
+namespace {
+
+absl::Status CheckOptions(const RunGraphOptions& options) {
   if (options.device != "CPU" && options.device != "GPU") {
     return absl::InvalidArgumentError(
         absl::StrCat("--device wants CPU or GPU, got '", options.device, "'"));
@@ -78,21 +81,25 @@ absl::StatusOr<RunGraphResult> RunGraph(const RunGraphOptions& options) {
     return absl::InvalidArgumentError(absl::StrCat("--steps must be >= 0, got ", options.steps));
   }
   if (!options.out_dir.empty()) MINITF_RETURN_IF_ERROR(PrepareOutDir(options.out_dir));
-  RunOptions run_options;
-  run_options.timeout_in_ms =
-      static_cast<int64_t>(std::ceil(options.timeout_seconds * 1000.0));
-  MINITF_ASSIGN_OR_RETURN(GraphDef graph, ReadGraphDefFile(options.graph));
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<std::pair<std::string, Tensor>>> ReadFeeds(
+    const RunGraphOptions& options) {
   std::vector<std::pair<std::string, Tensor>> feeds;
   for (const auto& [name, file] : options.feeds) {
     absl::StatusOr<Tensor> t = ReadNpyFile(file);
     if (!t.ok()) return InContext(t.status(), absl::StrCat("feed ", name));
     feeds.emplace_back(name, *std::move(t));
   }
+  return feeds;
+}
 
+// A session on the device asked for: the CPU alone, or with a GPU (soft
+// placement for the ops it has no kernel for); an error without one.
+absl::StatusOr<std::unique_ptr<Session>> OpenSession(const RunGraphOptions& options) {
   SessionOptions session_options;
-  if (!options.optimize) {
-    session_options.config.graph_options = GraphOptions::Unoptimized();
-  }
+  if (!options.optimize) session_options.config.graph_options = GraphOptions::Unoptimized();
   if (options.device == "CPU") {
     session_options.config.device_count["GPU"] = 0;
   } else {
@@ -104,20 +111,18 @@ absl::StatusOr<RunGraphResult> RunGraph(const RunGraphOptions& options) {
     for (const Device* d : session->ListDevices()) has_gpu = has_gpu || d->device_type() == "GPU";
     if (!has_gpu) return absl::FailedPreconditionError("--device GPU: the session has no GPU");
   }
+  return session;
+}
 
-  RunGraphResult result;
-  result.nodes = static_cast<int64_t>(graph.node.size());
-  auto start = std::chrono::steady_clock::now();
-  MINITF_RETURN_IF_ERROR(InContext(session->Create(graph), options.graph));
-  result.create_seconds = SecondsSince(start);
-
-  // Ctrl-C: a watcher closes the session, which cancels the Run in flight.
-  std::atomic<bool> finished{false};
-  std::thread watcher;
-  if (options.interrupted) {
-    watcher = std::thread([&] {
-      while (!finished.load()) {
-        if (options.interrupted()) {
+// Ctrl-C: while it lives, a thread closes the session once `interrupted`
+// says so, which cancels the Run in flight.
+class InterruptWatcher {
+ public:
+  InterruptWatcher(const std::function<bool()>& interrupted, Session* session) {
+    if (!interrupted) return;
+    thread_ = std::thread([this, &interrupted, session] {
+      while (!finished_.load()) {
+        if (interrupted()) {
           (void)session->Close();
           return;
         }
@@ -125,69 +130,112 @@ absl::StatusOr<RunGraphResult> RunGraph(const RunGraphOptions& options) {
       }
     });
   }
-  absl::Cleanup stop_watcher = [&] {
-    finished.store(true);
-    if (watcher.joinable()) watcher.join();
-  };
-  // A failed Run: the run's error, or, once interrupted, what was measured
-  // with the cancelled Run's error in `stopped`.
-  auto failed = [&](const absl::Status& s) -> absl::StatusOr<RunGraphResult> {
-    if (options.interrupted && options.interrupted()) {
-      result.stopped = s;
-      return std::move(result);
-    }
-    return s;
-  };
+  ~InterruptWatcher() {
+    finished_.store(true);
+    if (thread_.joinable()) thread_.join();
+  }
+  InterruptWatcher(const InterruptWatcher&) = delete;
+  InterruptWatcher& operator=(const InterruptWatcher&) = delete;
 
+ private:
+  std::atomic<bool> finished_{false};
+  std::thread thread_;
+};
+
+// The kernel time of a session's compute streams so far, as the
+// co-location harness measures it: CUDA measures it per stream (with
+// events around each launch), SimGPU per stream of its engine.
+class GpuBusyClock {
+ public:
+  explicit GpuBusyClock(const Session& session) {
+    for (const Device* d : session.ListDevices()) {
+      if (const auto* gpu = dynamic_cast<const GPUDevice*>(d); gpu != nullptr) gpus_.push_back(gpu);
+    }
+  }
+  bool empty() const { return gpus_.empty(); }
+  absl::Duration Busy() const {
+    absl::Duration busy;
+    for (const GPUDevice* gpu : gpus_) busy += gpu->ComputeBusyTime();
+    return busy;
+  }
+
+ private:
+  std::vector<const GPUDevice*> gpus_;
+};
+
+// The target steps, each timed, its faults counted, profiled from
+// profile_from on.
+absl::Status RunSteps(const RunGraphOptions& options, const RunOptions& run_options,
+                      const std::vector<std::pair<std::string, Tensor>>& feeds, Session& session,
+                      RunGraphResult& result) {
+  const GpuBusyClock gpu(session);
+  std::vector<Tensor> outputs;
+  for (int step = 0; step < options.steps; ++step) {
+    const bool profiled = options.profile && step >= options.profile_from;
+    RunOptions step_options = run_options;
+    if (profiled) step_options.trace_level = RunOptions::FULL_TRACE;
+    RunMetadata metadata;
+    const int64_t faults_before = MinorFaults();
+    const auto start = std::chrono::steady_clock::now();
+    const absl::Duration busy_before = gpu.Busy();
+    MINITF_RETURN_IF_ERROR(InContext(session.Run(step_options, feeds, {}, options.targets,
+                                                 &outputs, profiled ? &metadata : nullptr),
+                                     absl::StrCat("step ", step)));
+    result.step_seconds.push_back(SecondsSince(start));
+    result.step_minor_faults.push_back(MinorFaults() - faults_before);
+    if (profiled) result.profile.AddStep(metadata.step_stats, result.step_seconds.back());
+    if (!gpu.empty()) {
+      result.step_gpu_busy_seconds.push_back(absl::ToDoubleSeconds(gpu.Busy() - busy_before));
+    }
+  }
+  return absl::OkStatus();
+}
+
+// Init, the steps and the fetches, in that order.
+absl::Status RunInitStepsAndFetches(const RunGraphOptions& options,
+                                    const std::vector<std::pair<std::string, Tensor>>& feeds,
+                                    Session& session, RunGraphResult& result) {
+  RunOptions run_options;
+  run_options.timeout_in_ms = static_cast<int64_t>(std::ceil(options.timeout_seconds * 1000.0));
   std::vector<Tensor> outputs;
   if (!options.init.empty()) {
-    start = std::chrono::steady_clock::now();
-    absl::Status s = InContext(session->Run(run_options, {}, {}, options.init, &outputs, nullptr),
-                               "init");
-    if (!s.ok()) return failed(s);
+    const auto start = std::chrono::steady_clock::now();
+    MINITF_RETURN_IF_ERROR(InContext(
+        session.Run(run_options, {}, {}, options.init, &outputs, nullptr), "init"));
     result.init_seconds = SecondsSince(start);
   }
-  std::vector<const GPUDevice*> gpus;
-  for (const Device* d : session->ListDevices()) {
-    if (const auto* gpu = dynamic_cast<const GPUDevice*>(d); gpu != nullptr) gpus.push_back(gpu);
-  }
-  // The kernel time of this session's compute streams, as the co-location
-  // harness measures it: CUDA measures it per stream (with events around
-  // each launch), SimGPU per stream of its engine.
-  auto gpu_busy = [&gpus] {
-    absl::Duration busy;
-    for (const GPUDevice* gpu : gpus) busy += gpu->ComputeBusyTime();
-    return busy;
-  };
   if (!options.targets.empty()) {
-    for (int step = 0; step < options.steps; ++step) {
-      const bool profiled = options.profile && step >= options.profile_from;
-      RunOptions step_options = run_options;
-      if (profiled) step_options.trace_level = RunOptions::FULL_TRACE;
-      RunMetadata metadata;
-      const int64_t faults_before = MinorFaults();
-      start = std::chrono::steady_clock::now();
-      const absl::Duration busy_before = gpu_busy();
-      absl::Status s = InContext(session->Run(step_options, feeds, {}, options.targets, &outputs,
-                                              profiled ? &metadata : nullptr),
-                                 absl::StrCat("step ", step));
-      if (!s.ok()) return failed(s);
-      result.step_seconds.push_back(SecondsSince(start));
-      result.step_minor_faults.push_back(MinorFaults() - faults_before);
-      if (profiled) result.profile.AddStep(metadata.step_stats, result.step_seconds.back());
-      if (!gpus.empty()) {
-        result.step_gpu_busy_seconds.push_back(
-            absl::ToDoubleSeconds(gpu_busy() - busy_before));
-      }
-    }
+    MINITF_RETURN_IF_ERROR(RunSteps(options, run_options, feeds, session, result));
   }
-  if (!options.fetches.empty()) {
-    absl::Status s =
-        InContext(session->Run(run_options, feeds, options.fetches, {}, &outputs, nullptr),
-                  "fetch");
-    if (!s.ok()) return failed(s);
-    for (size_t i = 0; i < options.fetches.size(); ++i) {
-      result.fetched.emplace_back(options.fetches[i], outputs[i]);
+  if (options.fetches.empty()) return absl::OkStatus();
+  MINITF_RETURN_IF_ERROR(InContext(
+      session.Run(run_options, feeds, options.fetches, {}, &outputs, nullptr), "fetch"));
+  for (size_t i = 0; i < options.fetches.size(); ++i) {
+    result.fetched.emplace_back(options.fetches[i], outputs[i]);
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<RunGraphResult> RunGraph(const RunGraphOptions& options) {
+  MINITF_RETURN_IF_ERROR(CheckOptions(options));
+  MINITF_ASSIGN_OR_RETURN(GraphDef graph, ReadGraphDefFile(options.graph));
+  MINITF_ASSIGN_OR_RETURN(auto feeds, ReadFeeds(options));
+  MINITF_ASSIGN_OR_RETURN(std::unique_ptr<Session> session, OpenSession(options));
+  RunGraphResult result;
+  result.nodes = static_cast<int64_t>(graph.node.size());
+  const auto start = std::chrono::steady_clock::now();
+  MINITF_RETURN_IF_ERROR(InContext(session->Create(graph), options.graph));
+  result.create_seconds = SecondsSince(start);
+  {
+    const InterruptWatcher watcher(options.interrupted, session.get());
+    const absl::Status s = RunInitStepsAndFetches(options, feeds, *session, result);
+    if (!s.ok()) {
+      // Once interrupted: what was measured, with the cancelled Run's error.
+      if (!options.interrupted || !options.interrupted()) return s;
+      result.stopped = s;
+      return result;
     }
   }
   if (!options.out_dir.empty()) {

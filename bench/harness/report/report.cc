@@ -15,7 +15,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
-#include "bench/harness/coordinator/coordinator.h"
+#include "session/antman/coordinator.h"
 #include "bench/harness/experiment/timeline.h"
 #include "bench/harness/jobs/steps_csv.h"
 #include "bench/harness/report/plots.h"
@@ -231,24 +231,10 @@ std::string ActionsCsv(const ExperimentResult& result) {
   return csv;
 }
 
-nlohmann::json SummaryJson(const ExperimentResult& result) {
+// summary.json's "jobs": one object per job, in the scenario's order.
+nlohmann::json JobsJson(const ExperimentResult& result, const std::vector<JobSummary>& summaries) {
   using nlohmann::json;
-  const Scenario& sc = result.scenario;
-  json j;
-  // "complete", or "interrupted" (the figures cover the time run);
-  // BeginReport's placeholder says "running".
-  j["status"] = result.interrupted() ? "interrupted" : "complete";
-  if (result.interrupted()) {
-    j["interrupted_by"] = result.interrupted_by;
-    j["interrupted_at_s"] = result.interrupted_at_s;
-  }
-  j["scenario"] = sc.name;
-  j["simgpu"] = sc.simgpu_options;
-  j["duration_s"] = sc.duration_s;
-  j["wall_s"] = result.wall_s;
-  j["capacity_bytes"] = result.capacity_bytes;
   json jobs = json::array();
-  const std::vector<JobSummary> summaries = Summaries(result);
   for (size_t i = 0; i < summaries.size(); ++i) {
     const JobSummary& s = summaries[i];
     const JobSpec& spec = result.jobs[i].spec;
@@ -280,7 +266,27 @@ nlohmann::json SummaryJson(const ExperimentResult& result) {
     }
     jobs.push_back(std::move(job));
   }
-  j["jobs"] = std::move(jobs);
+  return jobs;
+}
+
+nlohmann::json SummaryJson(const ExperimentResult& result) {
+  using nlohmann::json;
+  const Scenario& sc = result.scenario;
+  json j;
+  // "complete", or "interrupted" (the figures cover the time run);
+  // BeginReport's placeholder says "running".
+  j["status"] = result.interrupted() ? "interrupted" : "complete";
+  if (result.interrupted()) {
+    j["interrupted_by"] = result.interrupted_by;
+    j["interrupted_at_s"] = result.interrupted_at_s;
+  }
+  j["scenario"] = sc.name;
+  j["simgpu"] = sc.simgpu_options;
+  j["duration_s"] = sc.duration_s;
+  j["wall_s"] = result.wall_s;
+  j["capacity_bytes"] = result.capacity_bytes;
+  const std::vector<JobSummary> summaries = Summaries(result);
+  j["jobs"] = JobsJson(result, summaries);
   // -1: a guarantee job has no baseline.
   j["guarantee_solo_idle"] = GuaranteeSoloIdle(summaries);
   json phases = json::array();

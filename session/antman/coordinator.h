@@ -1,14 +1,30 @@
 // Coordinator: AntMan's local coordinator, one per machine. It watches the
-// jobs of one directory (AntMan's hostPath layout) and steers them in closed
-// loop, only through their files:
+// jobs of one directory DIR (AntMan's hostPath) and steers them in closed
+// loop, only through their files. A job's files are in a directory of its
+// own, DIR/<job>/ (a pod mounts only its own, docs/DEPLOY.md), or, for jobs
+// started by the same user as the coordinator (`minitf colocate`), side by
+// side in DIR itself:
 //
-//   <job>.job.json     the job's role, process id and PID namespace, and
-//                      a heartbeat (heartbeatUs) rewritten every second
-//                      (by the job: `minitf job`, or the co-location
-//                      harness)
-//   <job>.status.json  its statistics (docs/ANTMAN.md): step count and
-//                      time, device memory peak, perfControl in force
-//   <job>.config.json  its config, rewritten by the coordinator
+//   DIR/<job>/job.json     DIR/<job>.job.json     the job's role, process
+//                                                 id and PID namespace, and
+//                                                 a heartbeat (heartbeatUs)
+//                                                 rewritten every second (by
+//                                                 the job: `minitf job`, or
+//                                                 the co-location harness)
+//   DIR/<job>/status.json  DIR/<job>.status.json  its statistics
+//                                                 (docs/ANTMAN.md): step
+//                                                 count and time, device
+//                                                 memory peak, perfControl
+//   DIR/<job>/config.json  DIR/<job>.config.json  its config, rewritten by
+//                                                 the coordinator
+//
+// The job's name is the directory's (or the files'): a registration cannot
+// claim another job's. Trust: a job directory must be a directory (not a
+// link) that others may not write in, and every file of a job must belong
+// to the directory's owner (for side-by-side files, DIR's) and be writable
+// by no other user; a job whose files are not is ignored (one `ignored`
+// decision, until that changes), and the coordinator writes only its
+// config, in its directory, never through a link.
 //
 //   Coordinator coordinator(options);
 //   while (running) {
@@ -43,8 +59,8 @@
 // point and calibrates again.
 //
 // Not thread-safe: one coordinating thread.
-#ifndef MINITF_BENCH_HARNESS_COORDINATOR_COORDINATOR_H_
-#define MINITF_BENCH_HARNESS_COORDINATOR_COORDINATOR_H_
+#ifndef MINITF_SESSION_ANTMAN_COORDINATOR_H_
+#define MINITF_SESSION_ANTMAN_COORDINATOR_H_
 
 #include <cstdint>
 #include <deque>
@@ -52,12 +68,13 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 
-namespace minitf::harness {
+namespace minitf {
 
 struct CoordinatorOptions {
   std::string dir;                // the jobs' files
@@ -85,11 +102,31 @@ struct Decision {
   std::string reason;  // the figures it used
 };
 
-// The files of job <job> in the coordinator's directory DIR:
+// The files of job <job> side by side in the coordinator's directory DIR:
 // DIR/<job> + one of these.
 inline constexpr char kRegistrationSuffix[] = ".job.json";
 inline constexpr char kConfigSuffix[] = ".config.json";
 inline constexpr char kStatusSuffix[] = ".status.json";
+// The files of job <job> in a directory of its own, DIR/<job>/.
+inline constexpr char kRegistrationName[] = "job.json";
+inline constexpr char kConfigName[] = "config.json";
+inline constexpr char kStatusName[] = "status.json";
+
+// Where one job's files are.
+struct JobFiles {
+  std::string home;  // the directory they are in: DIR/<job> or DIR
+  std::string registration;
+  std::string config;
+  std::string status;
+  bool own_directory = false;  // DIR/<job>/, else side by side in DIR
+};
+JobFiles SideBySideJobFiles(const std::string& dir, const std::string& job);
+JobFiles OwnDirectoryJobFiles(const std::string& dir, const std::string& job);
+
+// The registration that goes with a job's config file: <name>.job.json
+// beside <name>.config.json, job.json beside config.json; "" for a config
+// file named otherwise (the job then does not register).
+std::string RegistrationBeside(const std::string& config_file);
 
 // Writes DIR/<job>.job.json (JobRegistrationJson at `now`); an error names
 // the file.
@@ -130,6 +167,7 @@ class Coordinator {
     int64_t steps = 0;
   };
   struct Job {
+    JobFiles files;
     std::string role;  // "guarantee" or "opportunistic"
     int64_t pid = 0;               // 0: not known, or in another PID namespace
     std::deque<Point> points;      // from its status file, oldest first
@@ -152,28 +190,41 @@ class Coordinator {
               std::vector<Decision>* made) const;
 
   // Reading the directory, one round: the jobs registered (their
-  // .job.json files); those gone forgotten; each one's registration (a new
-  // one's role, process and starting config; false: not a valid one yet),
-  // its statistics, and whether it is still alive.
+  // registrations), those gone or no longer trusted forgotten; each one's
+  // registration (a new one's role, process and starting config; false:
+  // not a valid one yet), its statistics, and whether it is still alive.
   void Read(std::vector<Decision>* made);
-  std::vector<std::string> RegisteredJobs() const;
-  void ForgetLeftJobs(const std::vector<std::string>& names, absl::Time now,
+  std::map<std::string, JobFiles> RegisteredJobs(absl::Time now, std::vector<Decision>* made);
+  // Whether the job's files may be trusted; an `ignored` decision, once,
+  // when not.
+  bool Trusted(const std::string& name, const JobFiles& files, absl::Time now,
+               std::vector<Decision>* made);
+  void ForgetLeftJobs(const std::map<std::string, JobFiles>& registered, absl::Time now,
                       std::vector<Decision>* made);
   bool ReadRegistration(const std::string& name, bool added, absl::Time now, Job& job,
                         std::vector<Decision>* made);
-  void ReadStartingConfig(const std::string& base, Job& job);
+  void ReadStartingConfig(Job& job);
   void ReadStatus(const std::string& name, absl::Time now, Job& job, std::vector<Decision>* made);
   void CheckAlive(const std::string& name, absl::Time now, Job& job, std::vector<Decision>* made);
   double Rate(const Job& job, absl::Time since) const;
   std::map<std::string, int64_t> MemoryPlan() const;
   // perfControl for the opportunistic jobs this round; nullopt: unchanged.
   std::optional<int> ComputePlan(absl::Time now, std::string* reason);
+  // ComputePlan's steps: the guarantee jobs' solo rates from the window the
+  // opportunistic jobs were suspended for (nullopt: they stay suspended a
+  // window more); the next perfControl from the worst guarantee job's rate.
+  using NamedJobs = std::vector<std::pair<std::string, Job*>>;
+  std::optional<int> EndCalibration(absl::Time now, const NamedJobs& guarantee,
+                                    std::string* reason);
+  std::optional<int> Steer(absl::Time now, const NamedJobs& guarantee, std::string* reason);
   absl::Status Write(const std::string& name, Job& job, int64_t max_device_mem, int perf_control,
                      const std::string& reason, std::vector<Decision>* made);
 
   const CoordinatorOptions options_;
   const absl::Time start_;
   std::map<std::string, Job> jobs_;
+  // Jobs ignored for their files, and why (said once, until it changes).
+  std::map<std::string, std::string> untrusted_;
   // The opportunistic jobs' common perfControl, as steered.
   int opportunistic_perf_ = 100;
   // Calibration: the opportunistic jobs are suspended until calibrate_end_,
@@ -191,6 +242,6 @@ class Coordinator {
   std::optional<absl::Time> effective_at_;
 };
 
-}  // namespace minitf::harness
+}  // namespace minitf
 
-#endif  // MINITF_BENCH_HARNESS_COORDINATOR_COORDINATOR_H_
+#endif  // MINITF_SESSION_ANTMAN_COORDINATOR_H_

@@ -1,14 +1,17 @@
-// The local coordinator (bench/harness/coordinator.h) on hand-written job
+// The local coordinator (session/antman/coordinator.h) on hand-written job
 // files and a fake clock: the memory each job is given, the solo
 // measurement, both policies' steering, and the faults it must survive (a
 // job gone quiet, a dead process, a corrupt status file, its own restart).
-#include "bench/harness/coordinator/coordinator.h"
+#include "session/antman/coordinator.h"
 
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmath>
+#include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -20,7 +23,7 @@
 #include "nlohmann/json.hpp"
 #include "tests/testlib/test_files.h"
 
-namespace minitf::harness {
+namespace minitf {
 namespace {
 
 using ::testing::HasSubstr;
@@ -40,22 +43,28 @@ class CoordinatorTest : public ::testing::Test {
     o.clock = [this] { return now_; };
     return o;
   }
+  // Job `job`'s files: side by side in the directory, or (own_dirs_) in
+  // a directory of its own.
+  JobFiles Files(const std::string& job) {
+    return own_dirs_ ? OwnDirectoryJobFiles(dir_, job) : SideBySideJobFiles(dir_, job);
+  }
   void Register(const std::string& job, const std::string& role, int64_t pid = 0,
                 std::string pid_namespace = PidNamespace()) {
-    test::WriteFileAtomically(dir_ + "/" + job + ".job.json",
+    if (own_dirs_) mkdir(Files(job).home.c_str(), 0755);
+    test::WriteFileAtomically(Files(job).registration,
                               absl::StrCat(R"({"role": ")", role, R"(", "pid": )", pid,
                                            R"(, "pidNamespace": ")", pid_namespace, R"("})"));
   }
   // The job's statistics now: `steps` so far, its device peak.
   void Status(const std::string& job, int64_t steps, int64_t peak = kGiB) {
     test::WriteFileAtomically(
-        dir_ + "/" + job + ".status.json",
+        Files(job).status,
         absl::StrCat(R"({"timestampUs": )", absl::ToUnixMicros(now_), R"(, "stepCount": )",
                      steps, R"(, "gpuUsageInfo": {"50:00.0": {"deviceMemUsedMax": )", peak,
                      "}}}"));
   }
   nlohmann::json Config(const std::string& job) {
-    std::ifstream in(dir_ + "/" + job + ".config.json");
+    std::ifstream in(Files(job).config);
     std::stringstream text;
     text << in.rdbuf();
     return nlohmann::json::parse(text.str());
@@ -86,6 +95,7 @@ class CoordinatorTest : public ::testing::Test {
   }
 
   std::string dir_;
+  bool own_dirs_ = false;
   absl::Time now_ = absl::FromUnixSeconds(1795417800);
   double g_steps_ = 0;
   double o_steps_ = 0;
@@ -327,6 +337,145 @@ TEST_F(CoordinatorTest, LinksPlantedInTheDirectoryAreNeitherWrittenNorReadThroug
   EXPECT_EQ(Memory("g"), 16 * kGiB - 256 * kMiB);
 }
 
+// Jobs in directories of their own (a pod mounts only its own): the same
+// steering, the configs written there and nowhere else.
+TEST_F(CoordinatorTest, JobsInDirectoriesOfTheirOwnAreSteeredThere) {
+  own_dirs_ = true;
+  Register("g", "guarantee");
+  Register("o", "opportunistic");
+  Status("g", 1, 2 * kGiB);
+  Status("o", 1, kGiB);
+  Coordinator c(Options());
+  std::vector<Decision> log = Tick(c);
+  bool found = false;
+  for (const Decision& d : log) {
+    found = found || (d.job == "o" && d.setting == "found" &&
+                      absl::StrContains(d.reason, "files in " + dir_ + "/o/"));
+  }
+  EXPECT_TRUE(found);
+  EXPECT_EQ(Memory("o"), 16 * kGiB - (2 * kGiB + 256 * kMiB));
+  EXPECT_EQ(Memory("g"), 16 * kGiB - 256 * kMiB);
+  EXPECT_FALSE(std::filesystem::exists(dir_ + "/o.config.json"));
+  Run(c, 10, 10);  // Calibrates, then steers from the statuses in the directories.
+  EXPECT_NEAR(c.SoloRate("g"), 10, 0.5);
+  // The directory gone, the job is forgotten.
+  std::filesystem::remove_all(dir_ + "/o");
+  bool left = false;
+  for (const Decision& d : Tick(c)) left = left || (d.job == "o" && d.setting == "left");
+  EXPECT_TRUE(left);
+}
+
+// What job "o" can try through its own directory against job "g": claim g's
+// name in its registration, link its config or status to g's. Nothing
+// reaches g: its config stays what the coordinator gave it.
+TEST_F(CoordinatorTest, AJobCannotChangeAnotherJobsSettingsFromItsDirectory) {
+  own_dirs_ = true;
+  Register("g", "guarantee");
+  Status("g", 1, 2 * kGiB);
+  ASSERT_EQ(mkdir((dir_ + "/o").c_str(), 0755), 0);
+  test::WriteFileAtomically(dir_ + "/o/job.json", R"({"name": "g", "role": "opportunistic"})");
+  ASSERT_EQ(symlink("../g/config.json", (dir_ + "/o/config.json").c_str()), 0);
+  ASSERT_EQ(symlink("../g/status.json", (dir_ + "/o/status.json").c_str()), 0);
+  Coordinator c(Options());
+  int o_refused = 0;
+  for (int i = 0; i < 3; ++i) {
+    now_ += absl::Milliseconds(500);
+    Status("g", 2 + i, 2 * kGiB);
+    for (const Decision& d : Tick(c)) {
+      if (d.job == "o" && d.setting == "ignored") {
+        ++o_refused;
+        EXPECT_THAT(d.reason, HasSubstr("o/config.json' is a symbolic link"));
+      }
+    }
+  }
+  EXPECT_EQ(o_refused, 1);
+  // g keeps everything but o's floor, and its config is a file of its own.
+  EXPECT_EQ(Memory("g"), 16 * kGiB - 256 * kMiB);
+  EXPECT_EQ(Perf("g"), 100);
+  struct stat st;
+  ASSERT_EQ(lstat((dir_ + "/g/config.json").c_str(), &st), 0);
+  EXPECT_TRUE(S_ISREG(st.st_mode));
+}
+
+// A job directory that is a link, or that every user may write in, and a
+// job registered both ways, are ignored (said once); the others go on.
+TEST_F(CoordinatorTest, JobDirectoriesOthersCouldAlterAreIgnoredOnce) {
+  own_dirs_ = true;
+  Register("g", "guarantee");
+  Register("open", "opportunistic");
+  ASSERT_EQ(chmod((dir_ + "/open").c_str(), 0777), 0);
+  const std::string elsewhere = test::MakeTempDir("coordinator_elsewhere");
+  test::WriteFileAtomically(elsewhere + "/job.json", R"({"role": "opportunistic"})");
+  ASSERT_EQ(symlink(elsewhere.c_str(), (dir_ + "/linked").c_str()), 0);
+  Register("twice", "opportunistic");
+  test::WriteFileAtomically(dir_ + "/twice.job.json", R"({"role": "opportunistic"})");
+  Coordinator c(Options());
+  std::map<std::string, std::vector<std::string>> ignored;
+  for (int i = 0; i < 3; ++i) {
+    now_ += absl::Milliseconds(500);
+    for (const Decision& d : Tick(c)) {
+      if (d.setting == "ignored") ignored[d.job].push_back(d.reason);
+      if (d.job != "g") {
+        EXPECT_NE(d.setting, "found") << d.job;
+      }
+    }
+    if (i == 0) Status("g", 1, 2 * kGiB);
+  }
+  ASSERT_EQ(ignored["open"].size(), 1u);
+  EXPECT_THAT(ignored["open"][0], HasSubstr("/open' is writable by every user"));
+  ASSERT_EQ(ignored["linked"].size(), 1u);
+  EXPECT_THAT(ignored["linked"][0], HasSubstr("/linked' is a symbolic link, not a directory"));
+  ASSERT_EQ(ignored["twice"].size(), 1u);
+  EXPECT_THAT(ignored["twice"][0], HasSubstr("registered twice"));
+  EXPECT_FALSE(std::filesystem::exists(elsewhere + "/config.json"));
+  EXPECT_FALSE(std::filesystem::exists(dir_ + "/open/config.json"));
+  // g alone: all of the GPU.
+  EXPECT_EQ(Memory("g"), 16 * kGiB);
+  // Mended, the job is found.
+  ASSERT_EQ(chmod((dir_ + "/open").c_str(), 0755), 0);
+  bool found = false;
+  for (const Decision& d : Tick(c)) found = found || (d.job == "open" && d.setting == "found");
+  EXPECT_TRUE(found);
+}
+
+// A file in a job's directory that another user owns (a tenant's file
+// placed in another's directory by someone with the rights to) or that
+// every user may write: the job is ignored, said once, until mended.
+TEST_F(CoordinatorTest, JobFilesOfAnotherOwnerOrWritableByAllAreIgnored) {
+  own_dirs_ = true;
+  Register("g", "guarantee");
+  Register("o", "opportunistic");
+  Status("o", 1, kGiB);
+  ASSERT_EQ(chmod(Files("o").status.c_str(), 0666), 0);
+  Coordinator c(Options());
+  std::vector<std::string> reasons;
+  for (int i = 0; i < 2; ++i) {
+    for (const Decision& d : Tick(c)) {
+      if (d.job == "o") {
+        EXPECT_EQ(d.setting, "ignored");
+        reasons.push_back(d.reason);
+      }
+    }
+  }
+  ASSERT_EQ(reasons.size(), 1u);
+  EXPECT_THAT(reasons[0], HasSubstr("o/status.json' is writable by every user"));
+  ASSERT_EQ(chmod(Files("o").status.c_str(), 0644), 0);
+  if (geteuid() != 0) {
+    GTEST_SKIP() << "the rest gives a file another owner, which needs root";
+  }
+  ASSERT_EQ(chown(Files("o").registration.c_str(), 4242, 4242), 0);
+  reasons.clear();
+  for (const Decision& d : Tick(c)) {
+    if (d.job == "o") reasons.push_back(d.reason);
+  }
+  ASSERT_EQ(reasons.size(), 1u);
+  EXPECT_THAT(reasons[0], HasSubstr("o/job.json' belongs to uid 4242, its directory to uid 0"));
+  ASSERT_EQ(chown(Files("o").registration.c_str(), 0, 0), 0);
+  bool found = false;
+  for (const Decision& d : Tick(c)) found = found || (d.job == "o" && d.setting == "found");
+  EXPECT_TRUE(found);
+}
+
 TEST_F(CoordinatorTest, ARestartedCoordinatorStartsFromTheConfigsOnDisk) {
   Register("g", "guarantee");
   Register("o", "opportunistic");
@@ -352,4 +501,4 @@ TEST_F(CoordinatorTest, DecisionRowsQuoteWhatNeedsIt) {
 }
 
 }  // namespace
-}  // namespace minitf::harness
+}  // namespace minitf

@@ -1,12 +1,15 @@
-#include "bench/harness/coordinator/coordinator.h"
+#include "session/antman/coordinator.h"
 
 #include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
+#include <set>
 #include <utility>
 
 #include "absl/strings/match.h"
@@ -17,7 +20,7 @@
 #include "platform/status_macros.h"
 #include "session/antman/gpu_config.h"
 
-namespace minitf::harness {
+namespace minitf {
 namespace {
 
 using Json = nlohmann::json;
@@ -74,7 +77,84 @@ absl::StatusOr<StatusFigures> ParseStatus(const std::string& content) {
   return f;
 }
 
+// Why a file or directory of a job may not be trusted ("" when it may):
+// not the owner's, or writable by users other than its owner and group.
+// Absent is fine (not written yet); a link is left to the readers and the
+// writer, which refuse it by name.
+std::string Untrusted(const std::string& path, uid_t owner) {
+  struct stat st;
+  if (lstat(path.c_str(), &st) != 0 || S_ISLNK(st.st_mode)) return "";
+  if (st.st_uid != owner) {
+    return absl::StrCat("'", path, "' belongs to uid ", st.st_uid, ", its directory to uid ",
+                        owner);
+  }
+  if ((st.st_mode & S_IWOTH) != 0) return absl::StrCat("'", path, "' is writable by every user");
+  return "";
+}
+
+// Why the coordinator may not trust a job's files ("" when it may): a job
+// directory that is no directory or that every user may write in; a file
+// not its directory owner's, or writable by every user.
+std::string WhyUntrusted(const JobFiles& files) {
+  struct stat st;
+  if (lstat(files.home.c_str(), &st) != 0) {
+    return absl::StrCat("'", files.home, "': ", std::strerror(errno));
+  }
+  if (files.own_directory && !S_ISDIR(st.st_mode)) {
+    return absl::StrCat("'", files.home, "' is ",
+                        S_ISLNK(st.st_mode) ? "a symbolic link" : FileTypeName(st.st_mode),
+                        ", not a directory");
+  }
+  if (files.own_directory && (st.st_mode & S_IWOTH) != 0) {
+    return absl::StrCat("'", files.home, "' is writable by every user");
+  }
+  for (const std::string* path : {&files.registration, &files.config, &files.status}) {
+    std::string why = Untrusted(*path, st.st_uid);
+    if (!why.empty()) return why;
+  }
+  return "";
+}
+
+// The job an entry of the coordinator's directory registers, if any: the
+// file <job>.job.json, or <job>/ holding job.json.
+std::optional<std::pair<std::string, JobFiles>> RegisteredBy(const std::string& dir,
+                                                             const std::string& entry) {
+  const size_t suffix = std::strlen(kRegistrationSuffix);
+  if (absl::EndsWith(entry, kRegistrationSuffix) && entry.size() > suffix) {
+    const std::string job = entry.substr(0, entry.size() - suffix);
+    return std::make_pair(job, SideBySideJobFiles(dir, job));
+  }
+  JobFiles files = OwnDirectoryJobFiles(dir, entry);
+  struct stat st;
+  if (lstat(files.registration.c_str(), &st) != 0) return std::nullopt;
+  return std::make_pair(entry, std::move(files));
+}
+
 }  // namespace
+
+JobFiles SideBySideJobFiles(const std::string& dir, const std::string& job) {
+  const std::string base = absl::StrCat(dir, "/", job);
+  return JobFiles{dir, base + kRegistrationSuffix, base + kConfigSuffix, base + kStatusSuffix,
+                  /*own_directory=*/false};
+}
+
+JobFiles OwnDirectoryJobFiles(const std::string& dir, const std::string& job) {
+  const std::string home = absl::StrCat(dir, "/", job);
+  return JobFiles{home, absl::StrCat(home, "/", kRegistrationName),
+                  absl::StrCat(home, "/", kConfigName), absl::StrCat(home, "/", kStatusName),
+                  /*own_directory=*/true};
+}
+
+std::string RegistrationBeside(const std::string& config_file) {
+  const std::filesystem::path path(config_file);
+  const std::string file = path.filename().string();
+  if (file == kConfigName) return (path.parent_path() / kRegistrationName).string();
+  if (absl::EndsWith(file, kConfigSuffix) && file.size() > std::strlen(kConfigSuffix)) {
+    return config_file.substr(0, config_file.size() - std::strlen(kConfigSuffix)) +
+           kRegistrationSuffix;
+  }
+  return "";
+}
 
 std::string PidNamespace() {
   std::error_code error;
@@ -132,23 +212,48 @@ void Coordinator::Decide(absl::Time now, const std::string& job, const std::stri
                    std::move(reason)});
 }
 
-std::vector<std::string> Coordinator::RegisteredJobs() const {
+std::map<std::string, JobFiles> Coordinator::RegisteredJobs(absl::Time now,
+                                                             std::vector<Decision>* made) {
   std::error_code error;
-  std::vector<std::string> names;
+  std::map<std::string, JobFiles> jobs;
+  std::set<std::string> twice;
   for (const auto& entry : std::filesystem::directory_iterator(options_.dir, error)) {
-    const std::string file = entry.path().filename().string();
-    if (absl::EndsWith(file, kRegistrationSuffix) && file.size() > sizeof(kRegistrationSuffix) - 1) {
-      names.push_back(file.substr(0, file.size() - (sizeof(kRegistrationSuffix) - 1)));
-    }
+    std::optional<std::pair<std::string, JobFiles>> job =
+        RegisteredBy(options_.dir, entry.path().filename().string());
+    if (job.has_value() && !jobs.insert(*job).second) twice.insert(job->first);
   }
-  return names;
+  for (auto it = untrusted_.begin(); it != untrusted_.end();) {
+    it = jobs.count(it->first) != 0 ? std::next(it) : untrusted_.erase(it);
+  }
+  for (auto it = jobs.begin(); it != jobs.end();) {
+    const std::string& name = it->first;
+    const std::string why =
+        twice.count(name) != 0
+            ? absl::StrCat("registered twice, as ", name, kRegistrationSuffix, " and as ", name,
+                           "/", kRegistrationName)
+            : WhyUntrusted(it->second);
+    if (why.empty()) {
+      untrusted_.erase(name);
+      ++it;
+      continue;
+    }
+    if (untrusted_[name] != why) {
+      untrusted_[name] = why;
+      Decide(now, name, "ignored", "", "", why, made);
+    }
+    it = jobs.erase(it);
+  }
+  return jobs;
 }
 
-void Coordinator::ForgetLeftJobs(const std::vector<std::string>& names, absl::Time now,
-                                 std::vector<Decision>* made) {
+void Coordinator::ForgetLeftJobs(const std::map<std::string, JobFiles>& registered,
+                                 absl::Time now, std::vector<Decision>* made) {
   for (auto it = jobs_.begin(); it != jobs_.end();) {
-    if (std::find(names.begin(), names.end(), it->first) == names.end()) {
-      Decide(now, it->first, "left", it->second.role, "", "its .job.json was removed", made);
+    if (registered.count(it->first) == 0) {
+      Decide(now, it->first, "left", it->second.role, "",
+             untrusted_.count(it->first) != 0 ? "its files are no longer trusted"
+                                              : "its registration was removed",
+             made);
       it = jobs_.erase(it);
     } else {
       ++it;
@@ -158,8 +263,7 @@ void Coordinator::ForgetLeftJobs(const std::vector<std::string>& names, absl::Ti
 
 bool Coordinator::ReadRegistration(const std::string& name, bool added, absl::Time now, Job& job,
                                    std::vector<Decision>* made) {
-  const std::string base = absl::StrCat(options_.dir, "/", name);
-  absl::StatusOr<std::string> text = ReadRegularFile(base + kRegistrationSuffix, kMaxFileBytes,
+  absl::StatusOr<std::string> text = ReadRegularFile(job.files.registration, kMaxFileBytes,
                                                      "a job's registration", Links::kRefuse);
   const Json j = text.ok() ? Json::parse(*text, nullptr, false) : Json();
   if (j.is_object() && j.contains("heartbeatUs") && j.at("heartbeatUs").is_number_integer()) {
@@ -171,7 +275,7 @@ bool Coordinator::ReadRegistration(const std::string& name, bool added, absl::Ti
   if (!valid) {
     // Perhaps half-written: read again next round.
     Decide(now, name, "ignored", "", "",
-           absl::StrCat(name, kRegistrationSuffix, ": ",
+           absl::StrCat(std::filesystem::path(job.files.registration).filename().string(), ": ",
                         text.ok() ? "no \"role\" of guarantee or opportunistic"
                                   : std::string(text.status().message())),
            made);
@@ -184,21 +288,23 @@ bool Coordinator::ReadRegistration(const std::string& name, bool added, absl::Ti
     job.pid = j.at("pid");
   }
   job.status_changed = now;
-  ReadStartingConfig(base, job);
+  ReadStartingConfig(job);
   Decide(now, name, "found", "", job.role,
          absl::StrCat("pid ", job.pid,
-                      job.configured ? absl::StrCat(", perfControl ", job.perf_control) : ""),
+                      job.configured ? absl::StrCat(", perfControl ", job.perf_control) : "",
+                      job.files.own_directory ? absl::StrCat(", files in ", job.files.home, "/")
+                                              : ""),
          made);
   return true;
 }
 
-void Coordinator::ReadStartingConfig(const std::string& base, Job& job) {
+void Coordinator::ReadStartingConfig(Job& job) {
   // A config already there (a coordinator before this one, the job's own
   // start) is the starting point.
   absl::StatusOr<std::string> config_text =
-      ReadRegularFile(base + kConfigSuffix, kMaxFileBytes, "a GPU config", Links::kRefuse);
+      ReadRegularFile(job.files.config, kMaxFileBytes, "a GPU config", Links::kRefuse);
   if (config_text.ok()) {
-    absl::StatusOr<GPUConfig> config = ParseGPUConfig(*config_text, base + kConfigSuffix);
+    absl::StatusOr<GPUConfig> config = ParseGPUConfig(*config_text, job.files.config);
     if (config.ok()) {
       job.configured = true;
       job.perf_control = config->perf_control.value_or(100);
@@ -214,15 +320,16 @@ void Coordinator::ReadStartingConfig(const std::string& base, Job& job) {
 
 void Coordinator::ReadStatus(const std::string& name, absl::Time now, Job& job,
                              std::vector<Decision>* made) {
-  const std::string path = absl::StrCat(options_.dir, "/", name, kStatusSuffix);
   absl::StatusOr<std::string> status_text =
-      ReadRegularFile(path, kMaxFileBytes, "a GPU status", Links::kRefuse);
+      ReadRegularFile(job.files.status, kMaxFileBytes, "a GPU status", Links::kRefuse);
   if (!status_text.ok()) return;
   absl::StatusOr<StatusFigures> status = ParseStatus(*status_text);
   if (!status.ok()) {
     const std::string why = std::string(status.status().message());
     if (why != job.bad_status) {
-      Decide(now, name, "ignored", "", "", absl::StrCat(name, kStatusSuffix, ": ", why), made);
+      Decide(now, name, "ignored", "", "",
+             absl::StrCat(std::filesystem::path(job.files.status).filename().string(), ": ", why),
+             made);
       job.bad_status = why;
     }
     return;
@@ -270,10 +377,11 @@ void Coordinator::CheckAlive(const std::string& name, absl::Time now, Job& job,
 
 void Coordinator::Read(std::vector<Decision>* made) {
   const absl::Time now = options_.clock();
-  const std::vector<std::string> names = RegisteredJobs();
-  ForgetLeftJobs(names, now, made);
-  for (const std::string& name : names) {
+  const std::map<std::string, JobFiles> registered = RegisteredJobs(now, made);
+  ForgetLeftJobs(registered, now, made);
+  for (const auto& [name, files] : registered) {
     auto [it, added] = jobs_.try_emplace(name);
+    it->second.files = files;
     if (!ReadRegistration(name, added, now, it->second, made)) {
       jobs_.erase(it);
       continue;
@@ -337,7 +445,7 @@ std::map<std::string, int64_t> Coordinator::MemoryPlan() const {
 }
 
 std::optional<int> Coordinator::ComputePlan(absl::Time now, std::string* reason) {
-  std::vector<std::pair<std::string, Job*>> guarantee;
+  NamedJobs guarantee;
   bool any_opportunistic = false;
   for (auto& [name, job] : jobs_) {
     if (job.lost) continue;
@@ -351,33 +459,7 @@ std::optional<int> Coordinator::ComputePlan(absl::Time now, std::string* reason)
     opportunistic_perf_ = 100;
     return 100;
   }
-  const absl::Duration window = absl::Seconds(options_.window_s);
-  if (calibrate_end_.has_value()) {
-    if (now < *calibrate_end_) return 0;
-    // The last window was the guarantee jobs alone. One that has not
-    // stepped enough in it to measure (a long first step) gets more.
-    bool measured = true;
-    for (auto& [name, job] : guarantee) measured = measured && Rate(*job, now - window) > 0;
-    if (!measured && calibration_extensions_ < 3) {
-      ++calibration_extensions_;
-      calibrate_end_ = now + window;
-      return 0;
-    }
-    calibration_extensions_ = 0;
-    std::string figures;
-    for (auto& [name, job] : guarantee) {
-      const double rate = Rate(*job, now - window);
-      if (rate > 0) job->solo_rate = rate;
-      absl::StrAppend(&figures, figures.empty() ? "" : "; ", name,
-                      rate > 0 ? absl::StrFormat(" alone at %.2f steps/s", rate)
-                               : std::string(" not measured (too few steps)"));
-    }
-    calibrate_end_.reset();
-    calibrated_at_ = now;
-    Changed(now);
-    *reason = absl::StrCat("calibrated: ", figures, "; resumed");
-    return opportunistic_perf_;
-  }
+  if (calibrate_end_.has_value()) return EndCalibration(now, guarantee, reason);
   bool needs_solo = now - calibrated_at_ >= absl::Seconds(options_.recalibrate_s);
   for (auto& [name, job] : guarantee) {
     if (job->solo_rate <= 0) needs_solo = true;
@@ -386,12 +468,47 @@ std::optional<int> Coordinator::ComputePlan(absl::Time now, std::string* reason)
   }
   if (needs_solo) {
     // Suspended for calibrate_s to settle, then a window measured alone.
-    calibrate_end_ = now + absl::Seconds(options_.calibrate_s) + window;
+    calibrate_end_ = now + absl::Seconds(options_.calibrate_s) + absl::Seconds(options_.window_s);
     *reason = absl::StrFormat("calibrating: the opportunistic jobs wait %.1f s",
                               options_.calibrate_s + options_.window_s);
     return 0;
   }
   if (!Settled(now)) return std::nullopt;
+  return Steer(now, guarantee, reason);
+}
+
+std::optional<int> Coordinator::EndCalibration(absl::Time now, const NamedJobs& guarantee,
+                                               std::string* reason) {
+  if (now < *calibrate_end_) return 0;
+  const absl::Duration window = absl::Seconds(options_.window_s);
+  // The last window was the guarantee jobs alone. One that has not stepped
+  // enough in it to measure (a long first step) gets more.
+  bool measured = true;
+  for (auto& [name, job] : guarantee) measured = measured && Rate(*job, now - window) > 0;
+  if (!measured && calibration_extensions_ < 3) {
+    ++calibration_extensions_;
+    calibrate_end_ = now + window;
+    return 0;
+  }
+  calibration_extensions_ = 0;
+  std::string figures;
+  for (auto& [name, job] : guarantee) {
+    const double rate = Rate(*job, now - window);
+    if (rate > 0) job->solo_rate = rate;
+    absl::StrAppend(&figures, figures.empty() ? "" : "; ", name,
+                    rate > 0 ? absl::StrFormat(" alone at %.2f steps/s", rate)
+                             : std::string(" not measured (too few steps)"));
+  }
+  calibrate_end_.reset();
+  calibrated_at_ = now;
+  Changed(now);
+  *reason = absl::StrCat("calibrated: ", figures, "; resumed");
+  return opportunistic_perf_;
+}
+
+std::optional<int> Coordinator::Steer(absl::Time now, const NamedJobs& guarantee,
+                                      std::string* reason) {
+  const absl::Duration window = absl::Seconds(options_.window_s);
   double worst = 2;
   std::string worst_figures;
   for (auto& [name, job] : guarantee) {
@@ -461,8 +578,7 @@ absl::Status Coordinator::Write(const std::string& name, Job& job, int64_t max_d
   GPUConfig config;
   config.perf_control = perf_control;
   config.max_device_mem["GPU:0"] = max_device_mem;
-  const std::string path = absl::StrCat(options_.dir, "/", name, kConfigSuffix);
-  MINITF_RETURN_IF_ERROR(WriteFileAtomically(path, GPUConfigToJson(config)));
+  MINITF_RETURN_IF_ERROR(WriteFileAtomically(job.files.config, GPUConfigToJson(config)));
   const double now_s = Seconds(options_.clock());
   if (!job.configured || max_device_mem != job.max_device_mem) {
     made->push_back({now_s, name, "maxDeviceMem",
@@ -518,4 +634,4 @@ absl::StatusOr<std::vector<Decision>> Coordinator::Tick() {
   return made;
 }
 
-}  // namespace minitf::harness
+}  // namespace minitf
