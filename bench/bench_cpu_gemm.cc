@@ -1,18 +1,23 @@
-// The host's float matrix product on one thread: functor::Gemm (OpenBLAS,
-// with the kernels it chose for this processor at load time; ops/kernels/
-// cpu_gemm.h) beside Eigen's product as this build compiles it (for
-// baseline x86-64 unless the build was configured with -march), on the
-// shapes of BERT-base's dense layers (1024 tokens) and of a ResNet-50 3x3
-// convolution's im2col product; and OpenBLAS's product over an intra-op
-// pool of every core. Counter: GFLOP, shown per second.
+// The host's float matrix product on one thread through both libraries of
+// functor::GemmUsing (ops/kernels/cpu_gemm.h): oneDNN's sgemm (JIT kernels
+// for this processor, what MatMul runs by default) and OpenBLAS (with the
+// kernels it chose for this processor at load time), beside Eigen's product
+// as this build compiles it (for baseline x86-64 unless the build was
+// configured with -march), on the shapes of BERT-base's dense layers (1024
+// tokens) and of a ResNet-50 3x3 convolution's im2col product; and both
+// libraries' products over an intra-op pool of every core, as MatMul runs
+// them. Counter: GFLOP, shown per second.
 //
 //   build/bin/bench_cpu_gemm
-//   OPENBLAS_CORETYPE=Haswell build/bin/bench_cpu_gemm   # AVX2 kernels
+//   OPENBLAS_CORETYPE=Haswell build/bin/bench_cpu_gemm   # OpenBLAS's AVX2 kernels
+//   MINITF_MAX_CPU_ISA=avx2 build/bin/bench_cpu_gemm     # oneDNN's AVX2 kernels
 #include <cstdint>
+#include <string>
 
 #include "Eigen/Core"
 #include "benchmark/benchmark.h"
 #include "ops/kernels/cpu_gemm.h"
+#include "ops/kernels/onednn_host.h"
 #include "platform/cpu_info.h"
 #include "runtime/threadpool.h"
 
@@ -21,14 +26,25 @@ namespace {
 
 using Matrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
-void SetShape(benchmark::State& state, int64_t m, int64_t n, int64_t k) {
+void SetShape(benchmark::State& state, int64_t m, int64_t n, int64_t k,
+              const std::string& label) {
   state.counters["GFLOP"] = benchmark::Counter(
       2.0 * static_cast<double>(m * n * k) * static_cast<double>(state.iterations()) / 1e9,
       benchmark::Counter::kIsRate);
-  state.SetLabel(functor::GemmCoreName());
+  state.SetLabel(label);
 }
 
-void BM_OpenBlasGemm(benchmark::State& state) {
+std::string LibraryName(functor::GemmLibrary library) {
+  return library == functor::GemmLibrary::kOneDnn ? functor::OneDnnName()
+                                                  : "OpenBLAS " + functor::GemmCoreName();
+}
+
+// One thread, through `library`.
+void HostGemm(benchmark::State& state, functor::GemmLibrary library) {
+  if (library == functor::GemmLibrary::kOneDnn && !functor::OneDnnEnabled()) {
+    state.SkipWithError(("oneDNN is off: " + functor::WhyOneDnnOff()).c_str());
+    return;
+  }
   const int64_t m = state.range(0), n = state.range(1), k = state.range(2);
   const Matrix a = Matrix::Random(m, k), b = Matrix::Random(k, n);
   Matrix c(m, n);
@@ -43,26 +59,41 @@ void BM_OpenBlasGemm(benchmark::State& state) {
   g.c = c.data();
   g.ldc = n;
   for (auto _ : state) {
-    functor::Gemm<float>(nullptr, g);
+    functor::GemmUsing<float>(library, nullptr, g);
     benchmark::DoNotOptimize(c.data());
   }
-  SetShape(state, m, n, k);
+  SetShape(state, m, n, k, LibraryName(library));
 }
 
 // The same product split over an intra-op pool of every schedulable CPU,
 // as MatMul runs it (functor::Gemm with a device).
-void BM_OpenBlasGemmPool(benchmark::State& state) {
+void HostGemmPool(benchmark::State& state, functor::GemmLibrary library) {
+  if (library == functor::GemmLibrary::kOneDnn && !functor::OneDnnEnabled()) {
+    state.SkipWithError(("oneDNN is off: " + functor::WhyOneDnnOff()).c_str());
+    return;
+  }
   const int64_t m = state.range(0), n = state.range(1), k = state.range(2);
   const Matrix a = Matrix::Random(m, k), b = Matrix::Random(k, n);
   Matrix c(m, n);
   static ThreadPool* pool = new ThreadPool("intra_op", NumSchedulableCPUs());
   for (auto _ : state) {
-    functor::Gemm<float>(&pool->eigen_device(),
-                         functor::PackedGemm<float>(false, false, m, n, k, a.data(), b.data(),
-                                                    c.data()));
+    functor::GemmUsing<float>(library, &pool->eigen_device(),
+                              functor::PackedGemm<float>(false, false, m, n, k, a.data(),
+                                                         b.data(), c.data()));
     benchmark::DoNotOptimize(c.data());
   }
-  SetShape(state, m, n, k);
+  SetShape(state, m, n, k, LibraryName(library));
+}
+
+void BM_OneDnnGemm(benchmark::State& state) { HostGemm(state, functor::GemmLibrary::kOneDnn); }
+void BM_OpenBlasGemm(benchmark::State& state) {
+  HostGemm(state, functor::GemmLibrary::kOpenBlas);
+}
+void BM_OneDnnGemmPool(benchmark::State& state) {
+  HostGemmPool(state, functor::GemmLibrary::kOneDnn);
+}
+void BM_OpenBlasGemmPool(benchmark::State& state) {
+  HostGemmPool(state, functor::GemmLibrary::kOpenBlas);
 }
 
 void BM_EigenGemm(benchmark::State& state) {
@@ -73,7 +104,7 @@ void BM_EigenGemm(benchmark::State& state) {
     c.noalias() = a * b;
     benchmark::DoNotOptimize(c.data());
   }
-  SetShape(state, m, n, k);
+  SetShape(state, m, n, k, "Eigen");
 }
 
 // BERT-base: attention projections, the feed-forward layer in and out; a
@@ -81,7 +112,9 @@ void BM_EigenGemm(benchmark::State& state) {
 #define MINITF_GEMM_SHAPES(bm)                                                          \
   BENCHMARK(bm)->Args({1024, 768, 768})->Args({1024, 3072, 768})->Args({1024, 768, 3072}) \
       ->Args({6272, 64, 576})->Unit(benchmark::kMillisecond)
+MINITF_GEMM_SHAPES(BM_OneDnnGemm);
 MINITF_GEMM_SHAPES(BM_OpenBlasGemm);
+MINITF_GEMM_SHAPES(BM_OneDnnGemmPool)->UseRealTime();
 MINITF_GEMM_SHAPES(BM_OpenBlasGemmPool)->UseRealTime();
 MINITF_GEMM_SHAPES(BM_EigenGemm);
 

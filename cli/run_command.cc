@@ -226,7 +226,7 @@ void PrintResult(const RunGraphOptions& options, int warmup, const RunGraphResul
     std::cout << FormatOpProfile(result.profile);
     // Which of OpenBLAS's kernel families the host's matrix products ran
     // (OPENBLAS_CORETYPE forces one).
-    std::cout << "host matrix products: OpenBLAS, " << functor::GemmCoreName() << " kernels\n";
+    std::cout << "host matrix products: " << functor::HostMatrixProductName() << "\n";
     // What convolves float on the host (TF_ENABLE_ONEDNN_OPTS=0 turns oneDNN off).
     std::cout << "host convolutions: " << functor::HostConvolutionName() << "\n";
     // And the vector width of minitf's own loops (MINITF_MAX_CPU_ISA caps it).

@@ -16,6 +16,7 @@
 #include "absl/strings/string_view.h"
 #include "ops/kernels/conv_functors.h"
 #include "ops/kernels/onednn_conv.h"
+#include "ops/kernels/onednn_host.h"
 #include "ops/kernels/window_geometry.h"
 #include "ops/util/window_attrs.h"
 #include "platform/logging.h"
@@ -201,7 +202,7 @@ std::optional<absl::Status> TryOneDnn(OpKernelContext* ctx, functor::OneDnnConv:
   if constexpr (!std::is_same_v<T, float>) {
     return std::nullopt;
   } else {
-    if (!functor::OneDnnConvEnabled()) return std::nullopt;
+    if (!functor::OneDnnEnabled()) return std::nullopt;
     functor::OneDnnConv conv(direction, g);
     const absl::StatusOr<int64_t> bytes = conv.WorkspaceBytes();
     if (absl::IsUnimplemented(bytes.status())) {

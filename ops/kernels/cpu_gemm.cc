@@ -3,7 +3,14 @@
 #include <cblas.h>
 
 #include <algorithm>
+#include <atomic>
 #include <mutex>
+#include <type_traits>
+
+#include "absl/strings/str_cat.h"
+#include "oneapi/dnnl/dnnl.h"
+#include "ops/kernels/onednn_host.h"
+#include "platform/logging.h"
 
 namespace minitf::functor {
 namespace {
@@ -19,16 +26,43 @@ void UseOneOpenBlasThread() {
 
 CBLAS_TRANSPOSE Op(bool transpose) { return transpose ? CblasTrans : CblasNoTrans; }
 
-void Blas(const GemmArgs<float>& g) {
+void OpenBlas(const GemmArgs<float>& g) {
   cblas_sgemm(CblasRowMajor, Op(g.transpose_a), Op(g.transpose_b), static_cast<int>(g.m),
               static_cast<int>(g.n), static_cast<int>(g.k), 1.0f, g.a, static_cast<int>(g.lda),
               g.b, static_cast<int>(g.ldb), g.beta, g.c, static_cast<int>(g.ldc));
 }
 
-void Blas(const GemmArgs<double>& g) {
+void OpenBlas(const GemmArgs<double>& g) {
   cblas_dgemm(CblasRowMajor, Op(g.transpose_a), Op(g.transpose_b), static_cast<int>(g.m),
               static_cast<int>(g.n), static_cast<int>(g.k), 1.0, g.a, static_cast<int>(g.lda),
               g.b, static_cast<int>(g.ldb), g.beta, g.c, static_cast<int>(g.ldc));
+}
+
+// oneDNN's sgemm (row-major, as cblas_sgemm with CblasRowMajor) on this
+// thread alone; a block it refuses goes to OpenBLAS (logged once).
+void OneDnn(const GemmArgs<float>& g) {
+  PrepareOneDnnCall(1);
+  const dnnl_status_t status = dnnl_sgemm(
+      g.transpose_a ? 'T' : 'N', g.transpose_b ? 'T' : 'N', g.m, g.n, g.k, 1.0f, g.a, g.lda, g.b,
+      g.ldb, g.beta, g.c, g.ldc);
+  if (status == dnnl_success) return;
+  static std::atomic<bool> logged{false};
+  if (!logged.exchange(true)) {
+    LOG(WARNING, "oneDNN's sgemm refused a {}x{}x{} product (status {}); OpenBLAS computes it",
+        g.m, g.n, g.k, static_cast<int>(status));
+  }
+  OpenBlas(g);
+}
+
+void OneDnn(const GemmArgs<double>& g) { OpenBlas(g); }  // oneDNN has no dgemm.
+
+template <typename T>
+void Blas(GemmLibrary library, const GemmArgs<T>& g) {
+  if (library == GemmLibrary::kOneDnn) {
+    OneDnn(g);
+  } else {
+    OpenBlas(g);
+  }
 }
 
 // Rows [begin, end) of c: the same rows of op(a), all of op(b).
@@ -52,7 +86,19 @@ GemmArgs<T> Columns(GemmArgs<T> g, int64_t begin, int64_t end) {
 }  // namespace
 
 template <typename T>
+GemmLibrary DefaultGemmLibrary() {
+  return std::is_same_v<T, float> && OneDnnEnabled() ? GemmLibrary::kOneDnn
+                                                     : GemmLibrary::kOpenBlas;
+}
+
+template <typename T>
 void Gemm(const Eigen::ThreadPoolDevice* device, const GemmArgs<T>& args) {
+  GemmUsing(DefaultGemmLibrary<T>(), device, args);
+}
+
+template <typename T>
+void GemmUsing(GemmLibrary library, const Eigen::ThreadPoolDevice* device,
+               const GemmArgs<T>& args) {
   if (args.m == 0 || args.n == 0) return;
   if (args.k == 0) {
     // op(a) * op(b) is zero; BLAS leaves beta * c, which for beta == 0 must
@@ -68,7 +114,7 @@ void Gemm(const Eigen::ThreadPoolDevice* device, const GemmArgs<T>& args) {
   const int64_t threads = device == nullptr ? 1 : device->numThreads();
   const int64_t shards = std::min(threads, std::max<int64_t>(1, work / kMinMultiplyAddsPerShard));
   if (shards <= 1) {
-    Blas(args);
+    Blas(library, args);
     return;
   }
   // Split the longer side of c, so each block's product stays large.
@@ -79,8 +125,8 @@ void Gemm(const Eigen::ThreadPoolDevice* device, const GemmArgs<T>& args) {
   for (int64_t b = 0; b < blocks; ++b) {
     const int64_t begin = extent * b / blocks;
     const int64_t end = extent * (b + 1) / blocks;
-    auto run = [&args, &done, by_rows, begin, end] {
-      Blas(by_rows ? Rows(args, begin, end) : Columns(args, begin, end));
+    auto run = [library, &args, &done, by_rows, begin, end] {
+      Blas(library, by_rows ? Rows(args, begin, end) : Columns(args, begin, end));
       done.Notify();
     };
     if (b + 1 == blocks) {
@@ -92,12 +138,24 @@ void Gemm(const Eigen::ThreadPoolDevice* device, const GemmArgs<T>& args) {
   done.Wait();
 }
 
+template GemmLibrary DefaultGemmLibrary<float>();
+template GemmLibrary DefaultGemmLibrary<double>();
 template void Gemm<float>(const Eigen::ThreadPoolDevice*, const GemmArgs<float>&);
 template void Gemm<double>(const Eigen::ThreadPoolDevice*, const GemmArgs<double>&);
+template void GemmUsing<float>(GemmLibrary, const Eigen::ThreadPoolDevice*,
+                               const GemmArgs<float>&);
+template void GemmUsing<double>(GemmLibrary, const Eigen::ThreadPoolDevice*,
+                                const GemmArgs<double>&);
 
 std::string GemmCoreName() {
   const char* name = openblas_get_corename();
   return name == nullptr ? "unknown" : name;
+}
+
+std::string HostMatrixProductName() {
+  const std::string openblas = absl::StrCat("OpenBLAS, ", GemmCoreName(), " kernels");
+  if (!OneDnnEnabled()) return absl::StrCat(openblas, " (", WhyOneDnnOff(), ")");
+  return absl::StrCat("float: ", OneDnnName(), "; double: ", openblas);
 }
 
 }  // namespace minitf::functor

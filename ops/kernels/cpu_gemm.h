@@ -1,16 +1,19 @@
-// Matrix products of row-major float and double matrices on the host,
-// through OpenBLAS (Debian's build, DYNAMIC_ARCH: it picks the kernels for
-// the processor it runs on, AVX-512, AVX2 or SSE, when the library loads, so
-// one portable build multiplies at the machine's vector width; the
-// environment variable OPENBLAS_CORETYPE=Haswell, say, forces a narrower
-// one). The CPU kernels of MatMul, BatchMatMul and the convolutions (through
-// conv_functors.h) call these; other dtypes stay with Eigen.
+// Matrix products of row-major float and double matrices on the host.
+// Float products go through oneDNN's GEMM (dnnl_sgemm, as TensorFlow's x86
+// builds multiply, JIT kernels for the processor's widest vector unit)
+// whenever oneDNN is on (onednn_host.h: unless TF_ENABLE_ONEDNN_OPTS=0 or
+// MINITF_MAX_CPU_ISA=baseline); double products, and float ones with
+// oneDNN off, through OpenBLAS (Debian's build, DYNAMIC_ARCH: it picks the
+// kernels for the processor it runs on, AVX-512, AVX2 or SSE, when the
+// library loads; OPENBLAS_CORETYPE=Haswell, say, forces a narrower one).
+// The CPU kernels of MatMul, BatchMatMul and the convolutions' im2col path
+// (conv_functors.h) call these; other dtypes stay with Eigen.
 //
 //   // c[m, n] = a[m, k] * b[k, n], over ctx's intra-op threads:
 //   functor::Gemm<float>(&ctx->eigen_cpu_device(),
 //                        functor::PackedGemm<float>(false, false, m, n, k, a, b, c));
 //
-// OpenBLAS runs single-threaded in this process: the parallelism is the
+// Either library runs single-threaded in each call: the parallelism is the
 // intra-op pool's, which splits a product into blocks of rows or columns,
 // so a kernel never runs two thread pools' worth of threads at once.
 // Thread-safe: calls with distinct outputs may run concurrently.
@@ -68,15 +71,34 @@ GemmArgs<T> PackedGemm(bool transpose_a, bool transpose_b, int64_t m, int64_t n,
   return g;
 }
 
+// The libraries a product may run in.
+enum class GemmLibrary { kOneDnn, kOpenBlas };
+
+// What Gemm<T> uses: oneDNN for float when it is on, else OpenBLAS.
+template <typename T>
+GemmLibrary DefaultGemmLibrary();
+
 // T: float or double. `device` null: on the calling thread only (for
 // callers that split their work over the pool themselves). Returns when c
 // is complete. REQUIRES: c overlaps neither a nor b; m, n, k < 2^31.
 template <typename T>
 void Gemm(const Eigen::ThreadPoolDevice* device, const GemmArgs<T>& args);
 
+// Gemm in the library given (kOneDnn: float only, and oneDNN on; a block
+// oneDNN refuses runs in OpenBLAS, logged once). For tests and benchmarks
+// that set the two side by side.
+template <typename T>
+void GemmUsing(GemmLibrary library, const Eigen::ThreadPoolDevice* device,
+               const GemmArgs<T>& args);
+
 // The OpenBLAS kernel family serving this process ("SkylakeX", "Haswell",
-// "Prescott", ...), as `minitf run --profile` reports it.
+// "Prescott", ...).
 std::string GemmCoreName();
+
+// What multiplies on the host, as `minitf run --profile` reports it:
+// "float: oneDNN 2.6.3, up to avx512; double: OpenBLAS, SkylakeX kernels",
+// or "OpenBLAS, SkylakeX kernels (TF_ENABLE_ONEDNN_OPTS=0)".
+std::string HostMatrixProductName();
 
 }  // namespace minitf::functor
 

@@ -4,17 +4,11 @@
 #include <optional>
 #include <utility>
 
-#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "oneapi/dnnl/dnnl.hpp"
-#include "platform/cpu_isa.h"
-#include "platform/env.h"
+#include "ops/kernels/onednn_host.h"
 #include "platform/logging.h"
 #include "platform/mutex.h"
-
-// libgomp's, under which Debian's oneDNN runs (its C interface; the header
-// would need -fopenmp).
-extern "C" void omp_set_num_threads(int threads);
 
 namespace minitf::functor {
 namespace {
@@ -40,7 +34,7 @@ class OneDnnHost {
 
   static dnnl::engine MakeEngine() {
     // Before any kernel is made: later calls cannot change the cap.
-    if (ActiveCpuIsa() == CpuIsa::kAvx2) dnnl::set_max_cpu_isa(dnnl::cpu_isa::avx2);
+    PrepareOneDnnCall(1);
     return dnnl::engine(dnnl::engine::kind::cpu, 0);
   }
 
@@ -58,44 +52,11 @@ absl::Status FromDnnlError(const dnnl::error& e, absl::string_view what) {
 
 int64_t RoundUp64(int64_t bytes) { return (bytes + 63) / 64 * 64; }
 
-// Why oneDNN is off, or nullopt when it is on.
-std::optional<std::string> WhyOff() {
-  if (ActiveCpuIsa() == CpuIsa::kBaseline) return "MINITF_MAX_CPU_ISA caps at the baseline";
-  const std::optional<std::string> opts = GetEnv("TF_ENABLE_ONEDNN_OPTS");
-  if (!opts.has_value()) return std::nullopt;
-  const absl::StatusOr<bool> on = ParseOneDnnOpts(*opts);
-  if (!on.ok()) {
-    LOG(ERROR, "{}; convolutions use oneDNN (the default)", on.status().message());
-    return std::nullopt;
-  }
-  if (!*on) return "TF_ENABLE_ONEDNN_OPTS=" + *opts;
-  return std::nullopt;
-}
-
-const std::optional<std::string>& CachedWhyOff() {
-  static const std::optional<std::string> why = WhyOff();
-  return why;
-}
-
 }  // namespace
 
-absl::StatusOr<bool> ParseOneDnnOpts(const std::string& value) {
-  const std::string lower = absl::AsciiStrToLower(value);
-  if (lower == "1" || lower == "true") return true;
-  if (lower == "0" || lower == "false") return false;
-  return absl::InvalidArgumentError(
-      absl::StrCat("TF_ENABLE_ONEDNN_OPTS=\"", value, "\" is not one of 0, 1, false, true"));
-}
-
-bool OneDnnConvEnabled() { return !CachedWhyOff().has_value(); }
-
 std::string HostConvolutionName() {
-  if (!OneDnnConvEnabled()) return absl::StrCat("im2col and OpenBLAS (", *CachedWhyOff(), ")");
-  const dnnl_version_t* v = dnnl::version();
-  // oneDNN's own kernels choose within this (the processor's width, capped
-  // by MINITF_MAX_CPU_ISA).
-  const char* isa = CpuIsaName(ActiveCpuIsa());
-  return absl::StrCat("oneDNN ", v->major, ".", v->minor, ".", v->patch, ", up to ", isa);
+  if (!OneDnnEnabled()) return absl::StrCat("im2col and OpenBLAS (", WhyOneDnnOff(), ")");
+  return OneDnnName();
 }
 
 // The primitive of one direction and where its filter side lives: `user`
@@ -214,7 +175,7 @@ absl::Status OneDnnConv::Run(int threads, const float* a, const float* b, float*
   try {
     MutexLock lock(&host.mu());
     dnnl::stream& stream = host.stream();
-    omp_set_num_threads(threads);
+    PrepareOneDnnCall(threads);
     const memory scratchpad(plan_->scratchpad, engine, bytes + plan_->reordered_bytes);
     switch (direction_) {
       case Direction::kForward:

@@ -5,18 +5,15 @@
 // reordered into the layout the chosen kernel wants, in the caller's
 // workspace; so is the filter gradient before it is written back as HWIO.
 //
-//   if (OneDnnConvEnabled()) {
+//   if (OneDnnEnabled()) {  // onednn_host.h
 //     OneDnnConv conv(OneDnnConv::Direction::kForward, g);
 //     std::vector<uint8_t> workspace(*conv.WorkspaceBytes());
 //     MINITF_RETURN_IF_ERROR(conv.Run(threads, input, filter, output, workspace.data()));
 //   }
 //
-// When: in a build with oneDNN (MINITF_WITH_ONEDNN), unless
-// TF_ENABLE_ONEDNN_OPTS is 0 or false (TensorFlow's switch; read once, a
-// value that is not a boolean is logged and the default, on, kept), and not
-// when MINITF_MAX_CPU_ISA=baseline asks for an SSE2 machine (oneDNN has no
-// SSE2 kernels). MINITF_MAX_CPU_ISA=avx2 caps oneDNN at AVX2 as well.
-// Otherwise, and for double, the im2col functors of conv_functors.h run.
+// When: whenever oneDNN is on (onednn_host.h: unless TF_ENABLE_ONEDNN_OPTS
+// is 0 or MINITF_MAX_CPU_ISA=baseline). Otherwise, and for double, the
+// im2col functors of conv_functors.h run.
 //
 // Threads: Debian's oneDNN runs on OpenMP. A call uses `threads` OpenMP
 // threads (the intra-op pool's size) and calls run one at a time in the
@@ -36,13 +33,6 @@
 #include "ops/kernels/conv_functors.h"
 
 namespace minitf::functor {
-
-// Whether float convolutions on the host go through oneDNN (see above).
-bool OneDnnConvEnabled();
-
-// A TF_ENABLE_ONEDNN_OPTS value: 1 or true (in any case) is on, 0 or false
-// off; InvalidArgument naming the variable otherwise.
-absl::StatusOr<bool> ParseOneDnnOpts(const std::string& value);
 
 // What convolves on the host, as `minitf run --profile` reports it:
 // "oneDNN 2.6.3, up to avx512" or "im2col and OpenBLAS (<why>)".

@@ -1,9 +1,12 @@
 // functor::Gemm (ops/kernels/cpu_gemm.h), the host's float and double matrix
-// products through OpenBLAS: every transpose combination, strided operands,
-// beta 0 and 1, k == 0, and products split over a thread pool by rows and by
-// columns, against a triple loop in double. ctest also runs this binary with
-// OPENBLAS_CORETYPE forcing AVX2 (Haswell) and SSE3 (Prescott) kernels
-// (tests/CMakeLists.txt): the same answers on a machine without AVX-512.
+// products, float through oneDNN and through OpenBLAS, double through
+// OpenBLAS: every transpose combination, strided operands, beta 0 (c not
+// read) and 1, k == 0, and products split over a thread pool by rows and by
+// columns, against a triple loop in double; which library Gemm chooses.
+// ctest also runs this binary with OPENBLAS_CORETYPE forcing AVX2 (Haswell)
+// and SSE3 (Prescott) kernels, MINITF_MAX_CPU_ISA capping oneDNN at AVX2 or
+// turning it off, and TF_ENABLE_ONEDNN_OPTS=0 (tests/CMakeLists.txt): the
+// same answers on a machine without AVX-512.
 #include "ops/kernels/cpu_gemm.h"
 
 #include <cmath>
@@ -16,6 +19,7 @@
 
 #include "absl/strings/ascii.h"
 #include "gtest/gtest.h"
+#include "ops/kernels/onednn_host.h"
 
 namespace minitf::functor {
 namespace {
@@ -45,12 +49,16 @@ struct Case {
   T beta;
 };
 
-// Runs Gemm and checks c against the triple loop; `device` may be null.
+// Runs GemmUsing(library) and checks c against the triple loop; `device`
+// may be null.
 template <typename T>
-void ExpectProduct(const Eigen::ThreadPoolDevice* device, const Case<T>& c, T tolerance) {
-  SCOPED_TRACE(testing::Message() << "ta=" << c.ta << " tb=" << c.tb << " m=" << c.m
-                                  << " n=" << c.n << " k=" << c.k << " beta=" << c.beta
-                                  << " threads=" << (device ? device->numThreads() : 0));
+void ExpectProduct(GemmLibrary library, const Eigen::ThreadPoolDevice* device, const Case<T>& c,
+                   T tolerance) {
+  SCOPED_TRACE(testing::Message()
+               << "library=" << (library == GemmLibrary::kOneDnn ? "oneDNN" : "OpenBLAS")
+               << " ta=" << c.ta << " tb=" << c.tb << " m=" << c.m << " n=" << c.n
+               << " k=" << c.k << " beta=" << c.beta
+               << " threads=" << (device ? device->numThreads() : 0));
   const Stored<T> a = c.ta ? Random<T>(c.k, c.m, 3, 1) : Random<T>(c.m, c.k, 3, 1);
   const Stored<T> b = c.tb ? Random<T>(c.n, c.k, 2, 2) : Random<T>(c.k, c.n, 2, 2);
   Stored<T> out = Random<T>(c.m, c.n, 1, 3);
@@ -68,7 +76,15 @@ void ExpectProduct(const Eigen::ThreadPoolDevice* device, const Case<T>& c, T to
   g.beta = c.beta;
   g.c = out.data.data();
   g.ldc = out.ld;
-  Gemm<T>(device, g);
+  // Beta 0: c is not read, whatever it holds.
+  if (c.beta == T(0)) {
+    for (int64_t i = 0; i < c.m; ++i) {
+      for (int64_t j = 0; j < c.n; ++j) {
+        out.data[i * out.ld + j] = std::numeric_limits<T>::quiet_NaN();
+      }
+    }
+  }
+  GemmUsing<T>(library, device, g);
   for (int64_t i = 0; i < c.m; ++i) {
     for (int64_t j = 0; j < c.n; ++j) {
       double expected = static_cast<double>(c.beta) * static_cast<double>(before.at(i, j));
@@ -105,17 +121,44 @@ class CpuGemmTest : public ::testing::Test {
   Eigen::ThreadPoolDevice device_{&pool_, 4};
 };
 
-TEST_F(CpuGemmTest, FloatMatchesTheTripleLoopOnOneThreadAndOnAPool) {
+TEST_F(CpuGemmTest, FloatThroughOpenBlasMatchesTheTripleLoopOnOneThreadAndOnAPool) {
   for (const Case<float>& c : Cases<float>()) {
-    ExpectProduct<float>(nullptr, c, 1e-4f);
-    ExpectProduct<float>(&device_, c, 1e-4f);
+    ExpectProduct<float>(GemmLibrary::kOpenBlas, nullptr, c, 1e-4f);
+    ExpectProduct<float>(GemmLibrary::kOpenBlas, &device_, c, 1e-4f);
+  }
+}
+
+TEST_F(CpuGemmTest, FloatThroughOneDnnMatchesTheTripleLoopOnOneThreadAndOnAPool) {
+  if (!OneDnnEnabled()) GTEST_SKIP() << "oneDNN is off: " << WhyOneDnnOff();
+  for (const Case<float>& c : Cases<float>()) {
+    ExpectProduct<float>(GemmLibrary::kOneDnn, nullptr, c, 1e-4f);
+    ExpectProduct<float>(GemmLibrary::kOneDnn, &device_, c, 1e-4f);
   }
 }
 
 TEST_F(CpuGemmTest, DoubleMatchesTheTripleLoopOnOneThreadAndOnAPool) {
   for (const Case<double>& c : Cases<double>()) {
-    ExpectProduct<double>(nullptr, c, 1e-12);
-    ExpectProduct<double>(&device_, c, 1e-12);
+    ExpectProduct<double>(GemmLibrary::kOpenBlas, nullptr, c, 1e-12);
+    ExpectProduct<double>(GemmLibrary::kOpenBlas, &device_, c, 1e-12);
+  }
+}
+
+// Float goes through oneDNN exactly when it is on; double never does. The
+// profile's line says which.
+TEST_F(CpuGemmTest, FloatProductsGoThroughOneDnnWhenItIsOn) {
+  const char* opts = std::getenv("TF_ENABLE_ONEDNN_OPTS");
+  const char* isa = std::getenv("MINITF_MAX_CPU_ISA");
+  const bool off = (opts != nullptr && !ParseOneDnnOpts(opts).value_or(true)) ||
+                   (isa != nullptr && std::string(isa) == "baseline");
+  EXPECT_EQ(OneDnnEnabled(), !off);
+  EXPECT_EQ(DefaultGemmLibrary<float>(), off ? GemmLibrary::kOpenBlas : GemmLibrary::kOneDnn);
+  EXPECT_EQ(DefaultGemmLibrary<double>(), GemmLibrary::kOpenBlas);
+  const std::string name = HostMatrixProductName();
+  if (off) {
+    EXPECT_EQ(name, "OpenBLAS, " + GemmCoreName() + " kernels (" + WhyOneDnnOff() + ")");
+  } else {
+    EXPECT_EQ(name,
+              "float: " + OneDnnName() + "; double: OpenBLAS, " + GemmCoreName() + " kernels");
   }
 }
 

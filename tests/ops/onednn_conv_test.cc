@@ -7,6 +7,7 @@
 // ctest runs this again with TF_ENABLE_ONEDNN_OPTS=0 and with
 // MINITF_MAX_CPU_ISA=avx2 and =baseline.
 #include "ops/kernels/onednn_conv.h"
+#include "ops/kernels/onednn_host.h"
 
 #include <cmath>
 #include <cstdint>
@@ -183,9 +184,9 @@ TEST(OneDnnConvTest, TheEnvironmentTurnsItOffAndTheProfileSaysSo) {
   const char* opts = std::getenv("TF_ENABLE_ONEDNN_OPTS");
   const bool switched_off = opts != nullptr && !ParseOneDnnOpts(opts).value_or(true);
   const bool baseline = ActiveCpuIsa() == CpuIsa::kBaseline;
-  EXPECT_EQ(OneDnnConvEnabled(), !switched_off && !baseline);
+  EXPECT_EQ(OneDnnEnabled(), !switched_off && !baseline);
   const std::string name = HostConvolutionName();
-  if (OneDnnConvEnabled()) {
+  if (OneDnnEnabled()) {
     EXPECT_EQ(name.rfind("oneDNN ", 0), 0u) << name;
     if (ActiveCpuIsa() == CpuIsa::kAvx2) {
       EXPECT_NE(name.find("avx2"), std::string::npos) << name;
