@@ -3,6 +3,7 @@
 #include "runtime/executor.h"
 
 #include <atomic>
+#include <memory>
 #include <type_traits>
 #include <optional>
 #include <thread>
@@ -405,22 +406,26 @@ void ExecutorState<P>::FillParams(const TaggedNode& tagged, OpKernelContext::Par
 template <class P>
 void ExecutorState<P>::Process(ReadyQueue* queue) {
   ReadyQueue& inline_ready = *queue;
+  // Made once for all the nodes this call runs: per node they are only
+  // cleared or overwritten (zeroing a fresh Params and EntryVector per node
+  // was a fifth of a NoOp's time).
   std::vector<TensorValue> inputs;
   TaggedNodeSeq ready;
+  EntryVector outputs;
+  OpKernelContext::Params params;
   const bool collect_stats = args_.stats_collector != nullptr;
   while (!inline_ready.empty()) {
     const ReadyNode next = inline_ready.pop_front();
-    const TaggedNode tagged = next.node;
+    const TaggedNode& tagged = next.node;
     const NodeItem& item = *tagged.item;
     Entry* first_input = propagator_.GetInputTensors(tagged);
     ready.clear();
-    EntryVector outputs;
     absl::Status s;
     // Built only when the step collects stats, and, as in TensorFlow, not
     // for a dead node (it does not run).
-    std::optional<NodeExecStats> stats;
+    std::unique_ptr<NodeExecStats> stats;
     if (collect_stats && !tagged.is_dead) {
-      stats.emplace();
+      stats = std::make_unique<NodeExecStats>();
       stats->node_name = item.node->name();
       stats->op = item.node->type_string();
       stats->scheduled_micros = next.scheduled_micros;
@@ -428,7 +433,7 @@ void ExecutorState<P>::Process(ReadyQueue* queue) {
       stats->thread_id =
           static_cast<uint32_t>(std::hash<std::thread::id>()(std::this_thread::get_id()));
     }
-    NodeExecStats* stats_ptr = stats ? &*stats : nullptr;
+    NodeExecStats* stats_ptr = stats.get();
     if (args_.cancellation_manager != nullptr && args_.cancellation_manager->IsCancelled()) {
       s = absl::CancelledError("the step was cancelled");
     } else if (!tagged.is_dead || impl_->is_transfer_node_[item.id]) {
@@ -488,7 +493,6 @@ void ExecutorState<P>::Process(ReadyQueue* queue) {
         continue;
       }
       if (s.ok()) {
-        OpKernelContext::Params params;
         FillParams(tagged, &params);
         params.inputs = inputs;
         OpKernelContext ctx(&params);
