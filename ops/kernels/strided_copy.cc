@@ -31,6 +31,41 @@ FoldedCopy FoldCopy(absl::Span<const int64_t> shape, absl::Span<const int64_t> s
   return f;
 }
 
+namespace {
+
+// One run of `n` elements of N bytes along the innermost dimension, at
+// element strides `ss` (0: the same element repeated) and `ds`. The size is
+// a constant, so each move is a load and a store, not a call.
+template <size_t N>
+void CopyRun(const char* in, int64_t ss, char* out, int64_t ds, int64_t n) {
+  constexpr auto kSize = static_cast<int64_t>(N);
+  if (ss == 0) {
+    char element[N];
+    std::memcpy(element, in, N);
+    for (int64_t k = 0; k < n; ++k) std::memcpy(out + k * ds * kSize, element, N);
+    return;
+  }
+  for (int64_t k = 0; k < n; ++k) std::memcpy(out + k * ds * kSize, in + k * ss * kSize, N);
+}
+
+void CopyRun(size_t element_size, const char* in, int64_t ss, char* out, int64_t ds,
+             int64_t n) {
+  switch (element_size) {
+    case 1: return CopyRun<1>(in, ss, out, ds, n);
+    case 2: return CopyRun<2>(in, ss, out, ds, n);
+    case 4: return CopyRun<4>(in, ss, out, ds, n);
+    case 8: return CopyRun<8>(in, ss, out, ds, n);
+    case 16: return CopyRun<16>(in, ss, out, ds, n);
+    default:
+      for (int64_t k = 0; k < n; ++k) {
+        std::memcpy(out + k * ds * static_cast<int64_t>(element_size),
+                    in + k * ss * static_cast<int64_t>(element_size), element_size);
+      }
+  }
+}
+
+}  // namespace
+
 void CopyStrided(size_t element_size, absl::Span<const int64_t> shape, const void* src,
                  int64_t src_offset, absl::Span<const int64_t> src_strides, void* dst,
                  int64_t dst_offset, absl::Span<const int64_t> dst_strides) {
@@ -56,10 +91,7 @@ void CopyStrided(size_t element_size, absl::Span<const int64_t> shape, const voi
     if (inner_contiguous) {
       std::memcpy(out + d * esize, in + s * esize, static_cast<size_t>(inner * esize));
     } else {
-      for (int64_t k = 0; k < inner; ++k) {
-        std::memcpy(out + (d + k * ds[rank - 1]) * esize, in + (s + k * ss[rank - 1]) * esize,
-                    element_size);
-      }
+      CopyRun(element_size, in + s * esize, ss[rank - 1], out + d * esize, ds[rank - 1], inner);
     }
     // Advance the outer dimensions like an odometer.
     int dim = rank - 2;
