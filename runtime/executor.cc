@@ -149,12 +149,25 @@ class ExecutorState {
     TaggedNode node;
     int64_t scheduled_micros;
   };
-  // The nodes one thread runs inline, first in, first out.
+  // The nodes one thread runs inline, first in, first out. A chain keeps
+  // one node at a time in it: that one lives in `first_`, outside the
+  // vector.
   class ReadyQueue {
    public:
-    bool empty() const { return head_ == nodes_.size(); }
-    void push_back(const ReadyNode& node) { nodes_.push_back(node); }
+    bool empty() const { return !has_first_ && head_ == nodes_.size(); }
+    void push_back(const ReadyNode& node) {
+      if (!has_first_ && head_ == nodes_.size()) {
+        first_ = node;
+        has_first_ = true;
+        return;
+      }
+      nodes_.push_back(node);
+    }
     ReadyNode pop_front() {
+      if (has_first_) {
+        has_first_ = false;
+        return first_;
+      }
       ReadyNode node = nodes_[head_++];
       if (head_ == nodes_.size()) {
         nodes_.clear();
@@ -164,6 +177,9 @@ class ExecutorState {
     }
 
    private:
+    // When set, the queue's front: pushed while the vector was empty.
+    ReadyNode first_;
+    bool has_first_ = false;
     absl::InlinedVector<ReadyNode, 16> nodes_;
     size_t head_ = 0;
   };
@@ -188,7 +204,9 @@ class ExecutorState {
   bool NodeDone(const absl::Status& s, const TaggedNodeSeq& ready, ReadyQueue* inline_ready);
   void ScheduleReady(const TaggedNodeSeq& ready, ReadyQueue* inline_ready);
   void Finish();
-  void FillParams(const TaggedNode& tagged, OpKernelContext::Params* params);
+  // What every node of the step shares, and what is the node's own.
+  void FillStepParams(OpKernelContext::Params* params);
+  void FillNodeParams(const TaggedNode& tagged, OpKernelContext::Params* params);
 
   // Runs `fn` on the runner, or here when there is none.
   void RunOnRunner(std::function<void()> fn);
@@ -271,12 +289,6 @@ template <class P>
 void ExecutorState<P>::ScheduleReady(const TaggedNodeSeq& ready, ReadyQueue* inline_ready) {
   if (ready.empty()) return;
   const int64_t now = args_.stats_collector != nullptr ? NowMicros() : 0;
-  // The common case of a chain: one cheap successor, run next on this thread.
-  if (ready.size() == 1 && inline_ready != nullptr &&
-      (ready[0].is_dead || !ready[0].item->kernel_is_expensive)) {
-    inline_ready->push_back(ReadyNode{ready[0], now});
-    return;
-  }
   if (inline_ready == nullptr) {
     for (const TaggedNode& t : ready) {
       RunOnRunner([this, t, now] { ProcessOne(ReadyNode{t, now}); });
@@ -389,16 +401,20 @@ absl::Status ExecutorState<P>::ProcessOutputs(const NodeItem& item, OpKernelCont
 }
 
 template <class P>
-void ExecutorState<P>::FillParams(const TaggedNode& tagged, OpKernelContext::Params* params) {
-  const NodeItem& item = *tagged.item;
+void ExecutorState<P>::FillStepParams(OpKernelContext::Params* params) {
   params->step_id = args_.step_id;
   params->device = device_;
-  params->op_device_context = impl_->DeviceContextOf(item.id);
-  params->op_kernel = item.kernel;
   params->call_frame = args_.call_frame;
   params->cancellation_manager = args_.cancellation_manager;
   params->runner = args_.runner ? &args_.runner : nullptr;
   params->rendezvous = args_.rendezvous;
+}
+
+template <class P>
+void ExecutorState<P>::FillNodeParams(const TaggedNode& tagged, OpKernelContext::Params* params) {
+  const NodeItem& item = *tagged.item;
+  params->op_device_context = impl_->DeviceContextOf(item.id);
+  params->op_kernel = item.kernel;
   params->is_input_dead = tagged.is_dead;
   params->frame_iter = propagator_.GetFrameAndIter(tagged);
 }
@@ -413,6 +429,7 @@ void ExecutorState<P>::Process(ReadyQueue* queue) {
   TaggedNodeSeq ready;
   EntryVector outputs;
   OpKernelContext::Params params;
+  FillStepParams(&params);
   const bool collect_stats = args_.stats_collector != nullptr;
   while (!inline_ready.empty()) {
     const ReadyNode next = inline_ready.pop_front();
@@ -447,7 +464,8 @@ void ExecutorState<P>::Process(ReadyQueue* queue) {
         auto state = std::make_unique<AsyncState>();
         state->tagged = tagged;
         state->inputs = inputs;
-        FillParams(tagged, &state->params);
+        FillStepParams(&state->params);
+        FillNodeParams(tagged, &state->params);
         state->params.inputs = state->inputs;
         state->ctx = std::make_unique<OpKernelContext>(&state->params);
         if (stats) {
@@ -493,9 +511,9 @@ void ExecutorState<P>::Process(ReadyQueue* queue) {
         continue;
       }
       if (s.ok()) {
-        FillParams(tagged, &params);
+        FillNodeParams(tagged, &params);
         params.inputs = inputs;
-        OpKernelContext ctx(&params);
+        OpKernelContext ctx(&params, item.num_outputs);
         if (stats_ptr != nullptr) {
           stats_ptr->op_start_rel_micros = NowMicros() - stats_ptr->all_start_micros;
         }
@@ -515,7 +533,9 @@ void ExecutorState<P>::Process(ReadyQueue* queue) {
         if (stats_ptr != nullptr) {
           stats_ptr->op_end_rel_micros = NowMicros() - stats_ptr->all_start_micros;
         }
-        s = ProcessOutputs(item, &ctx, &outputs, stats_ptr);
+        if (item.num_outputs > 0 || !ctx.status().ok()) {
+          s = ProcessOutputs(item, &ctx, &outputs, stats_ptr);
+        }
       }
     }
     for (int i = 0; i < item.num_inputs; ++i) first_input[i].Clear();
@@ -524,6 +544,13 @@ void ExecutorState<P>::Process(ReadyQueue* queue) {
     if (stats_ptr != nullptr) {
       stats_ptr->all_end_rel_micros = NowMicros() - stats_ptr->all_start_micros;
       args_.stats_collector->Save(device_->name(), std::move(*stats_ptr));
+    }
+    // The common case of a chain: one cheap successor, run next on this
+    // thread (NodeDone would leave the outstanding count as it is).
+    if (s.ok() && ready.size() == 1 &&
+        (ready[0].is_dead || !ready[0].item->kernel_is_expensive)) {
+      inline_ready.push_back(ReadyNode{ready[0], collect_stats ? NowMicros() : 0});
+      continue;
     }
     if (NodeDone(s, ready, &inline_ready)) {
       Finish();

@@ -51,7 +51,10 @@ void AsyncOpKernel::Compute(OpKernelContext* context) {
 }
 
 OpKernelContext::OpKernelContext(Params* params)
-    : params_(params), outputs_(params->op_kernel->num_outputs()) {}
+    : OpKernelContext(params, params->op_kernel->num_outputs()) {}
+
+OpKernelContext::OpKernelContext(Params* params, int num_outputs)
+    : params_(params), outputs_(num_outputs) {}
 
 const Tensor& OpKernelContext::input(int i) const {
   MINITF_CHECK(i >= 0 && i < num_inputs());

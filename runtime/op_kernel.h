@@ -202,6 +202,9 @@ class OpKernelContext {
   };
 
   explicit OpKernelContext(Params* params);
+  // With the kernel's output count known to the caller (the executor keeps
+  // it per node), which spares a read of the kernel.
+  OpKernelContext(Params* params, int num_outputs);
 
   int64_t step_id() const { return params_->step_id; }
   DeviceBase* device() const { return params_->device; }
