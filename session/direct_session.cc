@@ -349,6 +349,7 @@ absl::Status DirectSession::RunExecutors(const ExecutorsAndKeys& eks, std::vecto
   step.timeout_ms = run_options.timeout_in_ms > 0 ? run_options.timeout_in_ms
                                                   : options_.config.operation_timeout_in_ms;
   step.session_cancellation = &cancellation_manager_;
+  step.run_cancellation = run_options.cancellation_manager;
   const absl::Time start = absl::Now();
   MINITF_RETURN_IF_ERROR(eks.executors->RunStep(step));
   action_options.sess_duration_us = absl::ToInt64Microseconds(absl::Now() - start);

@@ -125,6 +125,20 @@ absl::Status ExecutorSet::RunStep(const StepArgs& step) const {
   absl::Cleanup deregister = [session, session_token] {
     if (session != nullptr) session->DeregisterCallback(session_token);
   };
+  // The caller's cancellation of this one step, in the same way.
+  CancellationManager* const run = step.run_cancellation;
+  CancellationToken run_token = 0;
+  if (run != nullptr) {
+    run_token = run->get_cancellation_token();
+    const bool registered = run->RegisterCallback(run_token, [&] {
+      rendezvous.StartAbort(absl::CancelledError("The step was cancelled by its caller."));
+      cancellation.StartCancel();
+    });
+    if (!registered) return absl::CancelledError("The step was cancelled by its caller.");
+  }
+  absl::Cleanup deregister_run = [run, run_token] {
+    if (run != nullptr) run->DeregisterCallback(run_token);
+  };
   Executor::Args args;
   args.step_id = step.step_id;
   args.call_frame = step.call_frame;

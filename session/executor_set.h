@@ -59,6 +59,9 @@ class ExecutorSet {
     // The session's: cancelling it cancels the step, which then returns
     // Cancelled. May be null.
     CancellationManager* session_cancellation = nullptr;
+    // The caller's, for this step alone (RunOptions::cancellation_manager):
+    // cancelling it cancels the step the same way. May be null.
+    CancellationManager* run_cancellation = nullptr;
   };
 
   // Builds one executor per partition (keyed by full device name), each on

@@ -39,6 +39,7 @@ struct ConfigProto {
   GraphOptions graph_options;
 };
 
+class CancellationManager;
 class SessionRunActionRegistry;
 
 struct SessionOptions {
@@ -66,6 +67,11 @@ struct RunOptions {
   TraceLevel trace_level = NO_TRACE;
   // Deadline of this Run in ms (overrides the session's); 0 means none.
   int64_t timeout_in_ms = 0;
+  // Not in TensorFlow's RunOptions (its Python client cannot stop a Run):
+  // cancelling this manager stops this Run, which then returns Cancelled
+  // (the Python binding cancels the step on Ctrl-C). Not owned; may be
+  // null; must outlive the Run.
+  CancellationManager* cancellation_manager = nullptr;
 };
 
 struct RunMetadata {

@@ -87,5 +87,39 @@ TEST(DirectSessionConcurrencyTest, ConcurrentTimeoutsAndSuccessesDoNotInterfere)
   for (int t = 0; t < 4; ++t) EXPECT_EQ(wrong[t], 0) << "thread " << t;
 }
 
+// RunOptions::cancellation_manager stops the one Run it is given, from
+// another thread, and leaves the session's other Runs alone.
+TEST(DirectSessionConcurrencyTest, RunCancellationStopsOnlyItsOwnRun) {
+  Scope root = Scope::NewRootScope();
+  Output c = ops::Const(root, Tensor::Scalar<int32_t>(1));
+  OpBuilder(root.WithOpName("blocked"), "_TestBlockUntilCancelled").Input(c).Finalize1();
+  OpBuilder(root.WithOpName("inc"), "_TestIncrement").Input(c).Finalize1();
+  GraphDef def;
+  ASSERT_TRUE(root.ToGraphDef(&def).ok());
+  auto session = NewSession(SessionOptions());
+  ASSERT_TRUE(session.ok());
+  ASSERT_TRUE((*session)->Create(def).ok());
+  CancellationManager cancel;
+  RunOptions options;
+  options.cancellation_manager = &cancel;
+  absl::Status blocked_status;
+  std::thread blocked([&] {
+    std::vector<Tensor> out;
+    blocked_status = (*session)->Run(options, {}, {"blocked"}, {}, &out, nullptr);
+  });
+  // The other Run completes while the first is blocked.
+  std::vector<Tensor> out;
+  ASSERT_TRUE((*session)->Run({}, {"inc"}, {}, &out).ok());
+  EXPECT_EQ(out[0].scalar<int32_t>()(), 2);
+  cancel.StartCancel();
+  blocked.join();
+  EXPECT_EQ(blocked_status.code(), absl::StatusCode::kCancelled) << blocked_status;
+  // A Run given a manager that is already cancelled does not start.
+  absl::Status again = (*session)->Run(options, {}, {"inc"}, {}, &out, nullptr);
+  EXPECT_EQ(again.code(), absl::StatusCode::kCancelled) << again;
+  // The session still runs.
+  ASSERT_TRUE((*session)->Run({}, {"inc"}, {}, &out).ok());
+}
+
 }  // namespace
 }  // namespace minitf

@@ -2,7 +2,7 @@
 // its own layer or to a layer below it (docs/ARCHITECTURE.md):
 //
 //   platform <- {stream, allocator} <- runtime <- device <- ops <- optimizer <- session
-//   <- bench <- cli
+//   <- bench <- cli <- python
 //
 // and, inside bench/harness/, scenario/ <- jobs/ <- experiment/ <- report/;
 // with stream/ and
@@ -63,6 +63,7 @@ const std::map<std::string, std::set<std::string>>& Allowed() {
     add("bench", {}, {"bench/harness/report"});
     add("cli", {}, {"bench"});
     add("examples", {}, {"bench"});
+    add("python", {}, {"cli"});
     return m;
   }();
   return *allowed;
@@ -99,7 +100,7 @@ std::vector<Violation> CheckIncludes(const fs::path& root) {
   std::vector<Violation> violations;
   std::vector<std::string> files;
   for (const char* top : {"platform", "stream", "allocator", "runtime", "device", "ops",
-                                 "optimizer", "session", "bench", "cli", "examples"}) {
+                                 "optimizer", "session", "bench", "cli", "examples", "python"}) {
     if (!fs::exists(root / top)) continue;
     for (const auto& entry : fs::recursive_directory_iterator(root / top)) {
       if (entry.is_regular_file() && IsSource(entry.path())) {
@@ -140,7 +141,7 @@ std::vector<Violation> CheckIncludes(const fs::path& root) {
           {file, line_number,
            "includes \"" + target + "\" (layer " + target_layer + ") from layer " + layer +
                ", against the order platform <- {stream, allocator} <- runtime <- device <- "
-               "ops <- optimizer <- session <- bench <- cli"});
+               "ops <- optimizer <- session <- bench <- cli <- python"});
     }
   }
   return violations;
@@ -206,6 +207,20 @@ TEST(IncludeLayersTest, TheHarnessNeverIncludesTheCommandLine) {
   ASSERT_EQ(violations.size(), 1u);
   EXPECT_EQ(violations[0].file, "bench/harness/jobs/run_graph.h");
   EXPECT_NE(violations[0].message.find("(layer cli) from layer bench"), std::string::npos)
+      << violations[0].message;
+}
+
+// The Python binding is the top layer: it may include the session, which
+// never includes it.
+TEST(IncludeLayersTest, NothingIncludesThePythonBinding) {
+  ScratchTree tree;
+  tree.Write("python/src/session_binding.cc", "#include \"session/session.h\"\n");
+  tree.Write("session/session.h", "#include \"python/src/status_error.h\"\n");
+  tree.Write("python/src/status_error.h", "#include <stdexcept>\n");
+  const std::vector<Violation> violations = CheckIncludes(tree.root());
+  ASSERT_EQ(violations.size(), 1u);
+  EXPECT_EQ(violations[0].file, "session/session.h");
+  EXPECT_NE(violations[0].message.find("(layer python) from layer session"), std::string::npos)
       << violations[0].message;
 }
 

@@ -1,0 +1,26 @@
+"""Type stubs of minitf's native module (python/src/)."""
+
+from typing import Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+class Session:
+    """A DirectSession over one GraphDef."""
+
+    def __init__(self, graph_def: bytes, is_text: bool, config: Dict[str, object]) -> None: ...
+    def placeholder_dtype(self, name: str) -> int: ...
+    def run(
+        self,
+        feeds: Sequence[Tuple[str, object]],
+        fetches: Sequence[str],
+        targets: Sequence[str],
+        timeout_in_ms: int = 0,
+        trace: bool = False,
+    ) -> Tuple[List[np.ndarray], Optional[dict]]: ...
+    def make_callable(
+        self, feeds: Sequence[str], fetches: Sequence[str], targets: Sequence[str]
+    ) -> int: ...
+    def run_callable(self, handle: int, values: Sequence[object]) -> List[np.ndarray]: ...
+    def release_callable(self, handle: int) -> None: ...
+    def list_devices(self) -> List[str]: ...
+    def close(self) -> None: ...
