@@ -1,18 +1,39 @@
-"""minitf from Python: TensorFlow's v1 Session API over minitf's runtime.
+"""minitf from Python: TensorFlow's v1 API over minitf's runtime.
 
     import minitf as tf
-    with tf.Session(graph="model.pb") as sess:
-        loss = sess.run("loss:0", feed_dict={"x:0": batch})
 
+    x = tf.placeholder(tf.float32, [None, 3], name="x")
+    w = tf.Variable(tf.random_normal([3, 1]), name="w")
+    loss = tf.reduce_mean(tf.square(tf.matmul(x, w) - 1.0))
+    train = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        sess.run(train, {x: batch})
+
+Graphs TensorFlow wrote run the same way: ``tf.Session(graph="model.pb")``.
 Errors are ``minitf.errors``' classes, named as ``tf.errors``'.
 """
 
+import types as _types
+
 from minitf import errors
 from minitf.dtypes import DType, as_dtype, bool, double, float32, float64, int32, int64, resource
-from minitf.session import ConfigProto, RunMetadata, RunOptions, Session
+from minitf.framework import (Graph, GraphDef, Operation, Tensor, control_dependencies, device,
+                              get_default_graph, name_scope, reset_default_graph)
+from minitf.ops import (abs, add, add_n, argmax, cast, constant, divide, equal, exp, fill,
+                        gradients, greater, group, identity, less, log, math, matmul, maximum,
+                        minimum, multiply, negative, nn, no_op, ones, placeholder, pow,
+                        random_normal, rank, raw_ops, reduce_max, reduce_mean, reduce_min,
+                        reduce_prod, reduce_sum, reshape, shape, sigmoid, size, sqrt, square,
+                        squared_difference, stop_gradient, subtract, tanh, transpose, zeros)
+from minitf.session import (ConfigProto, RunMetadata, RunOptions, Session,
+                            get_default_session)
+from minitf.variables import (AdamOptimizer, GradientDescentOptimizer, MomentumOptimizer,
+                              Optimizer, Variable, global_variables,
+                              global_variables_initializer, trainable_variables)
 
-__all__ = [
-    "ConfigProto", "DType", "RunMetadata", "RunOptions", "Session", "as_dtype", "bool",
-    "double", "errors", "float32", "float64", "int32", "int64", "resource",
-]
+train = _types.SimpleNamespace(GradientDescentOptimizer=GradientDescentOptimizer,
+                               MomentumOptimizer=MomentumOptimizer, AdamOptimizer=AdamOptimizer,
+                               Optimizer=Optimizer)
+compat = _types.SimpleNamespace(v1=_types.ModuleType("minitf.compat.v1"))
 __version__ = "0.1.0"

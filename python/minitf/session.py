@@ -3,13 +3,29 @@
 from __future__ import annotations
 
 import collections
+import contextlib
 import os
+import threading
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import numpy as np
 
 from minitf import _minitf
 from minitf import dtypes as _dtypes
+from minitf import framework as _framework
+
+
+class _DefaultSessions(threading.local):
+    def __init__(self):
+        self.stack: List["Session"] = []
+
+
+_default_sessions = _DefaultSessions()
+
+
+def get_default_session() -> Optional["Session"]:
+    """The innermost session of a ``with`` block or ``as_default()`` in this thread."""
+    return _default_sessions.stack[-1] if _default_sessions.stack else None
 
 _TEXT_SUFFIXES = (".pbtxt", ".txt")
 
@@ -169,17 +185,53 @@ class Session:
     def __init__(self, target: str = "", graph=None, config=None):
         if target:
             raise ValueError("minitf runs in process: target must be ''")
+        # A Python Graph (the default one when none is given) is followed:
+        # the nodes added to it after the session was made join the
+        # session's graph at the next run.
         if graph is None:
-            raise ValueError("minitf.Session needs a graph (a path, bytes or a GraphDef)")
-        data, is_text = _graph_bytes(graph)
+            graph = _framework.get_default_graph()
+        self._graph = graph if isinstance(graph, _framework.Graph) else None
+        if self._graph is not None:
+            self._nodes_seen = self._graph._graph.num_nodes()
+            data, is_text = self._graph._graph.serialize_from(0), False
+        else:
+            data, is_text = _graph_bytes(graph)
         self._session = _minitf.Session(data, is_text, _config_dict(config))
         self._closed = False
+        self._default_contexts: List[Any] = []
+
+    @property
+    def graph(self):
+        """The Python Graph the session runs, or None for a graph from a file or bytes."""
+        return self._graph
 
     def __enter__(self) -> "Session":
+        context = self.as_default()
+        context.__enter__()
+        self._default_contexts.append(context)
         return self
 
     def __exit__(self, *exc_info) -> None:
+        if self._default_contexts:
+            self._default_contexts.pop().__exit__(*exc_info)
         self.close()
+
+    @contextlib.contextmanager
+    def as_default(self):
+        """Makes this the session Tensor.eval() uses, in this thread."""
+        _default_sessions.stack.append(self)
+        try:
+            yield self
+        finally:
+            _default_sessions.stack.remove(self)
+
+    def _sync_graph(self) -> None:
+        if self._graph is None:
+            return
+        count = self._graph._graph.num_nodes()
+        if count > self._nodes_seen:
+            self._session.extend(self._graph._graph.serialize_from(self._nodes_seen))
+            self._nodes_seen = count
 
     def __del__(self):
         # A session left open is closed when it goes; errors there go nowhere.
@@ -220,6 +272,7 @@ class Session:
     def _check_open(self) -> None:
         if self._closed:
             raise RuntimeError("Attempted to use a closed Session.")
+        self._sync_graph()
 
     def run(self, fetches, feed_dict=None, options=None, run_metadata=None):
         """Runs one step; returns the fetches' values in the fetches' structure."""

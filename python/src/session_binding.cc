@@ -107,13 +107,7 @@ class PySession {
     absl::StatusOr<GraphDef> graph = is_text ? ParseTextGraphDef(data, "graph (text)")
                                              : ParseBinaryGraphDef(data, "graph");
     ThrowIfError(graph.status());
-    for (const NodeDef& node : graph->node) {
-      if (node.op != "Placeholder" && node.op != "PlaceholderWithDefault") continue;
-      auto dtype = node.attr.find("dtype");
-      if (dtype != node.attr.end() && dtype->second.Holds<DataType>()) {
-        placeholder_dtypes_[node.name] = dtype->second.type();
-      }
-    }
+    RecordPlaceholders(*graph);
     absl::StatusOr<std::unique_ptr<Session>> session = NewSession(ParseConfig(config));
     ThrowIfError(session.status());
     session_ = *std::move(session);
@@ -209,6 +203,16 @@ class PySession {
     ThrowIfError(session_->ReleaseCallable(callable->handle));
   }
 
+  // Adds the nodes of a serialized GraphDef to the session's graph (the
+  // nodes a Python Graph gained since the session last saw it).
+  void Extend(const py::bytes& graph_def) {
+    absl::StatusOr<GraphDef> graph = ParseBinaryGraphDef(std::string(graph_def), "graph");
+    ThrowIfError(graph.status());
+    RecordPlaceholders(*graph);
+    py::gil_scoped_release release;
+    ThrowIfError(session_->Extend(*graph));
+  }
+
   // The DataType of the placeholder `name` ("node" or "node:0") feeds, or
   // -1 when it names no placeholder.
   int PlaceholderDtype(const std::string& name) const {
@@ -249,6 +253,16 @@ class PySession {
     return session_->MakeCallable(options, &callable->handle);
   }
 
+  void RecordPlaceholders(const GraphDef& graph) {
+    for (const NodeDef& node : graph.node) {
+      if (node.op != "Placeholder" && node.op != "PlaceholderWithDefault") continue;
+      auto dtype = node.attr.find("dtype");
+      if (dtype != node.attr.end() && dtype->second.Holds<DataType>()) {
+        placeholder_dtypes_[node.name] = dtype->second.type();
+      }
+    }
+  }
+
   std::shared_ptr<Callable> Find(int64_t id) {
     MutexLock lock(&mu_);
     auto it = callables_.find(id);
@@ -274,6 +288,8 @@ void DefineSession(py::module_& module) {
            py::arg("is_text"), py::arg("config"),
            "Makes the session and creates its graph from a serialized GraphDef (binary, or "
            "text when is_text).")
+      .def("extend", &PySession::Extend, py::arg("graph_def"),
+           "Adds the nodes of a serialized GraphDef to the session's graph.")
       .def("placeholder_dtype", &PySession::PlaceholderDtype, py::arg("name"),
            "The DataType enum of the placeholder a feed name names, or -1.")
       .def("run", &PySession::Run, py::arg("feeds"), py::arg("fetches"), py::arg("targets"),
