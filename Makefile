@@ -21,7 +21,7 @@ DEPS := cmake ninja-build g++ clang libclang-rt-14-dev \
         libabsl-dev libfmt-dev libspdlog-dev libeigen3-dev nlohmann-json3-dev \
         libgtest-dev libgmock-dev libbenchmark-dev libmimalloc-dev gnuplot-nox ccache \
         libprotobuf-dev protobuf-compiler libopenblas-dev libdnnl-dev ocl-icd-opencl-dev pkg-config \
-        python3-dev pybind11-dev python3-numpy python3-pytest
+        python3-dev pybind11-dev python3-numpy python3-pytest python3-pandas python3-matplotlib
 # The tests ThreadSanitizer runs (only these are built in build-tsan).
 CONCURRENCY_TESTS := $(basename $(notdir $(shell find tests -name "*_concurrency_test.cc")))
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
