@@ -601,10 +601,61 @@ absl::Status Coordinator::Write(const std::string& name, Job& job, int64_t max_d
   return absl::OkStatus();
 }
 
+absl::Status Coordinator::WriteOrIgnore(const std::string& name, Job& job,
+                                        int64_t max_device_mem, int perf_control,
+                                        const std::string& reason, absl::Time now,
+                                        std::vector<Decision>* made) {
+  const absl::Status written = Write(name, job, max_device_mem, perf_control, reason, made);
+  if (absl::IsPermissionDenied(written) || absl::IsInvalidArgument(written)) {
+    // Its config path is a link or no regular file (planted by a tenant):
+    // nothing is written through it; the other jobs go on. Said once.
+    const std::string why_not = std::string(written.message());
+    if (why_not != job.bad_config) {
+      made->push_back({Seconds(now), name, "ignored", "", "", why_not});
+      job.bad_config = why_not;
+    }
+    return absl::OkStatus();
+  }
+  MINITF_RETURN_IF_ERROR(written);
+  job.bad_config.clear();
+  return absl::OkStatus();
+}
+
+absl::Status Coordinator::ApplyCustomPolicy(absl::Time now, std::vector<Decision>* made) {
+  std::vector<CoordinatedJob> live;
+  for (const auto& [name, job] : jobs_) {
+    if (job.lost) continue;
+    live.push_back({name, job.role, job.points.empty() ? 0 : job.points.back().steps,
+                    Rate(job, now - absl::Seconds(options_.window_s)), job.peak_bytes,
+                    job.max_device_mem, job.perf_control});
+  }
+  MINITF_ASSIGN_OR_RETURN(const auto configs, options_.custom_policy(Seconds(now), live));
+  for (const auto& [name, config] : configs) {
+    auto it = jobs_.find(name);
+    if (it == jobs_.end() || it->second.lost) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("the coordinator's policy configured '", name, "', which is no live job"));
+    }
+    if (config.max_device_mem <= 0 || config.perf_control < 0 || config.perf_control > 100) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "the coordinator's policy gave job '", name, "' maxDeviceMem ", config.max_device_mem,
+          " and perfControl ", config.perf_control,
+          " (wanted: more than 0 bytes, perfControl 0 to 100)"));
+    }
+    MINITF_RETURN_IF_ERROR(WriteOrIgnore(name, it->second, config.max_device_mem,
+                                         config.perf_control, "the caller's policy", now, made));
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<std::vector<Decision>> Coordinator::Tick() {
   std::vector<Decision> made;
   Read(&made);
   const absl::Time now = options_.clock();
+  if (options_.custom_policy) {
+    MINITF_RETURN_IF_ERROR(ApplyCustomPolicy(now, &made));
+    return made;
+  }
   std::string reason;
   const std::optional<int> planned = ComputePlan(now, &reason);
   const std::map<std::string, int64_t> memory = MemoryPlan();
@@ -617,19 +668,7 @@ absl::StatusOr<std::vector<Decision>> Coordinator::Tick() {
       perf = planned.value_or(calibrate_end_.has_value() ? 0 : opportunistic_perf_);
       why = planned.has_value() ? reason : "the opportunistic jobs' share";
     }
-    const absl::Status written = Write(name, job, memory.at(name), perf, why, &made);
-    if (absl::IsPermissionDenied(written) || absl::IsInvalidArgument(written)) {
-      // Its config path is a link or no regular file (planted by a tenant):
-      // nothing is written through it; the other jobs go on. Said once.
-      const std::string why_not = std::string(written.message());
-      if (why_not != job.bad_config) {
-        made.push_back({Seconds(now), name, "ignored", "", "", why_not});
-        job.bad_config = why_not;
-      }
-      continue;
-    }
-    MINITF_RETURN_IF_ERROR(written);
-    job.bad_config.clear();
+    MINITF_RETURN_IF_ERROR(WriteOrIgnore(name, job, memory.at(name), perf, why, now, &made));
   }
   return made;
 }

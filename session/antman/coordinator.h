@@ -76,6 +76,28 @@
 
 namespace minitf {
 
+// What a policy of the caller's sees of a live job, each round.
+struct CoordinatedJob {
+  std::string name;
+  std::string role;            // "guarantee" or "opportunistic"
+  int64_t steps = 0;           // its step count, from its statistics
+  double steps_per_s = -1;     // over the last window_s; -1: not measured yet
+  int64_t peak_bytes = 0;      // its device memory peak, from its statistics
+  int64_t max_device_mem = 0;  // its config's limit now (0: none yet)
+  int perf_control = 100;      // its config's perfControl now
+};
+// A job's config as such a policy gives it.
+struct CoordinatedConfig {
+  int64_t max_device_mem = 0;  // bytes, > 0
+  int perf_control = 100;      // 0 (suspended) to 100
+};
+// A policy of the caller's (the Python package's minitf.Coordinator): given
+// the seconds since the coordinator started and every live job, the configs
+// to write, by job name; a job left out keeps its config. An error stops
+// the round (Tick returns it).
+using CoordinatorPolicyFn = std::function<absl::StatusOr<std::map<std::string, CoordinatedConfig>>(
+    double time_s, const std::vector<CoordinatedJob>& jobs)>;
+
 struct CoordinatorOptions {
   std::string dir;                // the jobs' files
   std::string policy = "antman";  // "antman" or "tgs"
@@ -90,6 +112,9 @@ struct CoordinatorOptions {
   int64_t memory_floor_bytes = int64_t{256} << 20;  // the least a job is given
   // The time source; null: absl::Now. Tests pass a fake clock.
   std::function<absl::Time()> clock;
+  // When set, it decides every job's config instead of `policy`; the
+  // coordinator still reads, trusts, measures and writes as above.
+  CoordinatorPolicyFn custom_policy;
 };
 
 // One change the coordinator made or one event it saw, a row of its log.
@@ -219,6 +244,13 @@ class Coordinator {
   std::optional<int> Steer(absl::Time now, const NamedJobs& guarantee, std::string* reason);
   absl::Status Write(const std::string& name, Job& job, int64_t max_device_mem, int perf_control,
                      const std::string& reason, std::vector<Decision>* made);
+  // Write, except that a config path a tenant planted (a link, no regular
+  // file) is not written through: an `ignored` decision, once, and OK.
+  absl::Status WriteOrIgnore(const std::string& name, Job& job, int64_t max_device_mem,
+                             int perf_control, const std::string& reason, absl::Time now,
+                             std::vector<Decision>* made);
+  // Tick's decisions by options_.custom_policy.
+  absl::Status ApplyCustomPolicy(absl::Time now, std::vector<Decision>* made);
 
   const CoordinatorOptions options_;
   const absl::Time start_;

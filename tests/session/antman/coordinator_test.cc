@@ -116,6 +116,66 @@ TEST_F(CoordinatorTest, GuaranteeKeepsItsPeakAndMarginOpportunisticGetsTheRest) 
   EXPECT_EQ(Perf("g"), 100);
 }
 
+// A policy of the caller's decides the configs; the coordinator hands it
+// every live job's figures and writes what it returns.
+TEST_F(CoordinatorTest, ACustomPolicySeesEveryJobAndItsConfigsAreWritten) {
+  Register("g", "guarantee");
+  Register("o", "opportunistic");
+  CoordinatorOptions options = Options();
+  std::vector<std::vector<CoordinatedJob>> seen;
+  options.custom_policy = [&seen](double, const std::vector<CoordinatedJob>& jobs)
+      -> absl::StatusOr<std::map<std::string, CoordinatedConfig>> {
+    seen.push_back(jobs);
+    std::map<std::string, CoordinatedConfig> configs;
+    for (const CoordinatedJob& job : jobs) {
+      configs[job.name] = job.role == "guarantee" ? CoordinatedConfig{12 * kGiB, 100}
+                                                  : CoordinatedConfig{4 * kGiB, 30};
+    }
+    return configs;
+  };
+  Coordinator c(options);
+  Run(c, 4, 10);
+  EXPECT_EQ(Memory("g"), 12 * kGiB);
+  EXPECT_EQ(Perf("o"), 30);
+  EXPECT_EQ(Memory("o"), 4 * kGiB);
+  ASSERT_FALSE(seen.empty());
+  const std::vector<CoordinatedJob>& last = seen.back();
+  ASSERT_EQ(last.size(), 2u);
+  EXPECT_EQ(last[0].name, "g");
+  EXPECT_EQ(last[0].role, "guarantee");
+  EXPECT_EQ(last[0].peak_bytes, 2 * kGiB);
+  EXPECT_EQ(last[0].steps, 40);
+  EXPECT_NEAR(last[0].steps_per_s, 10, 0.5);
+  EXPECT_EQ(last[1].perf_control, 30);
+}
+
+TEST_F(CoordinatorTest, ACustomPolicysBadConfigOrErrorIsTheRoundsError) {
+  Register("g", "guarantee");
+  Status("g", 1);
+  CoordinatorOptions options = Options();
+  int round = 0;
+  options.custom_policy = [&round](double, const std::vector<CoordinatedJob>&)
+      -> absl::StatusOr<std::map<std::string, CoordinatedConfig>> {
+    ++round;
+    if (round == 1) return std::map<std::string, CoordinatedConfig>{{"g", {kGiB, 101}}};
+    if (round == 2) return std::map<std::string, CoordinatedConfig>{{"nobody", {kGiB, 50}}};
+    if (round == 3) return absl::InternalError("the policy broke");
+    return std::map<std::string, CoordinatedConfig>{};
+  };
+  Coordinator c(options);
+  absl::StatusOr<std::vector<Decision>> made = c.Tick();
+  EXPECT_TRUE(absl::IsInvalidArgument(made.status())) << made.status();
+  EXPECT_THAT(made.status().message(), HasSubstr("perfControl 101"));
+  made = c.Tick();
+  EXPECT_THAT(made.status().message(), HasSubstr("'nobody', which is no live job"));
+  made = c.Tick();
+  EXPECT_EQ(made.status().message(), "the policy broke");
+  // A round that configures nobody writes nothing.
+  made = c.Tick();
+  ASSERT_TRUE(made.ok());
+  EXPECT_FALSE(std::filesystem::exists(Files("g").config));
+}
+
 TEST_F(CoordinatorTest, AntmanCalibratesThenStepsTheOpportunisticShare) {
   Register("g", "guarantee");
   Register("o", "opportunistic");
