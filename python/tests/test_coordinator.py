@@ -8,7 +8,11 @@ import time
 
 import pytest
 
-import minitf as tf
+from conftest import need
+
+need("pandas")
+
+import minitf as tf  # noqa: E402
 
 GIB = 1 << 30
 

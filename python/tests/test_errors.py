@@ -1,6 +1,10 @@
 """minitf.errors against TensorFlow's errors_test.py: a class per code, the
 code of each class, the node named by the message."""
 
+from conftest import need
+
+need()
+
 import pytest
 
 import graphs

@@ -1,5 +1,9 @@
 """The Python examples (examples/python/) run and do what they say."""
 
+from conftest import need
+
+need()
+
 import os
 import subprocess
 import sys

@@ -2,6 +2,10 @@
 gradients_test.py and the optimizers' tests (gradient_descent_test.py,
 momentum_test.py, adam_test.py), written for minitf."""
 
+from conftest import need
+
+need()
+
 import numpy as np
 import pytest
 

@@ -4,7 +4,11 @@ import os
 
 import pytest
 
-import minitf as tf
+from conftest import need
+
+need("pandas", "matplotlib")
+
+import minitf as tf  # noqa: E402
 
 SCENARIO = {
     "name": "py_pair",

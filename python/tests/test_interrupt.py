@@ -1,5 +1,9 @@
 """Ctrl-C during sess.run cancels the step and raises KeyboardInterrupt."""
 
+from conftest import need
+
+need()
+
 import os
 import subprocess
 import sys

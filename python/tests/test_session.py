@@ -1,5 +1,9 @@
 """minitf.Session against the scenarios of TensorFlow's session_test.py."""
 
+from conftest import need
+
+need()
+
 import collections
 import threading
 

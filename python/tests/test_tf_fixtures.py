@@ -2,6 +2,10 @@
 TensorFlow's numbers: each fixture's feeds, its training steps' values and
 its final fetches, to the fixture's tolerances."""
 
+from conftest import need
+
+need()
+
 import json
 import os
 
