@@ -1,6 +1,6 @@
 """Type stubs of minitf's native module (python/src/)."""
 
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -24,3 +24,53 @@ class Session:
     def release_callable(self, handle: int) -> None: ...
     def list_devices(self) -> List[str]: ...
     def close(self) -> None: ...
+    def extend(self, graph_def: bytes) -> None: ...
+
+Output = Tuple[str, int, int]  # (node, index, DataType enum)
+
+def op_defs() -> List[Tuple[str, List[Tuple[str, bool]], List[Tuple[str, str, bool]], int, bool]]:
+    """Every registered op: (name, inputs, attrs, number of outputs, is_stateful)."""
+
+class Graph:
+    """A graph under construction."""
+
+    def __init__(self) -> None: ...
+    def unique_name(self, base: str) -> str: ...
+    def add_op(
+        self,
+        op: str,
+        name: str,
+        args: List[object],
+        attrs: Dict[str, object],
+        control_inputs: Sequence[str],
+        device: str,
+    ) -> List[Output]: ...
+    def gradients(self, ys: List[Output], xs: List[Output], grad_ys: List[Output]) -> List[Optional[Output]]: ...
+    def new_variable(
+        self, name: str, shape: Optional[Sequence[int]], dtype: int, initial_value: object, trainable: bool
+    ) -> Output: ...
+    def variables(self, trainable_only: bool) -> List[Output]: ...
+    def global_variables_initializer(self, name: str) -> str: ...
+    def minimize(
+        self, kind: str, params: Dict[str, object], loss: Output, var_list: List[Output], name: str
+    ) -> str: ...
+    def num_nodes(self) -> int: ...
+    def serialize_from(self, start: int) -> bytes: ...
+    def text(self) -> str: ...
+
+class Coordinator:
+    """AntMan's local coordinator over a directory of jobs."""
+
+    def __init__(
+        self,
+        dir: str,
+        policy: Union[str, Callable[[float, Dict[str, Dict[str, object]]], Dict[str, Dict[str, int]]]],
+        gpu_memory_bytes: int,
+        target: float,
+        window_s: float,
+        calibrate_s: float,
+        recalibrate_s: float,
+        stale_s: float,
+    ) -> None: ...
+    def tick(self) -> List[Dict[str, object]]: ...
+    def solo_rate(self, job: str) -> float: ...
