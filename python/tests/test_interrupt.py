@@ -32,6 +32,10 @@ SCRIPT = textwrap.dedent("""
     except KeyboardInterrupt:
         print("callable interrupted")
     print("callable next", call(9))
+    # A SIGINT the program ignores does not stop a step.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Timer(0.1, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+    print("ignored", sess.run("loop/Exit:0", {"n:0": 50000}))
 """)
 
 
@@ -42,4 +46,5 @@ def test_ctrl_c_cancels_the_step():
     lines = result.stdout.splitlines()
     assert lines[0].startswith("interrupted after"), result.stdout
     assert float(lines[0].split()[2]) < 10.0
-    assert lines[1:] == ["next 7", "callable interrupted", "callable next 9"], result.stdout
+    assert lines[1:] == ["next 7", "callable interrupted", "callable next 9", "ignored 50000"], \
+        result.stdout
