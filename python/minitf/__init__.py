@@ -26,6 +26,7 @@ from minitf.ops import (abs, add, add_n, argmax, cast, constant, divide, equal, 
                         random_normal, rank, raw_ops, reduce_max, reduce_mean, reduce_min,
                         reduce_prod, reduce_sum, reshape, shape, sigmoid, size, sqrt, square,
                         squared_difference, stop_gradient, subtract, tanh, transpose, zeros)
+from minitf.control_flow import cond, while_loop
 from minitf.coordinator import Coordinator
 from minitf.harness import ColocationResult, colocate, run_job
 from minitf.session import (ConfigProto, RunMetadata, RunOptions, Session,

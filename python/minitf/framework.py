@@ -42,6 +42,8 @@ class Operation:
         self.name = name
         self.type = op_type
         self.outputs = outputs
+        # The cond branch or while loop it was made in (control_flow.py); None outside.
+        self._context = graph._current_context()
 
     def __repr__(self) -> str:
         return f"<minitf.Operation '{self.name}' type={self.type}>"
@@ -109,6 +111,12 @@ class Tensor:
     def __neg__(self):
         return _apply("Neg", [self])
 
+    def __floordiv__(self, other):
+        return _apply("FloorDiv", [self, other])
+
+    def __mod__(self, other):
+        return _apply("FloorMod", [self, other])
+
     def __pow__(self, other):
         return _apply("Pow", [self, other])
 
@@ -130,6 +138,20 @@ class Graph:
         self._name_stack: List[str] = []
         self._control_stack: List[List[str]] = []
         self._device_stack: List[str] = []
+        self._context_stack: List[Any] = []
+
+    def _current_context(self):
+        return self._context_stack[-1] if self._context_stack else None
+
+    @contextlib.contextmanager
+    def _control_flow_context(self, context):
+        """Ops made in the block belong to `context` (a cond branch, a while
+        loop; None: outside every one)."""
+        self._context_stack.append(context)
+        try:
+            yield context
+        finally:
+            self._context_stack.pop()
 
     # The default graph and scopes.
     @contextlib.contextmanager
@@ -175,6 +197,17 @@ class Graph:
         node_name = self.unique_name(name or op_type)
         controls = [n for names in self._control_stack for n in names]
         device = self._device_stack[-1] if self._device_stack else ""
+        context = self._current_context()
+        if context is not None:
+            # Tensors from outside a cond branch or a loop come in through
+            # a Switch or an Enter, values become constants made inside (of
+            # the type of the op's first tensor argument, as TensorFlow
+            # converts them); an op with no tensor input (a constant) waits
+            # on the context's pivot, so it runs in the branch or the loop.
+            like = next((a.dtype for a in _flat(args) if isinstance(a, Tensor)), None)
+            args = [context.bring_in(a, like) for a in args]
+            if not any(isinstance(a, Tensor) and context.holds(a) for a in _flat(args)):
+                controls.append(context.pivot.op.name)
         converted = [_as_arg(a, self) for a in args]
         outputs = self._graph.add_op(op_type, node_name, converted, _as_attrs(attrs), controls,
                                      device)

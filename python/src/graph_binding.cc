@@ -191,6 +191,12 @@ class PyGraph {
     return train.node_name();
   }
 
+  // Makes data input `index` of `node` read `value` (a while loop's back
+  // edge, NextIteration -> Merge, closed once the body is built).
+  void UpdateInput(const std::string& node, int index, const py::tuple& value) {
+    ThrowIfError(root_.UpdateInput(node, index, OutputFrom(value)));
+  }
+
   int num_nodes() const { return static_cast<int>(root_.graph_def().node.size()); }
 
   // The nodes from `start` on, as a serialized GraphDef (Session.extend).
@@ -300,6 +306,8 @@ void DefineGraph(py::module_& module) {
            py::arg("name"))
       .def("minimize", &PyGraph::Minimize, py::arg("kind"), py::arg("params"), py::arg("loss"),
            py::arg("var_list"), py::arg("name"))
+      .def("update_input", &PyGraph::UpdateInput, py::arg("node"), py::arg("index"),
+           py::arg("value"))
       .def("num_nodes", &PyGraph::num_nodes)
       .def("serialize_from", &PyGraph::SerializeFrom, py::arg("start"),
            "The nodes from `start` on, as a serialized GraphDef.")
