@@ -21,7 +21,7 @@ from minitf.dtypes import DType, as_dtype, bool, double, float32, float64, int32
 from minitf.framework import (Graph, GraphDef, Operation, Tensor, control_dependencies, device,
                               get_default_graph, name_scope, reset_default_graph)
 from minitf.ops import (abs, add, add_n, argmax, cast, constant, divide, equal, exp, fill,
-                        gradients, greater, group, identity, less, log, math, matmul, maximum,
+                        gen_ops, gradients, greater, group, identity, less, log, math, matmul, maximum,
                         minimum, multiply, negative, nn, no_op, ones, placeholder, pow,
                         random_normal, rank, raw_ops, reduce_max, reduce_mean, reduce_min,
                         reduce_prod, reduce_sum, reshape, shape, sigmoid, size, sqrt, square,

@@ -37,10 +37,41 @@ def _make_raw_op(op_name, inputs, attrs):
     return raw_op
 
 
+def _snake_case(op_name: str) -> str:
+    """TensorFlow's gen_*_ops names: "MatMul" -> "mat_mul", "BiasAddGrad" -> "bias_add_grad"."""
+    out = []
+    for i, c in enumerate(op_name):
+        if c.isupper() and i > 0 and (op_name[i - 1].islower() or (
+                i + 1 < len(op_name) and op_name[i + 1].islower() and op_name[i - 1] != "_")):
+            out.append("_")
+        out.append(c.lower())
+    return "".join(out)
+
+
+def _make_gen_op(op_name, inputs, attrs):
+    raw = _make_raw_op(op_name, inputs, attrs)
+    input_names = [n for n, _ in inputs]
+
+    def gen_op(*args, name: Optional[str] = None, **kwargs):
+        if len(args) > len(input_names):
+            raise TypeError(f"{op_name} takes {len(input_names)} inputs, {len(args)} given")
+        kwargs.update(zip(input_names, args))
+        return raw(name=name, **kwargs)
+
+    gen_op.__name__ = _snake_case(op_name)
+    gen_op.__doc__ = (f"Adds a {op_name} node: {_snake_case(op_name)}"
+                      f"({', '.join(input_names)}, *attrs, name=None).")
+    return gen_op
+
+
 raw_ops = types.ModuleType("minitf.raw_ops", "Every registered op, by its op name.")
+gen_ops = types.ModuleType("minitf.gen_ops", "Every registered op as TensorFlow's gen_*_ops "
+                           "name it: inputs positional, attrs as keyword arguments.")
 for _name, _inputs, _attrs, _num_outputs, _stateful in _minitf.op_defs():
     if _name.isidentifier() and not keyword.iskeyword(_name):
         setattr(raw_ops, _name, _make_raw_op(_name, _inputs, _attrs))
+        if not _name.startswith("_"):
+            setattr(gen_ops, _snake_case(_name), _make_gen_op(_name, _inputs, _attrs))
 
 
 # Graph inputs and constants.

@@ -157,6 +157,20 @@ def test_raw_ops_and_attrs(graph):
         np.testing.assert_allclose(sess.run(product), av.T @ av)
 
 
+def test_gen_ops_take_inputs_by_position_and_attrs_by_keyword(graph):
+    a = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+    product = tf.gen_ops.mat_mul(a, a, transpose_b=True, name="p")
+    grad = tf.gen_ops.bias_add_grad(a)
+    assert tf.gen_ops.mat_mul.__name__ == "mat_mul" and product.op.name == "p"
+    assert hasattr(tf.gen_ops, "fused_batch_norm_v3") and hasattr(tf.gen_ops, "add_v2")
+    with pytest.raises(TypeError, match="takes 2 inputs"):
+        tf.gen_ops.mat_mul(a, a, a)
+    with tf.Session(graph=graph, config=CPU) as sess:
+        av = np.array([[1.0, 2.0], [3.0, 4.0]])
+        np.testing.assert_allclose(sess.run(product), av @ av.T)
+        np.testing.assert_allclose(sess.run(grad), [4.0, 6.0])
+
+
 def test_control_dependencies_and_group(graph):
     v = tf.Variable(0, name="counter")
     inc = v.assign_add(1)
