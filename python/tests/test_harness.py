@@ -54,3 +54,18 @@ def test_run_job(tmp_path):
                                 config_file=str(config))
     assert summary["steps"] == len(steps) > 0
     assert config.exists()  # Written with the starting limits.
+
+
+def test_sweep_example_runs_and_plots(tmp_path):
+    import subprocess
+    import sys
+    root = os.environ.get("MINITF_SOURCE_DIR", ".")
+    plot = str(tmp_path / "sweep.png")
+    result = subprocess.run([sys.executable, "examples/python/sweep_colocation.py", "--seconds",
+                             "1.5", "--shares", "25", "100", "--out", plot],
+                            capture_output=True, text=True, cwd=root, env=dict(os.environ),
+                            timeout=300)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("perfControl  25: guarantee") and lines[-1] == f"wrote {plot}"
+    assert os.path.getsize(plot) > 0
