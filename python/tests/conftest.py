@@ -38,6 +38,18 @@ def need(*modules: str) -> None:
 
 import graphs  # noqa: E402
 
+# A session of the CPU alone (SimGPU would model its time).
+CPU = {"device_count": {"GPU": 0}}
+
+
+@pytest.fixture
+def graph():
+    """A new Graph, the default one for the test."""
+    import minitf
+    g = minitf.Graph()
+    with g.as_default():
+        yield g
+
 
 @pytest.fixture(autouse=True, scope="session")
 def _remove_graph_files():

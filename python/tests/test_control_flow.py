@@ -1,7 +1,7 @@
 """tf.cond and tf.while_loop built from Python, after the scenarios of
 TensorFlow's control_flow_ops_py_test.py (cond v1, while v1)."""
 
-from conftest import need
+from conftest import CPU, need
 
 need()
 
@@ -9,15 +9,6 @@ import numpy as np
 import pytest
 
 import minitf as tf
-
-CPU = {"device_count": {"GPU": 0}}
-
-
-@pytest.fixture
-def graph():
-    g = tf.Graph()
-    with g.as_default():
-        yield g
 
 
 def test_cond_runs_the_taken_branch_only(graph):

@@ -2,7 +2,7 @@
 gradients_test.py and the optimizers' tests (gradient_descent_test.py,
 momentum_test.py, adam_test.py), written for minitf."""
 
-from conftest import need
+from conftest import CPU, need
 
 need()
 
@@ -10,15 +10,6 @@ import numpy as np
 import pytest
 
 import minitf as tf
-
-CPU = {"device_count": {"GPU": 0}}
-
-
-@pytest.fixture
-def graph():
-    g = tf.Graph()
-    with g.as_default():
-        yield g
 
 
 def test_names_are_unique_and_scoped(graph):

@@ -55,16 +55,21 @@ TEST(DirectSessionConcurrencyTest, ConcurrentRunsGetTheirOwnResults) {
   for (int t = 0; t < kThreads; ++t) EXPECT_EQ(failures[t], 0) << "thread " << t;
 }
 
-TEST(DirectSessionConcurrencyTest, ConcurrentTimeoutsAndSuccessesDoNotInterfere) {
+// "blocked" runs until its step is cancelled; "inc" gives 1 + 1.
+GraphDef BlockedAndIncrementGraph() {
   Scope root = Scope::NewRootScope();
   Output c = ops::Const(root, Tensor::Scalar<int32_t>(1));
   OpBuilder(root.WithOpName("blocked"), "_TestBlockUntilCancelled").Input(c).Finalize1();
   OpBuilder(root.WithOpName("inc"), "_TestIncrement").Input(c).Finalize1();
   GraphDef def;
-  ASSERT_TRUE(root.ToGraphDef(&def).ok());
+  EXPECT_TRUE(root.ToGraphDef(&def).ok());
+  return def;
+}
+
+TEST(DirectSessionConcurrencyTest, ConcurrentTimeoutsAndSuccessesDoNotInterfere) {
   auto session = NewSession(SessionOptions());
   ASSERT_TRUE(session.ok());
-  ASSERT_TRUE((*session)->Create(def).ok());
+  ASSERT_TRUE((*session)->Create(BlockedAndIncrementGraph()).ok());
   std::vector<std::thread> threads;
   std::vector<int> wrong(4, 0);
   for (int t = 0; t < 4; ++t) {
@@ -90,15 +95,9 @@ TEST(DirectSessionConcurrencyTest, ConcurrentTimeoutsAndSuccessesDoNotInterfere)
 // RunOptions::cancellation_manager stops the one Run it is given, from
 // another thread, and leaves the session's other Runs alone.
 TEST(DirectSessionConcurrencyTest, RunCancellationStopsOnlyItsOwnRun) {
-  Scope root = Scope::NewRootScope();
-  Output c = ops::Const(root, Tensor::Scalar<int32_t>(1));
-  OpBuilder(root.WithOpName("blocked"), "_TestBlockUntilCancelled").Input(c).Finalize1();
-  OpBuilder(root.WithOpName("inc"), "_TestIncrement").Input(c).Finalize1();
-  GraphDef def;
-  ASSERT_TRUE(root.ToGraphDef(&def).ok());
   auto session = NewSession(SessionOptions());
   ASSERT_TRUE(session.ok());
-  ASSERT_TRUE((*session)->Create(def).ok());
+  ASSERT_TRUE((*session)->Create(BlockedAndIncrementGraph()).ok());
   CancellationManager cancel;
   RunOptions options;
   options.cancellation_manager = &cancel;
