@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import json
 import os
 import threading
 from typing import Any, Callable, Dict, List, Optional, Tuple
@@ -196,6 +197,7 @@ class Session:
             data, is_text = self._graph._graph.serialize_from(0), False
         else:
             data, is_text = _graph_bytes(graph)
+        self._config = config
         self._session = _minitf.Session(data, is_text, _config_dict(config))
         self._closed = False
         self._default_contexts: List[Any] = []
@@ -246,6 +248,28 @@ class Session:
             return
         self._closed = True
         self._session.close()
+
+    def set_gpu_config(self, max_device_mem: Optional[int] = None,
+                       perf_control: Optional[int] = None, device: str = "GPU:0") -> None:
+        """Changes the session's GPU memory limit (bytes) and perfControl
+        (0..100) between steps, through its AntMan config file (the
+        ``gpu_config_file`` of its config); None keeps a setting. The
+        session applies it before a step that follows."""
+        self._check_open()
+        self._session.set_gpu_config(max_device_mem, perf_control, device)
+
+    def gpu_status(self) -> Optional[dict]:
+        """The session's AntMan statistics file (``gpu_status_file``) as a
+        dict, or None before it is written (docs/ANTMAN.md has its keys)."""
+        path = _config_dict(self._config).get("gpu_status_file")
+        if not path:
+            raise ValueError("the session has no GPU status file: make it with config "
+                             "gpu_status_file=PATH")
+        try:
+            with open(path) as f:
+                return json.load(f)
+        except FileNotFoundError:
+            return None
 
     def list_devices(self) -> List["_DeviceAttributes"]:
         return [_DeviceAttributes(name) for name in self._session.list_devices()]

@@ -1,8 +1,11 @@
 #include "python/src/session_binding.h"
 
 #include <cstdint>
+#include <fstream>
 #include <map>
 #include <memory>
+#include <optional>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -18,7 +21,9 @@
 #include "python/src/numpy_tensor.h"
 #include "python/src/status_error.h"
 #include "runtime/cancellation.h"
+#include "platform/file.h"
 #include "runtime/graph_def_io.h"
+#include "session/antman/gpu_config.h"
 #include "session/session.h"
 
 namespace minitf::python {
@@ -108,7 +113,9 @@ class PySession {
                                              : ParseBinaryGraphDef(data, "graph");
     ThrowIfError(graph.status());
     RecordPlaceholders(*graph);
-    absl::StatusOr<std::unique_ptr<Session>> session = NewSession(ParseConfig(config));
+    const SessionOptions options = ParseConfig(config);
+    gpu_config_file_ = options.gpu_config_file;
+    absl::StatusOr<std::unique_ptr<Session>> session = NewSession(options);
     ThrowIfError(session.status());
     session_ = *std::move(session);
     ThrowIfError(session_->Create(*graph));
@@ -213,6 +220,43 @@ class PySession {
     ThrowIfError(session_->Extend(*graph));
   }
 
+  // Rewrites the session's AntMan config file (the `gpu_config_file` it was
+  // made with) with `max_device_mem` bytes for `device` and `perf_control`,
+  // each kept as the file has it when not given; the session applies it
+  // before its next step (docs/ANTMAN.md).
+  void SetGpuConfig(std::optional<int64_t> max_device_mem, std::optional<int> perf_control,
+                    const std::string& device) {
+    if (gpu_config_file_.empty()) {
+      throw StatusError(absl::FailedPreconditionError(
+          "the session has no GPU config file: make it with config gpu_config_file=PATH"));
+    }
+    GPUConfig gpu;
+    if (std::ifstream in(gpu_config_file_); in) {
+      std::stringstream text;
+      text << in.rdbuf();
+      absl::StatusOr<GPUConfig> current = ParseGPUConfig(text.str(), gpu_config_file_);
+      ThrowIfError(current.status());
+      gpu = *current;
+    }
+    if (max_device_mem.has_value()) {
+      if (*max_device_mem <= 0) {
+        throw StatusError(absl::InvalidArgumentError(absl::StrCat(
+            "max_device_mem wants a positive number of bytes, got ", *max_device_mem)));
+      }
+      absl::StatusOr<std::string> key = NormalizeGPUConfigDeviceKey(device);
+      ThrowIfError(key.status());
+      gpu.max_device_mem[*key] = *max_device_mem;
+    }
+    if (perf_control.has_value()) {
+      if (*perf_control < 0 || *perf_control > 100) {
+        throw StatusError(absl::InvalidArgumentError(
+            absl::StrCat("perf_control wants 0..100, got ", *perf_control)));
+      }
+      gpu.perf_control = *perf_control;
+    }
+    ThrowIfError(WriteFileAtomically(gpu_config_file_, GPUConfigToJson(gpu)));
+  }
+
   // The DataType of the placeholder `name` ("node" or "node:0") feeds, or
   // -1 when it names no placeholder.
   int PlaceholderDtype(const std::string& name) const {
@@ -274,6 +318,7 @@ class PySession {
   }
 
   std::unique_ptr<Session> session_;
+  std::string gpu_config_file_;  // AntMan's, from the config; "" for none.
   absl::flat_hash_map<std::string, DataType> placeholder_dtypes_;  // By node name.
   Mutex mu_;
   int64_t next_callable_ ABSL_GUARDED_BY(mu_) = 0;
@@ -290,6 +335,9 @@ void DefineSession(py::module_& module) {
            "text when is_text).")
       .def("extend", &PySession::Extend, py::arg("graph_def"),
            "Adds the nodes of a serialized GraphDef to the session's graph.")
+      .def("set_gpu_config", &PySession::SetGpuConfig, py::arg("max_device_mem"),
+           py::arg("perf_control"), py::arg("device"),
+           "Rewrites the session's AntMan config file (None keeps a setting).")
       .def("placeholder_dtype", &PySession::PlaceholderDtype, py::arg("name"),
            "The DataType enum of the placeholder a feed name names, or -1.")
       .def("run", &PySession::Run, py::arg("feeds"), py::arg("fetches"), py::arg("targets"),
