@@ -38,5 +38,19 @@ from minitf.variables import (AdamOptimizer, GradientDescentOptimizer, MomentumO
 train = _types.SimpleNamespace(GradientDescentOptimizer=GradientDescentOptimizer,
                                MomentumOptimizer=MomentumOptimizer, AdamOptimizer=AdamOptimizer,
                                Optimizer=Optimizer)
-compat = _types.SimpleNamespace(v1=_types.ModuleType("minitf.compat.v1"))
+
+def disable_eager_execution() -> None:
+    """TensorFlow 2's switch to graph mode: minitf is always in graph mode."""
+
+
+def _compat_v1() -> _types.ModuleType:
+    # tf.compat.v1: the same API, for scripts written against it.
+    module = _types.ModuleType("minitf.compat.v1", "TensorFlow's v1 API (the whole of minitf).")
+    for key, value in globals().items():
+        if not key.startswith("_"):
+            setattr(module, key, value)
+    return module
+
+
+compat = _types.SimpleNamespace(v1=_compat_v1())
 __version__ = "0.1.0"

@@ -204,3 +204,17 @@ def test_mlp_learns_xor(graph):
         for _ in range(300):
             sess.run(train, {x: inputs, y: labels})
         assert sess.run(accuracy, {x: inputs, y: labels}) == 1.0
+
+
+def test_a_tf_compat_v1_script_runs_unchanged(graph):
+    v1 = tf.compat.v1
+    v1.disable_eager_execution()
+    x = v1.placeholder(v1.float32, shape=[None, 2], name="x")
+    w = v1.Variable([[1.0], [2.0]], name="w")
+    loss = v1.reduce_mean(v1.square(v1.matmul(x, w)))
+    train = v1.train.GradientDescentOptimizer(0.1).minimize(loss)
+    with v1.Session(config=v1.ConfigProto(device_count={"GPU": 0})) as sess:
+        sess.run(v1.global_variables_initializer())
+        before = sess.run(loss, {x: [[1.0, 1.0]]})
+        sess.run(train, {x: [[1.0, 1.0]]})
+        assert sess.run(loss, {x: [[1.0, 1.0]]}) < before
