@@ -5,7 +5,7 @@ printing the loss and the time of each step.
     PYTHONPATH=build/python python3 examples/python/run_tf_graph.py \\
         tests/fixtures/tf/resnet50_train/graph.pb --init init --target train \\
         --loss loss:0 --steps 3 --random-feeds images:0=float32:32,224,224,3 \\
-        --random-feeds labels:0=int32:32:1000
+        --random-feeds labels:0=int32:32:1000 [--device GPU]
 
 (after `pip install .`, without PYTHONPATH). Feeds come from .npy files
 (--feed name=file.npy) or are random (--random-feeds name=dtype:shape[:high]).
@@ -40,6 +40,8 @@ def main() -> None:
     parser.add_argument("--feed", action="append", default=[], help="name=file.npy")
     parser.add_argument("--random-feeds", action="append", default=[],
                         help="name=dtype:d0,d1,...[:high]")
+    parser.add_argument("--device", default="CPU", choices=["CPU", "GPU"],
+                        help="GPU: SimGPU here, the CUDA device where there is one")
     args = parser.parse_args()
 
     rng = np.random.default_rng(0)
@@ -48,7 +50,8 @@ def main() -> None:
         name, path = spec.split("=", 1)
         feeds[name] = np.load(path)
 
-    with tf.Session(graph=args.graph) as sess:
+    config = {"device_count": {"GPU": 0}} if args.device == "CPU" else None
+    with tf.Session(graph=args.graph, config=config) as sess:
         print("devices:", ", ".join(d.name for d in sess.list_devices()))
         if args.init:
             sess.run(args.init)
