@@ -23,8 +23,22 @@ class SimplePropagatorState {
   // A ready node, and whether it is dead (it does not run; its outputs are
   // dead).
   struct TaggedNode {
-    const NodeItem* item;
-    bool is_dead;
+    TaggedNode() = default;
+    TaggedNode(const NodeItem* item, bool is_dead) : item(item), is_dead(is_dead) {}
+    // Copied field by field, never as one 16-byte move: a node pushed onto
+    // a ready list is read back at once, and a 16-byte load of what an
+    // 8-byte and a 1-byte store just wrote cannot be forwarded from them
+    // (it waits for both to reach the cache: half of PropagateOutputs' time
+    // on a NoOp chain).
+    TaggedNode(const TaggedNode& other) : item(other.item), is_dead(other.is_dead) {}
+    TaggedNode& operator=(const TaggedNode& other) {
+      item = other.item;
+      is_dead = other.is_dead;
+      return *this;
+    }
+
+    const NodeItem* item = nullptr;
+    bool is_dead = false;
   };
   using TaggedNodeSeq = absl::InlinedVector<TaggedNode, 8>;
 
