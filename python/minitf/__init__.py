@@ -16,7 +16,7 @@ Errors are ``minitf.errors``' classes, named as ``tf.errors``'.
 
 import types as _types
 
-from minitf import errors
+from minitf import datasets, errors
 from minitf.dtypes import DType, as_dtype, bool, double, float32, float64, int32, int64, resource
 from minitf.framework import (Graph, GraphDef, Operation, Tensor, control_dependencies, device,
                               get_default_graph, name_scope, reset_default_graph)
