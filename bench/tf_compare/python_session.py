@@ -1,4 +1,5 @@
-"""Python's sess.run against TensorFlow's, side by side: one training step
+"""Python's sess.run against TensorFlow's, side by side: feed two scalars, add, fetch;
+and one training step
 of a fixture's graph (tests/fixtures/tf/<name>) per call, through
 ``tf.compat.v1.Session.run`` (TensorFlow 2.21 from tools/venv-tf, its
 defaults, CPU) and ``minitf.Session.run`` (this build's package, CPU only),
@@ -50,6 +51,32 @@ fetches = [args["target"]]
 ''' + TIMED
 
 
+# Feed two float scalars, fetch their sum: the per-call cost of sess.run
+# itself (bench_tf_peer's BM_SessionRunAdd, from Python).
+ADD_TF = r'''
+import json, sys, time
+import tensorflow as tf
+args = json.loads(sys.argv[3])
+tf.compat.v1.disable_eager_execution()
+x = tf.compat.v1.placeholder(tf.float32, [], name="x")
+y = tf.compat.v1.placeholder(tf.float32, [], name="y")
+z = x + y
+sess = tf.compat.v1.Session(config=tf.compat.v1.ConfigProto(device_count={"GPU": 0}))
+fetches, feed = z, {x: 1.0, y: 2.0}
+''' + TIMED
+
+ADD_MINITF = r'''
+import json, sys, time
+import minitf as tf
+args = json.loads(sys.argv[3])
+x = tf.placeholder(tf.float32, [], name="x")
+y = tf.placeholder(tf.float32, [], name="y")
+z = x + y
+sess = tf.Session(config={"device_count": {"GPU": 0}})
+fetches, feed = z, {x: 1.0, y: 2.0}
+''' + TIMED
+
+
 def run_side(python, script, graph, feeds, args, env):
     done = subprocess.run([python, "-c", script, graph, json.dumps(feeds), json.dumps(args)],
                           capture_output=True, text=True, env=env, timeout=600)
@@ -68,24 +95,27 @@ def main():
     parser.add_argument("--tf-python", default=os.path.join(ROOT, "tools/venv-tf/bin/python"))
     args = parser.parse_args()
     env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2")
-    print("| graph | TensorFlow sess.run (µs) | minitf sess.run (µs) | minitf / TF |")
+    print("| one call runs | TensorFlow sess.run (µs) | minitf sess.run (µs) | minitf / TF |")
     print("|---|---|---|---|")
+    rows = [("feed 2 scalars, Add, fetch", ADD_TF, ADD_MINITF, "", {}, {})]
     for name in args.fixtures:
         directory = os.path.join(ROOT, "tests", "fixtures", "tf", name)
         with open(os.path.join(directory, "manifest.json")) as f:
             manifest = json.load(f)
         feeds = {t: os.path.join(directory, p) for t, p in manifest["feeds"].items()}
-        side_args = {"init": manifest["init"], "target": manifest["target"],
-                     "calls": args.calls, "warmup": args.warmup}
-        graph = os.path.join(directory, manifest["graph"])
+        rows.append((f"{name} training step", TF_SIDE, MINITF_SIDE,
+                     os.path.join(directory, manifest["graph"]), feeds,
+                     {"init": manifest["init"], "target": manifest["target"]}))
+    for label_row, tf_script, minitf_script, graph, feeds, extra in rows:
+        side_args = dict(extra, calls=args.calls, warmup=args.warmup)
         tf_us, minitf_us = [], []
         for r in range(args.rounds):
-            sides = [("tf", args.tf_python, TF_SIDE), ("minitf", sys.executable, MINITF_SIDE)]
+            sides = [("tf", args.tf_python, tf_script), ("minitf", sys.executable, minitf_script)]
             for label, python, script in (sides if r % 2 == 0 else sides[::-1]):
                 us = run_side(python, script, graph, feeds, side_args, env)
                 (tf_us if label == "tf" else minitf_us).append(us)
         t, m = statistics.median(tf_us), statistics.median(minitf_us)
-        print(f"| {name} | {t:.0f} | {m:.0f} | {m / t:.2f}x |")
+        print(f"| {label_row} | {t:.1f} | {m:.1f} | {m / t:.2f}x |")
 
 
 if __name__ == "__main__":

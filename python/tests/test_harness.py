@@ -35,6 +35,14 @@ def test_colocate_a_scenario_dict(tmp_path):
     assert list(result.throughput.columns) == ["time_s", "guarantee", "opportunistic"]
     assert "utilisation" in result.memory
     assert {"from_s", "to_s", "guarantee_steps_per_s"} <= set(result.phases)
+    # The DataFrames are the CSV files the command wrote for the run.
+    import pandas as pd
+    out = tmp_path / "run"
+    pd.testing.assert_frame_equal(result.throughput, pd.read_csv(out / "throughput.csv"))
+    pd.testing.assert_frame_equal(result.memory, pd.read_csv(out / "device_timeline.csv"))
+    guarantee = result.steps[result.steps["job"] == "guarantee"].drop(columns="job")
+    pd.testing.assert_frame_equal(guarantee.reset_index(drop=True),
+                                  pd.read_csv(out / "guarantee.steps.csv"))
     figure = result.plot(str(tmp_path / "plot.png"))
     assert os.path.getsize(tmp_path / "plot.png") > 0
     assert len(figure.axes) == 2
