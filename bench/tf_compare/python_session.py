@@ -1,6 +1,6 @@
-"""Python's sess.run against TensorFlow's, side by side: feed two scalars, add, fetch;
-and one training step
-of a fixture's graph (tests/fixtures/tf/<name>) per call, through
+"""Python's sess.run against TensorFlow's, side by side: per call, feed two
+scalars, add and fetch the sum; or one training step of a fixture's graph
+(tests/fixtures/tf/<name>); through
 ``tf.compat.v1.Session.run`` (TensorFlow 2.21 from tools/venv-tf, its
 defaults, CPU) and ``minitf.Session.run`` (this build's package, CPU only),
 each side in a process of its own, the one that goes first alternating by
