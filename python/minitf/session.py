@@ -200,6 +200,7 @@ class Session:
         self._config = config
         self._session = _minitf.Session(data, is_text, _config_dict(config))
         self._closed = False
+        self._sync_lock = threading.Lock()
         self._default_contexts: List[Any] = []
 
     @property
@@ -230,10 +231,13 @@ class Session:
     def _sync_graph(self) -> None:
         if self._graph is None:
             return
-        count = self._graph._graph.num_nodes()
-        if count > self._nodes_seen:
-            self._session.extend(self._graph._graph.serialize_from(self._nodes_seen))
-            self._nodes_seen = count
+        # Runs from several threads extend the session once (extend releases
+        # the GIL while the session takes the nodes).
+        with self._sync_lock:
+            count = self._graph._graph.num_nodes()
+            if count > self._nodes_seen:
+                self._session.extend(self._graph._graph.serialize_from(self._nodes_seen))
+                self._nodes_seen = count
 
     def __del__(self):
         # A session left open is closed when it goes; errors there go nowhere.

@@ -59,6 +59,30 @@ def test_session_sees_nodes_added_after_it_was_made(graph):
     sess.close()
 
 
+def test_threads_running_a_grown_graph_extend_the_session_once(graph):
+    import threading
+    a = tf.constant(2.0)
+    sess = tf.Session(graph=graph, config=CPU)
+    assert sess.run(a) == 2.0
+    b = a * 3.0  # Added after the session was made: the next runs bring it in.
+    results, errors = [], []
+
+    def worker():
+        try:
+            for _ in range(20):
+                results.append(sess.run(b))
+        except Exception as e:  # noqa: BLE001
+            errors.append(e)
+
+    threads = [threading.Thread(target=worker) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    sess.close()
+    assert errors == [] and results == [6.0] * 80
+
+
 def test_gradients(graph):
     x = tf.placeholder(tf.float32, name="x")
     y = 3.0 * tf.square(x)
