@@ -64,12 +64,18 @@ def test_threads_running_a_grown_graph_extend_the_session_once(graph):
     a = tf.constant(2.0)
     sess = tf.Session(graph=graph, config=CPU)
     assert sess.run(a) == 2.0
-    b = a * 3.0  # Added after the session was made: the next runs bring it in.
+    # Nodes added after the session was made (many, so that taking them in
+    # takes a while): the next runs bring them in.
+    b = a
+    for _ in range(3000):
+        b = b + 1.0
+    start = threading.Barrier(4)
     results, errors = [], []
 
     def worker():
+        start.wait()
         try:
-            for _ in range(20):
+            for _ in range(5):
                 results.append(sess.run(b))
         except Exception as e:  # noqa: BLE001
             errors.append(e)
@@ -80,7 +86,7 @@ def test_threads_running_a_grown_graph_extend_the_session_once(graph):
     for t in threads:
         t.join()
     sess.close()
-    assert errors == [] and results == [6.0] * 80
+    assert errors == [] and results == [3002.0] * 20
 
 
 def test_gradients(graph):
