@@ -282,15 +282,19 @@ class Session:
         feeds = []
         for key, value in (feed_dict or {}).items():
             name = _feed_name(key)
-            feeds.append((name, self._as_feed_array(name, value)))
+            feeds.append((name, self._as_feed_array(name, value, self._feed_dtype(name))))
         return feeds
 
-    def _as_feed_array(self, name: str, value) -> np.ndarray:
-        # As TensorFlow: a placeholder's value is converted to its dtype.
+    def _feed_dtype(self, name: str) -> Optional[_dtypes.DType]:
+        """The dtype a feed of `name` is converted to: its placeholder's (as
+        TensorFlow converts it), None for any other tensor."""
         enum = self._session.placeholder_dtype(name)
-        if enum < 0:
+        return None if enum < 0 else _dtypes.as_dtype(enum)
+
+    @staticmethod
+    def _as_feed_array(name: str, value, dtype: Optional[_dtypes.DType]) -> np.ndarray:
+        if dtype is None:
             return np.asarray(value)
-        dtype = _dtypes.as_dtype(enum)
         try:
             return np.asarray(value, dtype=dtype.as_numpy_dtype)
         except (TypeError, ValueError) as e:
@@ -323,13 +327,14 @@ class Session:
         mapper = _FetchMapper(fetches)
         names = [_feed_name(key) for key in (feed_list or [])]
         handle = self._session.make_callable(names, mapper.tensors, mapper.targets)
+        dtypes = [self._feed_dtype(n) for n in names]  # Looked up once, not per call.
         session = self
 
         def call(*values):
             if len(values) != len(names):
                 raise TypeError(f"the callable takes {len(names)} feed values, "
                                 f"{len(values)} given")
-            arrays = [session._as_feed_array(n, v) for n, v in zip(names, values)]
+            arrays = [session._as_feed_array(n, v, d) for n, v, d in zip(names, values, dtypes)]
             session._check_open()
             return mapper.build(_as_results(session._session.run_callable(handle, arrays)))
 

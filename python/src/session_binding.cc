@@ -1,11 +1,9 @@
 #include "python/src/session_binding.h"
 
 #include <cstdint>
-#include <fstream>
 #include <map>
 #include <memory>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -231,12 +229,16 @@ class PySession {
           "the session has no GPU config file: make it with config gpu_config_file=PATH"));
     }
     GPUConfig gpu;
-    if (std::ifstream in(gpu_config_file_); in) {
-      std::stringstream text;
-      text << in.rdbuf();
-      absl::StatusOr<GPUConfig> current = ParseGPUConfig(text.str(), gpu_config_file_);
+    // The settings not given stay as the file has them (none yet: it may
+    // not exist).
+    absl::StatusOr<std::string> text =
+        ReadRegularFile(gpu_config_file_, int64_t{1} << 20, "a GPU config");
+    if (text.ok()) {
+      absl::StatusOr<GPUConfig> current = ParseGPUConfig(*text, gpu_config_file_);
       ThrowIfError(current.status());
       gpu = *current;
+    } else if (!absl::IsNotFound(text.status())) {
+      ThrowIfError(text.status());
     }
     if (max_device_mem.has_value()) {
       if (*max_device_mem <= 0) {
