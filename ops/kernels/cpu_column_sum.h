@@ -1,10 +1,11 @@
 // The host's sums along a dimension that is not the innermost: out[o, i] =
 // the sum over r of in[o, r, i], for a tensor seen as [outer, folded,
 // inner] (a column sum is outer 1; BiasAddGrad's NHWC sum over the rows,
-// Sum and Mean over any axis but the last). Floats add in double, one row
-// after another, as SumAccumulator<float> says; double adds in double.
+// Sum and Mean over any axis but the last). Floats add eight rows at a time
+// in float, each such sum into an accumulator in double (SumAccumulator<float>);
+// double adds in double.
 // Each thread folds a block of columns of one outer index over every row
-// (acc[chunk] += row[chunk], row after row: contiguous reads a vector wide,
+// (acc[chunk] += the sum of eight rows' chunks: contiguous reads a vector wide,
 // at the width of cpu_vector_loops.h), so no thread waits for another and
 // the result does not depend on how many threads there are.
 //

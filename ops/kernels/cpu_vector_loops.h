@@ -47,12 +47,18 @@ struct MomentumStep {
 };
 
 struct VectorLoops {
-  // acc[j] += x[r * row_stride + j] for r < rows and j < cols, one row after
-  // another, in double.
+  // acc[j] += x[r * row_stride + j] for r < rows and j < cols: each eight
+  // rows' values added in the input's type, one row after another, and that
+  // sum added to acc in double; the last rows (fewer than eight) one by one
+  // in double.
   void (*add_rows_float)(const float* x, int64_t rows, int64_t row_stride, int64_t cols,
                          double* acc);
   void (*add_rows_double)(const double* x, int64_t rows, int64_t row_stride, int64_t cols,
                           double* acc);
+  // out[r] = the sum of x[r * cols + j] over j < cols, in double, for
+  // r < rows (in an order that depends only on cols).
+  void (*sum_rows_float)(const float* x, int64_t rows, int64_t cols, double* out);
+  void (*sum_rows_double)(const double* x, int64_t rows, int64_t cols, double* out);
   // Batch normalization over rows of `channels` values (NHWC), the
   // per-channel statistics in double:
   //   squares[c] += (x - mean[c])^2, the difference in double;

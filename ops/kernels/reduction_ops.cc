@@ -21,6 +21,7 @@
 
 #include "absl/status/statusor.h"
 #include "ops/kernels/cpu_column_sum.h"
+#include "ops/kernels/cpu_row_sum.h"
 #include "ops/kernels/sum_accumulator.h"
 #include "ops/util/reduction_axes.h"
 #include "platform/logging.h"
@@ -216,13 +217,14 @@ struct CpuReduce {
   // forms, and every axis is known when compiling (Eigen's IndexList), for
   // Eigen's vectorized evaluators: with axes known only at run time it
   // folds one value at a time, 3 to 7 times slower.
-  // Sums along the contiguous dimension (inner 1: rows, or everything) add
-  // in T, as TensorFlow's do: Eigen adds them by blocks of 1024 and then
-  // pairwise, so the error does not grow with the number of values. Other
-  // sums (columns, a middle axis) add one row after another, and do so in
-  // SumAccumulator<T> (double for float).
-  // Floating sums of that kind go through functor::SumMiddleAxis, which
-  // folds blocks of columns at the machine's vector width.
+  // Floating sums add in SumAccumulator<T> (double for float) at the
+  // machine's vector width, in an order that depends only on the shape:
+  // along the contiguous dimension (inner 1: rows, or everything) through
+  // functor::SumInnerAxis, in 32 lanes per row; along any other through
+  // functor::SumMiddleAxis, eight rows at a time into blocks of columns.
+  // TensorFlow adds floats in float, by Eigen's blocks of 1024 and then
+  // pairwise: its answers and these differ in the last bits, these being the
+  // nearer to the exact sum. Integer sums and the other folds are Eigen's.
   template <typename T, typename Reducer>
   static void FoldMiddle(const Eigen::ThreadPoolDevice& d, const Tensor& in, int64_t outer,
                          int64_t folded, int64_t inner, Tensor* out) {
@@ -230,11 +232,15 @@ struct CpuReduce {
     const Eigen::IndexList<Eigen::type2index<1>> axis1;
     const Eigen::IndexList<Eigen::type2index<0>> axis0;
     auto result = out->shaped<T, 1>({outer * inner});
-    if (inner == 1) {
+    if constexpr (Reducer::kAdds && std::is_floating_point_v<T>) {
+      if (inner == 1) {
+        functor::SumInnerAxis<T>(d, in.data<T>(), outer, folded, out->data<T>());
+      } else {
+        functor::SumMiddleAxis<T>(d, in.data<T>(), outer, folded, inner, out->data<T>());
+      }
+    } else if (inner == 1) {
       const auto x = in.shaped<T, 2>({outer, folded});
       result.device(d) = Reducer::Reduce(x, axis1);
-    } else if constexpr (Reducer::kAdds && std::is_floating_point_v<T>) {
-      functor::SumMiddleAxis<T>(d, in.data<T>(), outer, folded, inner, out->data<T>());
     } else if (outer == 1) {
       const auto x = in.shaped<T, 2>({folded, inner}).template cast<Acc>();
       result.device(d) = Reducer::Reduce(x, axis0).template cast<T>();

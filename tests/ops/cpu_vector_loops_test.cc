@@ -1,7 +1,7 @@
 // The host loops compiled per vector width (ops/kernels/cpu_vector_loops.h)
-// and the column sums built on them (cpu_column_sum.h): every width this
-// processor has gives the same bits as the baseline, and the baseline the
-// answer of a plain loop written here; the sums against sums in long
+// and the sums built on them (cpu_column_sum.h, cpu_row_sum.h): every width
+// this processor has gives the same bits as the baseline, and the baseline
+// the answer of a plain loop written here; the sums against sums in long
 // double, over shapes whose blocks do not divide the columns. ctest also
 // runs the reduction, bias and training-op tests under MINITF_MAX_CPU_ISA
 // =avx2 and =baseline (tests/CMakeLists.txt).
@@ -17,6 +17,7 @@
 
 #include "gtest/gtest.h"
 #include "ops/kernels/cpu_column_sum.h"
+#include "ops/kernels/cpu_row_sum.h"
 #include "runtime/threadpool.h"
 
 namespace minitf::functor {
@@ -44,18 +45,33 @@ bool SameBits(const std::vector<T>& a, const std::vector<T>& b) {
   return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
 }
 
+// add_rows as its header says: each eight rows added in X, one row after
+// another, that sum into the accumulator in double; the rest one by one.
+template <typename X>
+void ReferenceAddRows(const std::vector<X>& x, int64_t rows, int64_t stride, int64_t cols,
+                      std::vector<double>* acc) {
+  int64_t r = 0;
+  for (; r + 8 <= rows; r += 8) {
+    for (int64_t j = 0; j < cols; ++j) {
+      X sum = x[r * stride + j];
+      for (int64_t k = 1; k < 8; ++k) sum += x[(r + k) * stride + j];
+      (*acc)[j] += static_cast<double>(sum);
+    }
+  }
+  for (; r < rows; ++r) {
+    for (int64_t j = 0; j < cols; ++j) (*acc)[j] += static_cast<double>(x[r * stride + j]);
+  }
+}
+
 TEST(VectorLoopsTest, AddRowsIsTheSameAtEveryWidth) {
-  // 37 columns of a 41-wide row, 29 rows: no width divides either.
+  // 37 columns of a 41-wide row, 29 rows (three blocks of eight and five
+  // more): no width divides either.
   const int64_t rows = 29, stride = 41, cols = 37;
   const std::vector<float> x = Random<float>(rows * stride, 1, -1e3, 1e3);
   const std::vector<double> xd = Random<double>(rows * stride, 2, -1e3, 1e3);
   std::vector<double> expected(cols, 0.5), expected_d(cols, 0.5);
-  for (int64_t r = 0; r < rows; ++r) {
-    for (int64_t j = 0; j < cols; ++j) {
-      expected[j] += static_cast<double>(x[r * stride + j]);
-      expected_d[j] += xd[r * stride + j];
-    }
-  }
+  ReferenceAddRows(x, rows, stride, cols, &expected);
+  ReferenceAddRows(xd, rows, stride, cols, &expected_d);
   for (CpuIsa isa : AvailableIsas()) {
     SCOPED_TRACE(CpuIsaName(isa));
     std::vector<double> acc(cols, 0.5), acc_d(cols, 0.5);
@@ -159,6 +175,55 @@ TEST(VectorLoopsTest, AdamMatchesTensorFlowsUpdateAtEveryWidth) {
   CheckAdam<double>(true);
 }
 
+// sum_rows as its header says: a row of fewer than 256 values one value
+// after another in double; a longer one in 32 lanes, each block of 256
+// values added per lane in X (eight values), into the lane in double, then
+// the values left one by one into the lanes, then the lanes pairwise.
+template <typename X>
+double ReferenceSumRow(const X* row, int64_t cols) {
+  if (cols < 256) {
+    double sum = 0;
+    for (int64_t j = 0; j < cols; ++j) sum += static_cast<double>(row[j]);
+    return sum;
+  }
+  std::vector<double> lanes(32, 0.0);
+  const int64_t blocks = cols / 256;
+  for (int64_t b = 0; b < blocks; ++b) {
+    for (int64_t l = 0; l < 32; ++l) {
+      X sum = row[b * 256 + l];
+      for (int64_t k = 1; k < 8; ++k) sum += row[b * 256 + k * 32 + l];
+      lanes[l] += static_cast<double>(sum);
+    }
+  }
+  for (int64_t j = blocks * 256; j < cols; ++j) lanes[(j - blocks * 256) % 32] += row[j];
+  for (int64_t width = 16; width > 0; width /= 2) {
+    for (int64_t l = 0; l < width; ++l) lanes[l] += lanes[l + width];
+  }
+  return lanes[0];
+}
+
+TEST(VectorLoopsTest, SumRowsIsTheSameAtEveryWidth) {
+  for (const int64_t cols : {0, 1, 31, 255, 256, 257, 288, 1000, 2013}) {
+    SCOPED_TRACE(cols);
+    const int64_t rows = 3;
+    const std::vector<float> x = Random<float>(rows * cols, 51, -1e3, 1e3);
+    const std::vector<double> xd = Random<double>(rows * cols, 52, -1e3, 1e3);
+    std::vector<double> expected(rows), expected_d(rows);
+    for (int64_t r = 0; r < rows; ++r) {
+      expected[r] = ReferenceSumRow(x.data() + r * cols, cols);
+      expected_d[r] = ReferenceSumRow(xd.data() + r * cols, cols);
+    }
+    for (CpuIsa isa : AvailableIsas()) {
+      SCOPED_TRACE(CpuIsaName(isa));
+      std::vector<double> out(rows, -1.0), out_d(rows, -1.0);
+      VectorLoopsFor(isa).sum_rows_float(x.data(), rows, cols, out.data());
+      VectorLoopsFor(isa).sum_rows_double(xd.data(), rows, cols, out_d.data());
+      EXPECT_TRUE(SameBits(out, expected));
+      EXPECT_TRUE(SameBits(out_d, expected_d));
+    }
+  }
+}
+
 // Each batch-norm loop at every width against the formula its header
 // gives, element by element, bit for bit: 19 channels (no width divides
 // them) over 23 rows.
@@ -248,19 +313,43 @@ TEST(VectorLoopsTest, ActiveLoopsAreThoseOfTheActiveWidth) {
   EXPECT_EQ(&ActiveVectorLoops(), &VectorLoopsFor(ActiveCpuIsa()));
 }
 
-// out[o, i] = sum over r of in[o, r, i], in long double.
+// out[o, i] = sum over r of in[o, r, i], in long double, and how far a
+// float sum may be from it: adding blocks of eight floats in float errs by at
+// most 7 units of 2^-24 of the block's magnitudes, adding the blocks in
+// double by far less, and rounding to float by half a unit in the last place.
+struct ReferenceSums {
+  std::vector<long double> sum;
+  std::vector<long double> float_error_bound;
+};
+
 template <typename T>
-std::vector<T> ReferenceSum(const std::vector<T>& in, int64_t outer, int64_t folded,
-                            int64_t inner) {
-  std::vector<T> out(static_cast<size_t>(outer * inner));
+ReferenceSums ReferenceSum(const std::vector<T>& in, int64_t outer, int64_t folded,
+                           int64_t inner) {
+  ReferenceSums ref;
   for (int64_t o = 0; o < outer; ++o) {
     for (int64_t i = 0; i < inner; ++i) {
-      long double sum = 0;
-      for (int64_t r = 0; r < folded; ++r) sum += in[(o * folded + r) * inner + i];
-      out[o * inner + i] = static_cast<T>(sum);
+      long double sum = 0, magnitude = 0;
+      for (int64_t r = 0; r < folded; ++r) {
+        sum += in[(o * folded + r) * inner + i];
+        magnitude += std::abs(static_cast<long double>(in[(o * folded + r) * inner + i]));
+      }
+      ref.sum.push_back(sum);
+      const long double half_ulp =
+          std::abs(static_cast<long double>(std::nextafter(static_cast<float>(sum), 0.0f)) -
+                   static_cast<float>(sum));
+      ref.float_error_bound.push_back(half_ulp + 8 * std::ldexp(1.0L, -24) * magnitude);
     }
   }
-  return out;
+  return ref;
+}
+
+// A plain float loop's error on the same sums, row after row: what the
+// bound above rules out.
+template <typename T>
+long double NaiveFloatError(const std::vector<T>& in, int64_t folded, long double exact) {
+  float sum = 0;
+  for (int64_t r = 0; r < folded; ++r) sum += static_cast<float>(in[r]);
+  return std::abs(static_cast<long double>(sum) - exact);
 }
 
 TEST(ColumnSumTest, SumsTheMiddleAxisOverBlocksAndThreads) {
@@ -278,13 +367,68 @@ TEST(ColumnSumTest, SumsTheMiddleAxisOverBlocksAndThreads) {
     SumMiddleAxis<float>(pool.eigen_device(), in.data(), s.outer, s.folded, s.inner, out.data());
     SumMiddleAxis<double>(pool.eigen_device(), in_d.data(), s.outer, s.folded, s.inner,
                           out_d.data());
-    const std::vector<float> expected = ReferenceSum(in, s.outer, s.folded, s.inner);
-    const std::vector<double> expected_d = ReferenceSum(in_d, s.outer, s.folded, s.inner);
+    const ReferenceSums expected = ReferenceSum(in, s.outer, s.folded, s.inner);
+    const ReferenceSums expected_d = ReferenceSum(in_d, s.outer, s.folded, s.inner);
     for (size_t i = 0; i < out.size(); ++i) {
-      // Float adds in double: the float nearest the exact sum.
-      ASSERT_EQ(out[i], expected[i]) << i;
-      ASSERT_NEAR(out_d[i], expected_d[i], 1e-12 * (1 + s.folded)) << i;
+      ASSERT_LE(std::abs(out[i] - expected.sum[i]), expected.float_error_bound[i]) << i;
+      ASSERT_NEAR(out_d[i], static_cast<double>(expected_d.sum[i]), 1e-12 * (1 + s.folded)) << i;
     }
+  }
+}
+
+TEST(RowSumTest, SumsTheInnerAxisOverChunksAndThreads) {
+  ThreadPool pool("intra_op", 3);
+  struct Shape {
+    int64_t outer, folded;
+  };
+  // Rows shorter than a lane block, longer than several, and longer than a
+  // chunk (16384 values), which threads add separately.
+  for (const Shape s : {Shape{1, 1}, Shape{7, 3}, Shape{5, 0}, Shape{300, 1000},
+                        Shape{1, 100003}, Shape{3, 16385}, Shape{2000, 37}}) {
+    SCOPED_TRACE(testing::Message() << s.outer << "x" << s.folded);
+    const std::vector<float> in = Random<float>(s.outer * s.folded, 61);
+    const std::vector<double> in_d = Random<double>(s.outer * s.folded, 62);
+    std::vector<float> out(static_cast<size_t>(s.outer), -1.0f);
+    std::vector<double> out_d(static_cast<size_t>(s.outer), -1.0);
+    SumInnerAxis<float>(pool.eigen_device(), in.data(), s.outer, s.folded, out.data());
+    SumInnerAxis<double>(pool.eigen_device(), in_d.data(), s.outer, s.folded, out_d.data());
+    const ReferenceSums expected = ReferenceSum(in, s.outer, s.folded, 1);
+    const ReferenceSums expected_d = ReferenceSum(in_d, s.outer, s.folded, 1);
+    for (size_t i = 0; i < out.size(); ++i) {
+      ASSERT_LE(std::abs(out[i] - expected.sum[i]), expected.float_error_bound[i]) << i;
+      ASSERT_NEAR(out_d[i], static_cast<double>(expected_d.sum[i]), 1e-12 * (1 + s.folded)) << i;
+    }
+  }
+}
+
+TEST(RowSumTest, ALongSumKeepsWhatAFloatLoopLoses) {
+  // 10^8 and then 2^20 ones: a float running sum stays at 10^8 (a float
+  // there is a multiple of 8), so it loses all 2^20 of them.
+  const int64_t n = (int64_t{1} << 20) + 1;
+  std::vector<float> in(static_cast<size_t>(n), 1.0f);
+  in[0] = 1e8f;
+  ThreadPool pool("intra_op", 2);
+  float out = -1;
+  SumInnerAxis<float>(pool.eigen_device(), in.data(), 1, n, &out);
+  const ReferenceSums expected = ReferenceSum(in, 1, n, 1);
+  EXPECT_EQ(expected.sum[0], 1e8L + (1 << 20));
+  const long double error = std::abs(out - expected.sum[0]);
+  EXPECT_LE(error, expected.float_error_bound[0]);
+  // Within two floats of the exact sum (only the first block of eight
+  // loses its ones).
+  EXPECT_LE(error, 16);
+  EXPECT_EQ(NaiveFloatError(in, n, expected.sum[0]), 1 << 20);
+}
+
+TEST(RowSumTest, TheResultDoesNotDependOnTheThreads) {
+  ThreadPool pool1("one", 1), pool4("four", 4);
+  for (const int64_t outer : {1, 40}) {
+    const int64_t folded = outer == 1 ? 200000 : 5000;
+    const std::vector<float> in = Random<float>(outer * folded, 64, -1e4, 1e4);
+    std::vector<float> one(outer), four(outer);
+    SumInnerAxis<float>(pool1.eigen_device(), in.data(), outer, folded, one.data());
+    SumInnerAxis<float>(pool4.eigen_device(), in.data(), outer, folded, four.data());
+    EXPECT_TRUE(SameBits(one, four));
   }
 }
 

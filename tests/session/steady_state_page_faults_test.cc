@@ -9,10 +9,13 @@
 // The process's minor page faults (getrusage) are read over steps 3 to 10.
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
+#include "absl/strings/str_join.h"
 #include "gtest/gtest.h"
 #include "ops/cc/array_ops.h"
 #include "ops/cc/gradients.h"
@@ -64,20 +67,32 @@ TEST(SteadyStatePageFaultsTest, EmbeddingTrainingStepsTakeNoFreshPages) {
   for (int i = 0; i < kIds; ++i) id_values[i] = static_cast<int32_t>((i * 7919) % kRows);
   const Tensor id_tensor = Tensor::FromVector<int32_t>(id_values, TensorShape({kIds}));
   std::vector<float> losses;
-  int64_t faults = 0;
+  std::vector<int64_t> faults;  // Steps 3 to 10.
   for (int step = 1; step <= 10; ++step) {
     const int64_t before = MinorFaults();
     std::vector<Tensor> out;
     const absl::Status s = (*session)->Run({{"ids", id_tensor}}, {"loss"}, {"train"}, &out);
     ASSERT_TRUE(s.ok()) << "step " << step << ": " << s;
-    if (step >= 3) faults += MinorFaults() - before;
+    if (step >= 3) faults.push_back(MinorFaults() - before);
     losses.push_back(out[0].scalar<float>()());
   }
   // The steps train (the gathered rows shrink toward 0) ...
   EXPECT_LT(losses.back(), losses.front());
-  // ... and steps 3 to 10 took at most a few pages between them, where one
-  // fresh 51 MB table-sized buffer per step would be 12500 faults a step.
-  EXPECT_LE(faults, 8 * 8) << "minor page faults over steps 3-10";
+  // ... and steps 3 to 10 took a few pages between them, where one fresh
+  // 51 MB table-sized buffer per step would be 12500 faults a step. Which
+  // pool thread runs which kernel depends on the machine's load, and a
+  // thread touches pages of its own (its stack, its malloc arena) the first
+  // time it runs a kernel, which beside other tests may be as late as step 3
+  // (64 faults in step 3 and 2 after it, once in about 40 runs; 12 and 9 in
+  // two steps): the step that took the most is allowed a one-time cost, the
+  // other seven 64 pages between them. What a step takes again every step
+  // shows in all eight.
+  const std::string per_step = absl::StrJoin(faults, " ");
+  std::sort(faults.begin(), faults.end());
+  int64_t all_but_the_most = 0;
+  for (size_t i = 0; i + 1 < faults.size(); ++i) all_but_the_most += faults[i];
+  EXPECT_LE(all_but_the_most, 64) << "minor page faults, steps 3-10: " << per_step;
+  EXPECT_LE(faults.back(), 1000) << "minor page faults, steps 3-10: " << per_step;
 }
 
 }  // namespace
