@@ -431,8 +431,13 @@ void ExecutorState<P>::Process(ReadyQueue* queue) {
   OpKernelContext::Params params;
   FillStepParams(&params);
   const bool collect_stats = args_.stats_collector != nullptr;
-  while (!inline_ready.empty()) {
-    const ReadyNode next = inline_ready.pop_front();
+  // The node to run; a chain's next node goes straight here, not through
+  // the queue.
+  ReadyNode next;
+  bool have_next = false;
+  while (have_next || !inline_ready.empty()) {
+    if (!have_next) next = inline_ready.pop_front();
+    have_next = false;
     const TaggedNode& tagged = next.node;
     const NodeItem& item = *tagged.item;
     Entry* first_input = propagator_.GetInputTensors(tagged);
@@ -549,7 +554,8 @@ void ExecutorState<P>::Process(ReadyQueue* queue) {
     // thread (NodeDone would leave the outstanding count as it is).
     if (s.ok() && ready.size() == 1 &&
         (ready[0].is_dead || !ready[0].item->kernel_is_expensive)) {
-      inline_ready.push_back(ReadyNode{ready[0], collect_stats ? NowMicros() : 0});
+      next = ReadyNode{ready[0], collect_stats ? NowMicros() : 0};
+      have_next = true;
       continue;
     }
     if (NodeDone(s, ready, &inline_ready)) {

@@ -86,11 +86,13 @@ void GraphView::Initialize(const Graph* graph, const std::vector<OpKernel*>& ker
     int ei = 0, ci = 0;
     for (const Edge* e : n->out_edges()) {
       if (!e->dst()->IsOp()) continue;
+      // Every item's place is known before any is built.
+      const NodeItem* dst = node(e->dst()->id());
       if (e->IsControlEdge()) {
-        controls[ci++] = ControlEdgeInfo{e->dst()->id()};
+        controls[ci++] = ControlEdgeInfo{dst, e->dst()->id()};
       } else {
         last_edge_for_slot[e->src_output()] = ei;
-        edges[ei++] = EdgeInfo{e->dst()->id(), e->src_output(), e->dst_input(), false};
+        edges[ei++] = EdgeInfo{dst, e->dst()->id(), e->src_output(), e->dst_input(), false};
       }
     }
     for (int idx : last_edge_for_slot) {

@@ -145,7 +145,7 @@ int PropagatorState::ActivateNodes(const NodeItem* item, bool is_dead, FrameStat
   const EdgeInfo* edges = item->output_edges();
   for (int i = 0; i < item->num_output_edges; ++i) {
     const EdgeInfo& e = edges[i];
-    const NodeItem* dst = gview_.node(e.dst_id);
+    const NodeItem* dst = e.dst;
     uint64_t& word = iter->pending[layout_.pending_index[e.dst_id]];
     Entry* src = is_dead ? nullptr : &(*outputs)[e.output_slot];
     const bool dead_input = src == nullptr || src->state == Entry::State::kNoValue;
@@ -178,7 +178,7 @@ int PropagatorState::ActivateNodes(const NodeItem* item, bool is_dead, FrameStat
   }
   const ControlEdgeInfo* controls = item->output_control_edges();
   for (int i = 0; i < item->num_output_control_edges; ++i) {
-    const NodeItem* dst = gview_.node(controls[i].dst_id);
+    const NodeItem* dst = controls[i].dst;
     uint64_t& word = iter->pending[layout_.pending_index[controls[i].dst_id]];
     if (!dst->is_merge) {
       word += (is_dead ? kDeadOne : 0) - 1;

@@ -22,7 +22,7 @@ void SimplePropagatorState::PropagateOutputs(const TaggedNode& tagged, EntryVect
   const EdgeInfo* edges = item.output_edges();
   for (int i = 0; i < item.num_output_edges; ++i) {
     const EdgeInfo& e = edges[i];
-    const NodeItem* dst = gview_.node(e.dst_id);
+    const NodeItem* dst = e.dst;
     Entry* src_entry = tagged.is_dead ? nullptr : &(*outputs)[e.output_slot];
     const bool is_dead = src_entry == nullptr || src_entry->state == Entry::State::kNoValue;
     if (!is_dead) {
@@ -67,7 +67,7 @@ void SimplePropagatorState::PropagateOutputs(const TaggedNode& tagged, EntryVect
   }
   const ControlEdgeInfo* controls = item.output_control_edges();
   for (int i = 0; i < item.num_output_control_edges; ++i) {
-    const NodeItem* dst = gview_.node(controls[i].dst_id);
+    const NodeItem* dst = controls[i].dst;
     if (dst->has_one_input) {
       ready->push_back(TaggedNode{dst, tagged.is_dead});
       continue;
