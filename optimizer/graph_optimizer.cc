@@ -57,7 +57,7 @@ absl::Status GraphOptimizer::OptimizeOn(Device* host, Graph* graph) const {
   // Fusion last, once the graph is as small as it gets (as Grappler's
   // remapper runs after its other passes).
   if (rewrite.On(rewrite.remapping)) {
-    FuseMatMulBiasAdd(graph, nullptr);
+    FuseContractionBiasAdd(graph, nullptr);
     FuseBatchNormRelu(graph, nullptr);
   }
   VLOG(1, "GraphOptimizer: {} nodes -> {}", before, graph->num_op_nodes());

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/types/span.h"
 #include "optimizer/node_rules.h"
 #include "platform/status_macros.h"
 #include "runtime/kernel_registry.h"
@@ -38,8 +39,10 @@ std::string DeviceTypeOf(const std::string& device) {
   return device.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
 }
 
+// A contraction (MatMul or Conv2D), the BiasAdd that alone reads it, and the
+// activation that alone reads the sum, if any.
 struct Pattern {
-  Node* matmul = nullptr;
+  Node* contraction = nullptr;
   Node* bias_add = nullptr;
   Node* activation = nullptr;  // May be null.
   Node* Last() const { return activation != nullptr ? activation : bias_add; }
@@ -57,12 +60,14 @@ bool Match(Node* bias_add, Pattern* p) {
     return false;
   }
   const Edge* in = DataInput(*bias_add, 0);
-  if (in == nullptr || in->src()->type_string() != "MatMul") return false;
-  Node* matmul = in->src();
-  if (!MayChange(*matmul) || OnlyConsumer(*matmul) != bias_add || !SameDevice(*matmul, *bias_add)) {
+  if (in == nullptr) return false;
+  Node* contraction = in->src();
+  const std::string& op = contraction->type_string();
+  if ((op != "MatMul" && op != "Conv2D") || !MayChange(*contraction) ||
+      OnlyConsumer(*contraction) != bias_add || !SameDevice(*contraction, *bias_add)) {
     return false;
   }
-  p->matmul = matmul;
+  p->contraction = contraction;
   p->bias_add = bias_add;
   p->activation = nullptr;
   Node* next = OnlyConsumer(*bias_add);
@@ -75,11 +80,19 @@ bool Match(Node* bias_add, Pattern* p) {
 NodeDef FusedDef(const Pattern& p) {
   NodeDef def;
   def.name = p.Last()->name();
-  def.op = "_FusedMatMul";
+  const bool conv = p.contraction->type_string() == "Conv2D";
+  def.op = conv ? "_FusedConv2D" : "_FusedMatMul";
   def.device = p.bias_add->requested_device();
-  const AttrValueMap& mm = p.matmul->def().attr;
-  for (const char* attr : {"transpose_a", "transpose_b", "T"}) {
-    if (auto it = mm.find(attr); it != mm.end()) def.attr[attr] = it->second;
+  // The contraction's own attrs: a Conv2D's window, a MatMul's transposes.
+  constexpr const char* kConvAttrs[] = {"T",           "strides",   "padding",
+                                        "explicit_paddings", "data_format", "dilations",
+                                        "use_cudnn_on_gpu"};
+  constexpr const char* kMatMulAttrs[] = {"T", "transpose_a", "transpose_b"};
+  const absl::Span<const char* const> names =
+      conv ? absl::Span<const char* const>(kConvAttrs) : absl::Span<const char* const>(kMatMulAttrs);
+  const AttrValueMap& attrs = p.contraction->def().attr;
+  for (const char* attr : names) {
+    if (auto it = attrs.find(attr); it != attrs.end()) def.attr[attr] = it->second;
   }
   def.attr["num_args"] = int64_t{1};
   std::vector<std::string> fused_ops = {"BiasAdd"};
@@ -101,13 +114,13 @@ absl::Status Fuse(Graph* graph, const Pattern& p) {
   };
   std::vector<In> inputs;
   for (int i = 0; i < 2; ++i) {
-    const Edge* e = DataInput(*p.matmul, i);
+    const Edge* e = DataInput(*p.contraction, i);
     inputs.push_back({e->src(), e->src_output()});
   }
   const Edge* bias = DataInput(*p.bias_add, 1);
   inputs.push_back({bias->src(), bias->src_output()});
   std::vector<Node*> control;
-  std::vector<Node*> fused = {p.matmul, p.bias_add};
+  std::vector<Node*> fused = {p.contraction, p.bias_add};
   if (p.activation != nullptr) fused.push_back(p.activation);
   for (Node* n : fused) {
     for (const Edge* e : n->in_edges()) {
@@ -233,7 +246,7 @@ bool FuseBatchNormRelu(Graph* graph, const std::function<bool(const Node*)>& con
   return changed;
 }
 
-bool FuseMatMulBiasAdd(Graph* graph, const std::function<bool(const Node*)>& consider) {
+bool FuseContractionBiasAdd(Graph* graph, const std::function<bool(const Node*)>& consider) {
   std::vector<int> ids;
   for (const Node* n : graph->op_nodes()) ids.push_back(n->id());
   bool changed = false;
@@ -241,7 +254,7 @@ bool FuseMatMulBiasAdd(Graph* graph, const std::function<bool(const Node*)>& con
     Node* n = graph->FindNodeId(id);
     Pattern p;
     if (n == nullptr || !Match(n, &p)) continue;
-    if (consider && (!consider(p.matmul) || !consider(p.bias_add) ||
+    if (consider && (!consider(p.contraction) || !consider(p.bias_add) ||
                      (p.activation != nullptr && !consider(p.activation)))) {
       continue;
     }

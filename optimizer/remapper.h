@@ -1,13 +1,14 @@
-// Grappler's remapper: a MatMul whose product only a BiasAdd reads, and the
-// activation (Relu, Relu6, Elu or Tanh) that alone reads the sum if there is
-// one, become one _FusedMatMul node (ops/defs/nn_ops.cc) with the name of
-// the last node fused, its device, and the control inputs of all of them.
-// Fused only where the device has a _FusedMatMul kernel for the type (the
-// CPU, float and double), the BiasAdd is NHWC and nothing else reads the
-// fused nodes' outputs (a training graph's gradients read the activation's
-// output, which the fused node gives, and never the product itself).
+// Grappler's remapper: a MatMul or a Conv2D whose output only a BiasAdd
+// reads, and the activation (Relu, Relu6, Elu or Tanh) that alone reads the
+// sum if there is one, become one _FusedMatMul or _FusedConv2D node
+// (ops/defs/nn_ops.cc) with the name of the last node fused, its device, and
+// the control inputs of all of them. Fused only where the device has the
+// fused kernel for the type (the CPU, float and double), the BiasAdd is NHWC
+// and nothing else reads the fused nodes' outputs (a training graph's
+// gradients read the activation's output, which the fused node gives, and
+// never the product or the convolution itself).
 //
-//   bool changed = FuseMatMulBiasAdd(graph, nullptr);
+//   bool changed = FuseContractionBiasAdd(graph, nullptr);
 //   changed |= FuseBatchNormRelu(graph, nullptr);
 #ifndef MINITF_OPTIMIZER_REMAPPER_H_
 #define MINITF_OPTIMIZER_REMAPPER_H_
@@ -18,7 +19,7 @@
 
 namespace minitf {
 
-bool FuseMatMulBiasAdd(Graph* graph, const std::function<bool(const Node*)>& consider);
+bool FuseContractionBiasAdd(Graph* graph, const std::function<bool(const Node*)>& consider);
 
 // A FusedBatchNormV3 whose y only a Relu reads becomes a _FusedBatchNormEx
 // (activation_mode Relu) with the Relu's name: its y is the Relu's output,

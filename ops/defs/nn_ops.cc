@@ -170,6 +170,27 @@ absl::Status Conv2DShape(InferenceContext* c) {
   return absl::OkStatus();
 }
 
+// Grappler's remapper fusion of Conv2D, BiasAdd and an activation (as
+// TensorFlow's _FusedConv2D): output = act(conv2d(input, filter) + args[0]).
+// fused_ops is ["BiasAdd"] or ["BiasAdd", act] with act one of Relu, Relu6,
+// Elu, Tanh; num_args is 1, num_host_args 0. The window attrs are Conv2D's;
+// data_format NHWC and filter_format HWIO only. Made by the optimizer
+// (optimizer/remapper.h); epsilon, leakyrelu_alpha and use_cudnn_on_gpu are
+// TensorFlow's attrs, unused by these fusions.
+absl::Status FusedConv2DShape(InferenceContext* c) {
+  std::string filter_format = "HWIO";
+  if (HasNodeAttr(c->node_def(), "filter_format")) {
+    MINITF_RETURN_IF_ERROR(GetNodeAttr(c->node_def(), "filter_format", &filter_format));
+  }
+  if (filter_format != "HWIO") {
+    return AttachNodeName(
+        absl::UnimplementedError(absl::StrCat("filter_format ", filter_format,
+                                              " is not supported; only HWIO")),
+        c->node_def());
+  }
+  return Conv2DShape(c);
+}
+
 // The gradients of Conv2D: output 0 has the shape the int32 vector input
 // `sizes_input` holds (rank 4, dimensions unknown where it is not a constant).
 absl::Status Conv2DBackpropShape(InferenceContext* c, int sizes_input) {
@@ -408,6 +429,27 @@ REGISTER_OP("Conv2D")
     .Attr("data_format: string = 'NHWC'")
     .Attr("dilations: list(int) = [1, 1, 1, 1]")
     .SetShapeFn(Conv2DShape);
+
+REGISTER_OP("_FusedConv2D")
+    .Input("input: T")
+    .Input("filter: T")
+    .Input("args: num_args * T")
+    .Input("host_args: num_host_args * float")
+    .Output("output: T")
+    .Attr("T: {float, double}")
+    .Attr("num_args: int >= 0")
+    .Attr("num_host_args: int = 0")
+    .Attr("strides: list(int)")
+    .Attr("padding: string")
+    .Attr("explicit_paddings: list(int) = []")
+    .Attr("data_format: string = 'NHWC'")
+    .Attr("filter_format: string = 'HWIO'")
+    .Attr("dilations: list(int) = [1, 1, 1, 1]")
+    .Attr("use_cudnn_on_gpu: bool = true")
+    .Attr("fused_ops: list(string) = []")
+    .Attr("epsilon: float = 0.0001")
+    .Attr("leakyrelu_alpha: float = 0.2")
+    .SetShapeFn(FusedConv2DShape);
 
 // output = d(loss)/d(input) of a Conv2D whose input has shape input_sizes.
 REGISTER_OP("Conv2DBackpropInput")

@@ -8,13 +8,18 @@
 // gradients (input_sizes, filter_sizes) are int32 in host memory on GPUs.
 // The CUDA kernels support dilations of 1 only (the plugin's
 // ConvolutionDescriptor carries none): others are Unimplemented.
+// _FusedConv2D (the remapper's Conv2D + BiasAdd + activation) runs on the
+// CPU: the convolution, then the bias and the activation in one pass.
 #include <optional>
+#include <string>
 #include <type_traits>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "ops/kernels/conv_functors.h"
+#include "ops/kernels/fused_bias_activation.h"
 #include "ops/kernels/onednn_conv.h"
 #include "ops/kernels/onednn_host.h"
 #include "ops/kernels/window_geometry.h"
@@ -294,6 +299,57 @@ struct CpuConv2D {
 MINITF_REGISTER_CONV(float);
 MINITF_REGISTER_CONV(double);
 #undef MINITF_REGISTER_CONV
+
+// _FusedConv2D on the CPU: Conv2D's convolution, then the bias and the
+// activation in one pass over the output (fused_bias_activation.h).
+template <typename T>
+class FusedConv2DOp : public Conv2DOpBase<CpuConv2D<T>> {
+ public:
+  explicit FusedConv2DOp(OpKernelConstruction* ctx) : Conv2DOpBase<CpuConv2D<T>>(ctx) {
+    std::vector<std::string> fused_ops;
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("fused_ops", &fused_ops));
+    absl::StatusOr<FusedActivation> activation = ParseFusedOps(fused_ops);
+    OP_REQUIRES_OK(ctx, activation.status());
+    activation_ = *activation;
+    int64_t num_args = 0, num_host_args = 0;
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("num_args", &num_args));
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("num_host_args", &num_host_args));
+    OP_REQUIRES(ctx, num_args == 1 && num_host_args == 0,
+                absl::InvalidArgumentError(absl::StrCat(
+                    "BiasAdd takes one argument (the bias) and no host argument; num_args is ",
+                    num_args, ", num_host_args ", num_host_args)));
+    std::string filter_format;
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("filter_format", &filter_format));
+    OP_REQUIRES(ctx, filter_format == "HWIO",
+                absl::UnimplementedError(absl::StrCat("filter_format ", filter_format,
+                                                      " is not supported; only HWIO")));
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    absl::StatusOr<functor::Conv2DGeometry> g = this->Conv2DGeometryOf(ctx);
+    OP_REQUIRES_OK(ctx, g.status());
+    const Tensor& bias = ctx->input(2);
+    const int64_t channels = ctx->input(1).dim_size(3);
+    OP_REQUIRES(ctx, bias.dims() == 1 && bias.dim_size(0) == channels,
+                AttachNodeName(absl::InvalidArgumentError(absl::StrCat(
+                                   "bias must be a vector of the filter's ", channels,
+                                   " output channels, got shape ", bias.shape().DebugString())),
+                               this->def()));
+    Tensor* output = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, Conv2DOutputShape(*g), &output));
+    if (output->NumElements() == 0) return;
+    OP_REQUIRES_OK(ctx, CpuConv2D<T>::Convolve(ctx, *g, ctx->input(0), ctx->input(1), output));
+    AddBiasAndActivate<T>(ctx->eigen_cpu_device(), activation_, bias, output);
+  }
+
+ private:
+  FusedActivation activation_ = FusedActivation::kNone;  // Constant after construction.
+};
+
+REGISTER_KERNEL_BUILDER(Name("_FusedConv2D").Device(DEVICE_CPU).TypeConstraint<float>("T"),
+                        FusedConv2DOp<float>);
+REGISTER_KERNEL_BUILDER(Name("_FusedConv2D").Device(DEVICE_CPU).TypeConstraint<double>("T"),
+                        FusedConv2DOp<double>);
 
 #ifdef MINITF_WITH_CUDA
 se::dnn::ConvolutionDescriptor ToDescriptor(const functor::Conv2DGeometry& g) {

@@ -18,8 +18,8 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_join.h"
 #include "ops/kernels/cpu_gemm.h"
+#include "ops/kernels/fused_bias_activation.h"
 #include "runtime/kernel_registry.h"
 #include "runtime/node_def_util.h"
 #include "runtime/op_requires.h"
@@ -139,25 +139,6 @@ struct CpuMatMul {
   }
 };
 
-// What _FusedMatMul adds to the product: the bias, then an activation.
-enum class Activation { kNone, kRelu, kRelu6, kElu, kTanh };
-
-absl::StatusOr<Activation> ParseFusedOps(const std::vector<std::string>& fused_ops) {
-  if (fused_ops.empty() || fused_ops[0] != "BiasAdd" || fused_ops.size() > 2) {
-    return absl::UnimplementedError(absl::StrCat(
-        "fused_ops must be [BiasAdd] or [BiasAdd, activation], got [",
-        absl::StrJoin(fused_ops, ", "), "]"));
-  }
-  if (fused_ops.size() == 1) return Activation::kNone;
-  const std::string& act = fused_ops[1];
-  if (act == "Relu") return Activation::kRelu;
-  if (act == "Relu6") return Activation::kRelu6;
-  if (act == "Elu") return Activation::kElu;
-  if (act == "Tanh") return Activation::kTanh;
-  return absl::UnimplementedError(
-      absl::StrCat("fused activation '", act, "' is not one of Relu, Relu6, Elu, Tanh"));
-}
-
 // _FusedMatMul on the CPU: MatMul's product, then the bias and the
 // activation in one pass over it (BiasAdd's and the activation's kernels
 // would take one each).
@@ -167,7 +148,7 @@ class FusedMatMulOp : public MatMulOp<CpuMatMul<T>> {
   explicit FusedMatMulOp(OpKernelConstruction* ctx) : MatMulOp<CpuMatMul<T>>(ctx) {
     std::vector<std::string> fused_ops;
     OP_REQUIRES_OK(ctx, ctx->GetAttr("fused_ops", &fused_ops));
-    absl::StatusOr<Activation> activation = ParseFusedOps(fused_ops);
+    absl::StatusOr<FusedActivation> activation = ParseFusedOps(fused_ops);
     OP_REQUIRES_OK(ctx, activation.status());
     activation_ = *activation;
     int64_t num_args = 0;
@@ -191,34 +172,12 @@ class FusedMatMulOp : public MatMulOp<CpuMatMul<T>> {
                     bias.dim_size(0), " vs. ", n)));
     MatMulOp<CpuMatMul<T>>::Compute(ctx);
     if (!ctx->status().ok() || ctx->mutable_output_slot(0)->value.NumElements() == 0) return;
-    Tensor& product = ctx->mutable_output_slot(0)->value;
-    const Eigen::Index rows = product.dim_size(0), cols = product.dim_size(1);
-    auto out = product.matrix<T>();
-    const Eigen::array<Eigen::Index, 2> one_row = {1, cols};
-    const Eigen::array<Eigen::Index, 2> every_row = {rows, 1};
-    auto biased = out + bias.vec<T>().reshape(one_row).broadcast(every_row);
-    const auto& d = ctx->eigen_cpu_device();
-    switch (activation_) {
-      case Activation::kNone:
-        out.device(d) = biased;
-        break;
-      case Activation::kRelu:
-        out.device(d) = biased.cwiseMax(T(0));
-        break;
-      case Activation::kRelu6:
-        out.device(d) = biased.cwiseMax(T(0)).cwiseMin(T(6));
-        break;
-      case Activation::kElu:
-        out.device(d) = (biased < T(0)).select(biased.exp() - T(1), biased);
-        break;
-      case Activation::kTanh:
-        out.device(d) = biased.tanh();
-        break;
-    }
+    AddBiasAndActivate<T>(ctx->eigen_cpu_device(), activation_, bias,
+                          &ctx->mutable_output_slot(0)->value);
   }
 
  private:
-  Activation activation_ = Activation::kNone;  // Constant after construction.
+  FusedActivation activation_ = FusedActivation::kNone;  // Constant after construction.
 };
 
 #define MINITF_REGISTER_MATMUL(T)                                                 \

@@ -27,7 +27,7 @@ const std::set<std::string>& ShippedOps() {
       "Range", "OneHot", "GatherV2", "UnsortedSegmentSum", "Unique", "Size", "Rank", "StopGradient",
       "PreventGradient", "Snapshot", "InvertPermutation", "IdentityN", "AvgPool", "AvgPoolGrad",
       "FusedBatchNorm", "FusedBatchNormV3", "FusedBatchNormGrad", "FusedBatchNormGradV3",
-      "BatchMatMulV2", "_FusedMatMul", "_FusedBatchNormEx",
+      "BatchMatMulV2", "_FusedMatMul", "_FusedConv2D", "_FusedBatchNormEx",
       // Elementwise math, activations, reductions and losses of TensorFlow 2.x graphs.
       "AddV2", "RealDiv", "FloorDiv", "FloorMod", "Pow", "SquaredDifference", "RsqrtGrad",
       "SqrtGrad", "ReciprocalGrad", "SigmoidGrad", "TanhGrad", "Rsqrt", "Abs", "Sign",
@@ -59,7 +59,8 @@ const std::set<std::string>& CpuOnlyOps() {
   // The remapper's fusions: CUDA has no kernel yet, so neither has SimGPU,
   // and the remapper fuses only nodes placed on the CPU.
   static const auto* ops =
-      new std::set<std::string>{"_Arg", "_Retval", "_FusedMatMul", "_FusedBatchNormEx"};
+      new std::set<std::string>{"_Arg", "_Retval", "_FusedMatMul", "_FusedConv2D",
+                                "_FusedBatchNormEx"};
   return *ops;
 }
 

@@ -1,16 +1,20 @@
-// FuseMatMulBiasAdd (optimizer/remapper.h) on the cases of Grappler's
+// FuseContractionBiasAdd (optimizer/remapper.h) on the cases of Grappler's
 // remapper_test: MatMul + BiasAdd, and + Relu, fused into one
-// _FusedMatMul named after the last node; a MatMul whose product something
-// else reads, a bias add on a device without the kernel, and an unplaced
-// graph left alone; and through a session, a small network gives the same
+// _FusedMatMul named after the last node; Conv2D + BiasAdd + Relu6 into one
+// _FusedConv2D with the convolution's window, in a training graph too; a
+// contraction whose output something else reads, a bias add on a device
+// without the kernel, and an unplaced graph left alone; and through a
+// session, a small network and a convolution's training step give the same
 // values with the fusion as without.
 #include "optimizer/remapper.h"
 
+#include <cmath>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "ops/cc/gradients.h"
 #include "ops/cc/scope.h"
 #include "ops/standard_ops.h"
 #include "session/session.h"
@@ -55,7 +59,7 @@ TEST(RemapperTest, MatMulBiasAddAndReluBecomeOneNode) {
   for (const std::string activation : {"", "Relu"}) {
     SCOPED_TRACE(activation);
     std::unique_ptr<Graph> g = ToPlacedGraph(Dense(activation), kCpu);
-    EXPECT_TRUE(FuseMatMulBiasAdd(g.get(), nullptr));
+    EXPECT_TRUE(FuseContractionBiasAdd(g.get(), nullptr));
     EXPECT_EQ(CountOps(*g, "MatMul") + CountOps(*g, "BiasAdd") + CountOps(*g, "Relu"), 0);
     const std::string last = activation.empty() ? "ba" : "act";
     const Node* fused = g->FindNode(last);
@@ -70,19 +74,112 @@ TEST(RemapperTest, MatMulBiasAddAndReluBecomeOneNode) {
     absl::StatusOr<const Edge*> consumer_input = g->FindNode("out")->input_edge(0);
     ASSERT_TRUE(consumer_input.ok());
     EXPECT_EQ((*consumer_input)->src(), fused);
-    EXPECT_FALSE(FuseMatMulBiasAdd(g.get(), nullptr));
+    EXPECT_FALSE(FuseContractionBiasAdd(g.get(), nullptr));
   }
 }
 
 TEST(RemapperTest, WhatCannotBeFusedStays) {
   std::unique_ptr<Graph> read_twice = ToPlacedGraph(Dense("Relu", true), kCpu);
-  EXPECT_FALSE(FuseMatMulBiasAdd(read_twice.get(), nullptr));
+  EXPECT_FALSE(FuseContractionBiasAdd(read_twice.get(), nullptr));
   // CUDA (and SimGPU, which has CUDA's kernels) has no _FusedMatMul.
   std::unique_ptr<Graph> on_gpu = ToPlacedGraph(Dense("Relu"), kGpu);
-  EXPECT_FALSE(FuseMatMulBiasAdd(on_gpu.get(), nullptr));
+  EXPECT_FALSE(FuseContractionBiasAdd(on_gpu.get(), nullptr));
   std::unique_ptr<Graph> unplaced = ToPlacedGraph(Dense("Relu"), "");
-  EXPECT_FALSE(FuseMatMulBiasAdd(unplaced.get(), nullptr));
+  EXPECT_FALSE(FuseContractionBiasAdd(unplaced.get(), nullptr));
   EXPECT_EQ(CountOps(*unplaced, "MatMul"), 1);
+}
+
+// images [2,6,6,3] convolved by a [3,3,3,4] filter (stride 2, SAME), + b,
+// through `activation` (Relu or Relu6); with its gradients when `train`. A
+// training step never reads the convolution's output; ReluGrad reads the
+// Relu's output, Relu6Grad the Relu6's input (as TensorFlow's gradients).
+Scope ConvLayer(const std::string& activation, bool train, bool convolution_read_twice = false) {
+  Scope root = Scope::NewRootScope();
+  auto x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  Tensor f(DT_FLOAT, TensorShape({3, 3, 3, 4}));
+  for (int i = 0; i < f.NumElements(); ++i) f.flat<float>()(i) = 0.05f * static_cast<float>(i % 9 - 4);
+  auto filter = ops::Const(root.WithOpName("f"), f);
+  auto b = ops::Const(root.WithOpName("b"), {0.5f, -0.5f, 0.25f, 0.0f});
+  auto conv = ops::Conv2D(root.WithOpName("conv"), x, filter,
+                          {.strides = {1, 2, 2, 1}, .padding = "SAME"});
+  auto sum = ops::BiasAdd(root.WithOpName("ba"), conv, b);
+  Output act = activation == "Relu" ? ops::Relu(root.WithOpName("act"), sum)
+                                    : ops::Relu6(root.WithOpName("act"), sum);
+  auto loss = ops::Sum(root.WithOpName("loss"), ops::Square(root, act), {0, 1, 2, 3});
+  if (convolution_read_twice) ops::Neg(root.WithOpName("also"), conv);
+  if (train) {
+    std::vector<Output> grads;
+    EXPECT_TRUE(AddSymbolicGradients(root, {loss}, {filter, b}, &grads).ok()) << root.status();
+    ops::Identity(root.WithOpName("d_filter"), grads[0]);
+    ops::Identity(root.WithOpName("d_bias"), grads[1]);
+  }
+  return root;
+}
+
+TEST(RemapperTest, ConvBiasAddAndActivationBecomeOneFusedConv2D) {
+  for (const std::string activation : {"Relu", "Relu6"}) {
+    for (bool train : {false, true}) {
+      SCOPED_TRACE(activation + (train ? " training" : " inference"));
+      std::unique_ptr<Graph> g = ToPlacedGraph(ConvLayer(activation, train), kCpu);
+      EXPECT_TRUE(FuseContractionBiasAdd(g.get(), nullptr));
+      EXPECT_EQ(CountOps(*g, "Conv2D") + CountOps(*g, "BiasAdd"), 0);
+      // Relu6Grad reads the sum, so a training step's Relu6 stays apart.
+      const bool with_activation = !train || activation == "Relu";
+      EXPECT_EQ(CountOps(*g, activation), with_activation ? 0 : 1);
+      const Node* fused = g->FindNode(with_activation ? "act" : "ba");
+      ASSERT_NE(fused, nullptr);
+      EXPECT_EQ(fused->type_string(), "_FusedConv2D");
+      std::vector<std::string> fused_ops;
+      ASSERT_TRUE(GetNodeAttr(fused->def(), "fused_ops", &fused_ops).ok());
+      std::vector<std::string> expected = {"BiasAdd"};
+      if (with_activation) expected.push_back(activation);
+      EXPECT_EQ(fused_ops, expected);
+      std::vector<int64_t> strides;
+      ASSERT_TRUE(GetNodeAttr(fused->def(), "strides", &strides).ok());
+      EXPECT_EQ(strides, (std::vector<int64_t>{1, 2, 2, 1}));
+      std::string padding;
+      ASSERT_TRUE(GetNodeAttr(fused->def(), "padding", &padding).ok());
+      EXPECT_EQ(padding, "SAME");
+      EXPECT_EQ(CountOps(*g, "_FusedConv2D"), 1);
+    }
+  }
+  std::unique_ptr<Graph> read_twice = ToPlacedGraph(ConvLayer("Relu", true, true), kCpu);
+  EXPECT_FALSE(FuseContractionBiasAdd(read_twice.get(), nullptr));
+  std::unique_ptr<Graph> on_gpu = ToPlacedGraph(ConvLayer("Relu", true), kGpu);
+  EXPECT_FALSE(FuseContractionBiasAdd(on_gpu.get(), nullptr));
+}
+
+
+TEST(RemapperSessionTest, AFusedConvolutionTrainsAsTheUnfusedOne) {
+  GraphDef def;
+  ASSERT_TRUE(ConvLayer("Relu", true).ToGraphDef(&def).ok());
+  Tensor xv(DT_FLOAT, TensorShape({2, 6, 6, 3}));
+  for (int i = 0; i < xv.NumElements(); ++i) {
+    xv.flat<float>()(i) = 0.1f * static_cast<float>(i % 17) - 0.6f;
+  }
+  std::vector<std::vector<Tensor>> results;
+  for (const GraphOptions& graph_options : {GraphOptions::Unoptimized(), GraphOptions()}) {
+    SessionOptions options;
+    options.config.device_count["GPU"] = 0;
+    options.config.graph_options = graph_options;
+    std::unique_ptr<Session> session = *NewSession(options);
+    ASSERT_TRUE(session->Create(def).ok());
+    std::vector<Tensor> out;
+    absl::Status s = session->Run({{"x", xv}}, {"loss:0", "d_filter:0", "d_bias:0"}, {}, &out);
+    ASSERT_TRUE(s.ok()) << s;
+    results.push_back(out);
+  }
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_EQ(results[0][i].shape(), results[1][i].shape());
+    for (int64_t j = 0; j < results[0][i].NumElements(); ++j) {
+      EXPECT_NEAR(results[0][i].flat<float>()(j), results[1][i].flat<float>()(j),
+                  1e-5f * (1 + std::abs(results[0][i].flat<float>()(j))));
+    }
+  }
+  // The Relu cut some sums at 0 and kept others: the bias gradient is not 0.
+  float bias_grad = 0;
+  for (int j = 0; j < 4; ++j) bias_grad += std::abs(results[1][2].flat<float>()(j));
+  EXPECT_GT(bias_grad, 0.0f);
 }
 
 TEST(RemapperTest, BatchNormAndReluBecomeOneNodeKeepingTheStatistics) {

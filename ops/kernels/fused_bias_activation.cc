@@ -1,0 +1,59 @@
+#include "ops/kernels/fused_bias_activation.h"
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+
+namespace minitf {
+
+absl::StatusOr<FusedActivation> ParseFusedOps(const std::vector<std::string>& fused_ops) {
+  if (fused_ops.empty() || fused_ops[0] != "BiasAdd" || fused_ops.size() > 2) {
+    return absl::UnimplementedError(absl::StrCat(
+        "fused_ops must be [BiasAdd] or [BiasAdd, activation], got [",
+        absl::StrJoin(fused_ops, ", "), "]"));
+  }
+  if (fused_ops.size() == 1) return FusedActivation::kNone;
+  const std::string& act = fused_ops[1];
+  if (act == "Relu") return FusedActivation::kRelu;
+  if (act == "Relu6") return FusedActivation::kRelu6;
+  if (act == "Elu") return FusedActivation::kElu;
+  if (act == "Tanh") return FusedActivation::kTanh;
+  return absl::UnimplementedError(
+      absl::StrCat("fused activation '", act, "' is not one of Relu, Relu6, Elu, Tanh"));
+}
+
+template <typename T>
+void AddBiasAndActivate(const Eigen::ThreadPoolDevice& d, FusedActivation activation,
+                        const Tensor& bias, Tensor* output) {
+  const Eigen::Index channels = bias.NumElements();
+  if (channels == 0 || output->NumElements() == 0) return;
+  const Eigen::Index rows = output->NumElements() / channels;
+  auto out = output->shaped<T, 2>({rows, channels});
+  const Eigen::array<Eigen::Index, 2> one_row = {1, channels};
+  const Eigen::array<Eigen::Index, 2> every_row = {rows, 1};
+  auto biased = out + bias.vec<T>().reshape(one_row).broadcast(every_row);
+  switch (activation) {
+    case FusedActivation::kNone:
+      out.device(d) = biased;
+      break;
+    case FusedActivation::kRelu:
+      out.device(d) = biased.cwiseMax(T(0));
+      break;
+    case FusedActivation::kRelu6:
+      out.device(d) = biased.cwiseMax(T(0)).cwiseMin(T(6));
+      break;
+    case FusedActivation::kElu:
+      out.device(d) = (biased < T(0)).select(biased.exp() - T(1), biased);
+      break;
+    case FusedActivation::kTanh:
+      out.device(d) = biased.tanh();
+      break;
+  }
+}
+
+template void AddBiasAndActivate<float>(const Eigen::ThreadPoolDevice&, FusedActivation,
+                                        const Tensor&, Tensor*);
+template void AddBiasAndActivate<double>(const Eigen::ThreadPoolDevice&, FusedActivation,
+                                         const Tensor&, Tensor*);
+
+}  // namespace minitf

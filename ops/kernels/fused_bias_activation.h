@@ -1,0 +1,41 @@
+// What the remapper's fused kernels add after their contraction (the
+// product of _FusedMatMul, the convolution of _FusedConv2D): a bias along
+// the last dimension, then an activation, in one pass over the output
+// instead of BiasAdd's and the activation's kernels taking one each. The
+// fused_ops attr names them as TensorFlow's does: ["BiasAdd"] or
+// ["BiasAdd", act] with act one of Relu, Relu6, Elu, Tanh.
+//
+//   absl::StatusOr<FusedActivation> act = ParseFusedOps(fused_ops);
+//   ...
+//   AddBiasAndActivate<float>(ctx->eigen_cpu_device(), *act, bias, &output);
+#ifndef MINITF_OPS_KERNELS_FUSED_BIAS_ACTIVATION_H_
+#define MINITF_OPS_KERNELS_FUSED_BIAS_ACTIVATION_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "runtime/tensor.h"
+
+#ifndef EIGEN_USE_THREADS
+#define EIGEN_USE_THREADS
+#endif
+#include "unsupported/Eigen/CXX11/Tensor"
+
+namespace minitf {
+
+enum class FusedActivation { kNone, kRelu, kRelu6, kElu, kTanh };
+
+// The activation `fused_ops` asks for; Unimplemented for any other list.
+absl::StatusOr<FusedActivation> ParseFusedOps(const std::vector<std::string>& fused_ops);
+
+// output = act(output + bias), the bias along the last dimension, in place.
+// REQUIRES: `bias` is a vector of the output's last dimension (the kernels
+// check it, naming the node), T float or double.
+template <typename T>
+void AddBiasAndActivate(const Eigen::ThreadPoolDevice& d, FusedActivation activation,
+                        const Tensor& bias, Tensor* output);
+
+}  // namespace minitf
+
+#endif  // MINITF_OPS_KERNELS_FUSED_BIAS_ACTIVATION_H_
