@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/types/span.h"
 #include "optimizer/node_rules.h"
@@ -156,42 +157,118 @@ absl::Status Fuse(Graph* graph, const Pattern& p) {
   return absl::OkStatus();
 }
 
-// A FusedBatchNormV3 whose y only a Relu reads, both on one device.
-Node* BatchNormBeforeRelu(Node* relu) {
-  if (relu->type_string() != "Relu" || !MayChange(*relu)) return nullptr;
-  const Edge* in = DataInput(*relu, 0);
-  if (in == nullptr || in->src_output() != 0) return nullptr;
-  Node* bn = in->src();
-  if (bn->type_string() != "FusedBatchNormV3" || !MayChange(*bn) || !SameDevice(*bn, *relu)) {
-    return nullptr;
+// A FusedBatchNormV3, the Add that alone reads its y (if any) and the Relu
+// that alone reads that, all on one device.
+struct BatchNormPattern {
+  Node* bn = nullptr;
+  Node* add = nullptr;       // May be null.
+  const Edge* side = nullptr;  // The Add's other input, when there is an Add.
+  Node* relu = nullptr;
+};
+
+// `n`'s output 0 is read only by `reader` (through any number of its
+// inputs), and nothing waits for `n` through a control edge.
+bool OnlyReaderOfY(const Node& n, const Node* reader) {
+  for (const Edge* e : n.out_edges()) {
+    if (e->IsControlEdge() && !e->dst()->IsSink()) return false;
+    if (!e->IsControlEdge() && e->src_output() == 0 && e->dst() != reader) return false;
   }
-  for (const Edge* e : bn->out_edges()) {
-    if (e->IsControlEdge() && !e->dst()->IsSink()) return nullptr;
-    if (!e->IsControlEdge() && e->src_output() == 0 && e->dst() != relu) return nullptr;
+  return true;
+}
+
+// The batch norm whose y `input` is, when it may be fused into `reader`.
+Node* FusableBatchNorm(const Edge* input, const Node& reader) {
+  if (input == nullptr || input->src_output() != 0) return nullptr;
+  Node* bn = input->src();
+  if (bn->type_string() != "FusedBatchNormV3" || !MayChange(*bn) || !SameDevice(*bn, reader) ||
+      !OnlyReaderOfY(*bn, &reader)) {
+    return nullptr;
   }
   return bn;
 }
 
-NodeDef BatchNormExDef(const Node& bn, const Node& relu) {
+bool FullyDefinedAndEqual(const Node& a, int a_output, const Node& b, int b_output) {
+  if (a_output >= static_cast<int>(a.output_shapes().size()) ||
+      b_output >= static_cast<int>(b.output_shapes().size())) {
+    return false;
+  }
+  const PartialTensorShape& sa = a.output_shapes()[a_output];
+  const PartialTensorShape& sb = b.output_shapes()[b_output];
+  return sa.IsFullyDefined() && sa == sb;
+}
+
+// Whether `target` is `n` or one of its ancestors.
+bool DependsOn(const Node* n, const Node* target) {
+  std::vector<const Node*> stack = {n};
+  absl::flat_hash_set<const Node*> seen = {n};
+  while (!stack.empty()) {
+    const Node* at = stack.back();
+    stack.pop_back();
+    if (at == target) return true;
+    for (const Edge* e : at->in_edges()) {
+      if (seen.insert(e->src()).second) stack.push_back(e->src());
+    }
+  }
+  return false;
+}
+
+bool MatchBatchNormRelu(Node* relu, BatchNormPattern* p) {
+  if (relu->type_string() != "Relu" || !MayChange(*relu)) return false;
+  const Edge* in = DataInput(*relu, 0);
+  if (in == nullptr) return false;
+  *p = BatchNormPattern{};
+  p->relu = relu;
+  p->bn = FusableBatchNorm(in, *relu);
+  if (p->bn != nullptr) return true;
+  // An Add of the batch norm's y and a side input of the same shape (a
+  // residual connection), which only the Relu reads.
+  Node* add = in->src();
+  if (in->src_output() != 0 || (add->type_string() != "Add" && add->type_string() != "AddV2") ||
+      !MayChange(*add) || !SameDevice(*add, *relu) || OnlyConsumer(*add) != relu) {
+    return false;
+  }
+  for (int i = 0; i < 2; ++i) {
+    Node* bn = FusableBatchNorm(DataInput(*add, i), *add);
+    const Edge* side = DataInput(*add, 1 - i);
+    // The side input must not come from the batch norm (the fused node
+    // would read its own output).
+    if (bn == nullptr || side == nullptr ||
+        !FullyDefinedAndEqual(*bn, 0, *side->src(), side->src_output()) ||
+        DependsOn(side->src(), bn)) {
+      continue;
+    }
+    p->bn = bn;
+    p->add = add;
+    p->side = side;
+    return true;
+  }
+  return false;
+}
+
+NodeDef BatchNormExDef(const BatchNormPattern& p) {
   NodeDef def;
-  def.name = relu.name();
+  def.name = p.relu->name();
   def.op = "_FusedBatchNormEx";
-  def.device = relu.requested_device();
-  def.attr = bn.def().attr;
-  def.attr["num_side_inputs"] = int64_t{0};
+  def.device = p.relu->requested_device();
+  def.attr = p.bn->def().attr;
+  def.attr["num_side_inputs"] = int64_t{p.add != nullptr ? 1 : 0};
   def.attr["activation_mode"] = std::string("Relu");
   return def;
 }
 
-absl::Status FuseBatchNorm(Graph* graph, Node* bn, Node* relu) {
-  NodeDef def = BatchNormExDef(*bn, *relu);
+absl::Status FuseBatchNorm(Graph* graph, const BatchNormPattern& p) {
+  Node* bn = p.bn;
+  Node* relu = p.relu;
+  NodeDef def = BatchNormExDef(p);
   struct Link {
     Node* node;
     int output;
     int input;
   };
   std::vector<Link> inputs, control, outs;
-  for (Node* n : {bn, relu}) {
+  std::vector<Node*> fused = {bn, relu};
+  if (p.add != nullptr) fused.push_back(p.add);
+  for (Node* n : fused) {
     for (const Edge* e : n->in_edges()) {
       if (e->IsControlEdge() && e->src()->IsOp()) control.push_back({e->src(), 0, 0});
       if (n == bn && !e->IsControlEdge()) {
@@ -199,6 +276,7 @@ absl::Status FuseBatchNorm(Graph* graph, Node* bn, Node* relu) {
       }
     }
   }
+  if (p.side != nullptr) inputs.push_back({p.side->src(), p.side->src_output(), 5});
   for (const Edge* e : bn->out_edges()) {
     if (!e->IsControlEdge() && e->src_output() > 0) {
       outs.push_back({e->dst(), e->src_output(), e->dst_input()});
@@ -211,6 +289,7 @@ absl::Status FuseBatchNorm(Graph* graph, Node* bn, Node* relu) {
   std::vector<PartialTensorShape> shapes = bn->output_shapes();
   shapes[0] = relu->output_shapes()[0];
   graph->RemoveNode(relu);
+  if (p.add != nullptr) graph->RemoveNode(p.add);
   graph->RemoveNode(bn);
   MINITF_ASSIGN_OR_RETURN(Node * node, graph->AddNode(std::move(def)));
   node->set_assigned_device_name(device);
@@ -235,11 +314,14 @@ bool FuseBatchNormRelu(Graph* graph, const std::function<bool(const Node*)>& con
   bool changed = false;
   for (int id : ids) {
     Node* relu = graph->FindNodeId(id);
-    if (relu == nullptr) continue;
-    Node* bn = BatchNormBeforeRelu(relu);
-    if (bn == nullptr || (consider && (!consider(bn) || !consider(relu)))) continue;
-    if (!HasKernel(BatchNormExDef(*bn, *relu), relu->assigned_device_name())) continue;
-    if (!FuseBatchNorm(graph, bn, relu).ok()) continue;
+    BatchNormPattern p;
+    if (relu == nullptr || !MatchBatchNormRelu(relu, &p)) continue;
+    if (consider && (!consider(p.bn) || !consider(relu) ||
+                     (p.add != nullptr && !consider(p.add)))) {
+      continue;
+    }
+    if (!HasKernel(BatchNormExDef(p), relu->assigned_device_name())) continue;
+    if (!FuseBatchNorm(graph, p).ok()) continue;
     changed = true;
   }
   if (changed) graph->FixupSourceAndSinkEdges();

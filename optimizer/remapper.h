@@ -21,8 +21,10 @@ namespace minitf {
 
 bool FuseContractionBiasAdd(Graph* graph, const std::function<bool(const Node*)>& consider);
 
-// A FusedBatchNormV3 whose y only a Relu reads becomes a _FusedBatchNormEx
-// (activation_mode Relu) with the Relu's name: its y is the Relu's output,
+// A FusedBatchNormV3 whose y only a Relu reads, or only an Add (AddV2) of
+// y and a side input of y's shape (known when the graph is built) that only
+// a Relu reads, becomes a _FusedBatchNormEx (activation_mode Relu, the side
+// input as its input 5) with the Relu's name: its y is the Relu's output,
 // its other outputs the batch norm's (which the gradient reads), where the
 // device has the kernel (the CPU).
 bool FuseBatchNormRelu(Graph* graph, const std::function<bool(const Node*)>& consider);

@@ -184,11 +184,12 @@ REGISTER_OP("FusedBatchNormGradV3")
     .Attr("is_training: bool = true")
     .SetShapeFn(FusedBatchNormGradShape);
 
-// Grappler's remapper fusion of FusedBatchNormV3 and the Relu that alone
-// reads its y (as TensorFlow's _FusedBatchNormEx): y = activation(batch
-// norm of x), the other outputs FusedBatchNormV3's. activation_mode is
-// Identity or Relu; side inputs (an Add before the activation) are not
-// fused (num_side_inputs 0). Made by the optimizer (optimizer/remapper.h).
+// Grappler's remapper fusion of FusedBatchNormV3, the Add that alone reads
+// its y if there is one, and the Relu that alone reads that (as
+// TensorFlow's _FusedBatchNormEx): y = activation(batch norm of x [+
+// side_input]), the other outputs FusedBatchNormV3's. activation_mode is
+// Identity or Relu; num_side_inputs 0 or 1 (a side input of x's shape).
+// Made by the optimizer (optimizer/remapper.h).
 REGISTER_OP("_FusedBatchNormEx")
     .Input("x: T")
     .Input("scale: U")

@@ -79,6 +79,24 @@ void ReluInPlace(const Eigen::ThreadPoolDevice& d, float* y, int64_t n) {
   t.device(d) = t.cwiseMax(0.0f);
 }
 
+// What _FusedBatchNormEx does to n values of y after the normalization: the
+// side input added (as the Add kernel adds), then the Relu.
+void FinishY(const ForwardArgs& a, int64_t first, int64_t n) {
+  if (a.side_input != nullptr) {
+    for (int64_t i = first; i < first + n; ++i) a.y[i] += a.side_input[i];
+  }
+  if (a.relu) ReluInPlace(a.y + first, n);
+}
+
+void FinishY(const Eigen::ThreadPoolDevice& d, const ForwardArgs& a, int64_t n) {
+  if (a.side_input != nullptr) {
+    Eigen::TensorMap<Eigen::Tensor<float, 1, Eigen::RowMajor>> y(a.y, n);
+    Eigen::TensorMap<Eigen::Tensor<const float, 1, Eigen::RowMajor>> side(a.side_input, n);
+    y.device(d) = y + side;
+  }
+  if (a.relu) ReluInPlace(d, a.y, n);
+}
+
 void BatchNormTrainingRows(const Eigen::ThreadPoolDevice& d, const BatchNormLayout& l,
                            float epsilon, float factor, const ForwardArgs& a) {
   const int64_t channels = l.channels;
@@ -120,7 +138,7 @@ void BatchNormTrainingRows(const Eigen::ThreadPoolDevice& d, const BatchNormLayo
     loops.normalize_rows(a.x + r0 * channels, r1 - r0, channels, mean.data(), multiplier.data(),
                          a.offset, a.y + r0 * channels);
     // While the block is in cache.
-    if (a.relu) ReluInPlace(a.y + r0 * channels, (r1 - r0) * channels);
+    FinishY(a, r0 * channels, (r1 - r0) * channels);
   });
 }
 
@@ -207,7 +225,7 @@ void BatchNormTraining(const Eigen::ThreadPoolDevice& d, const BatchNormLayout& 
       a.y[at] = static_cast<float>((a.x[at] - sum[k]) * multiplier[k] + a.offset[c0 + k]);
     });
   });
-  if (a.relu) ReluInPlace(d, a.y, l.outer * l.channels * l.inner);
+  FinishY(d, a, l.outer * l.channels * l.inner);
 }
 
 void BatchNormInference(const Eigen::ThreadPoolDevice& d, const BatchNormLayout& l,
@@ -224,7 +242,7 @@ void BatchNormInference(const Eigen::ThreadPoolDevice& d, const BatchNormLayout&
                                    a.offset[c0 + k]);
     });
   });
-  if (a.relu) ReluInPlace(d, a.y, l.outer * l.channels * l.inner);
+  FinishY(d, a, l.outer * l.channels * l.inner);
 }
 
 // With xc = x - mean and r = 1 / sqrt(variance + epsilon), per channel:

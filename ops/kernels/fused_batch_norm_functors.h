@@ -47,7 +47,11 @@ struct ForwardArgs {
   float* batch_variance;
   float* reserve_1;
   float* reserve_2;
-  // _FusedBatchNormEx with activation_mode Relu: y = max(y, 0).
+  // _FusedBatchNormEx's side input (an Add before the activation), x's
+  // shape: y = y + side_input. Null: none.
+  const float* side_input = nullptr;
+  // _FusedBatchNormEx with activation_mode Relu: y = max(y, 0), after the
+  // side input.
   bool relu = false;
 };
 

@@ -263,16 +263,29 @@ class FusedBatchNormOp : public FusedBatchNormOpBase {
                            out[1]->data<float>(),      out[2]->data<float>(),
                            out[3]->data<float>(),      out[4]->data<float>()};
     args.relu = relu_;
+    if (side_input_) {
+      const Tensor& side = ctx->input(5);
+      OP_REQUIRES(ctx, side.shape() == x.shape(),
+                  AttachNodeName(absl::InvalidArgumentError(absl::StrCat(
+                                     "side_input must have x's shape ", x.shape().DebugString(),
+                                     ", got ", side.shape().DebugString())),
+                                 def()));
+      args.side_input = side.data<float>();
+    }
     OP_REQUIRES_OK(ctx, Device::Forward(ctx, *layout, epsilon_, exponential_avg_factor_,
                                         is_training_, args));
   }
 
  protected:
-  bool relu_ = false;  // _FusedBatchNormEx's activation; constant after construction.
+  // _FusedBatchNormEx's activation and side input (input 5); constant after
+  // construction.
+  bool relu_ = false;
+  bool side_input_ = false;
 };
 
-// _FusedBatchNormEx (the remapper's FusedBatchNormV3 + Relu): the forward
-// pass with the Relu applied to each block of y as it is written.
+// _FusedBatchNormEx (the remapper's FusedBatchNormV3 (+ Add) + Relu): the
+// forward pass with the side input added and the Relu applied to each block
+// of y as it is written.
 template <typename Device>
 class FusedBatchNormExOp : public FusedBatchNormOp<Device> {
  public:
@@ -284,10 +297,12 @@ class FusedBatchNormExOp : public FusedBatchNormOp<Device> {
                     "activation_mode '", mode, "' is not one of Identity, Relu")));
     int64_t side_inputs = 0;
     OP_REQUIRES_OK(ctx, ctx->GetAttr("num_side_inputs", &side_inputs));
-    OP_REQUIRES(ctx, side_inputs == 0,
-                absl::UnimplementedError("side inputs (an Add before the activation) are not "
-                                         "fused; num_side_inputs must be 0"));
+    OP_REQUIRES(ctx, side_inputs == 0 || side_inputs == 1,
+                absl::InvalidArgumentError(absl::StrCat(
+                    "num_side_inputs must be 0 or 1 (an Add before the activation), got ",
+                    side_inputs)));
     this->relu_ = mode == "Relu";
+    this->side_input_ = side_inputs == 1;
   }
 };
 

@@ -17,6 +17,7 @@
 #include "ops/cc/gradients.h"
 #include "ops/cc/scope.h"
 #include "ops/standard_ops.h"
+#include "optimizer/graph_optimizer.h"
 #include "session/session.h"
 #include "runtime/node_def_util.h"
 
@@ -201,6 +202,93 @@ TEST(RemapperTest, BatchNormAndReluBecomeOneNodeKeepingTheStatistics) {
   EXPECT_EQ((*stats)->src_output(), 3);
   std::unique_ptr<Graph> on_gpu = ToPlacedGraph(root, kGpu);
   EXPECT_FALSE(FuseBatchNormRelu(on_gpu.get(), nullptr));
+}
+
+// A residual block's end: relu(batch_norm(x) + shortcut), x and shortcut
+// [2,4,4,3] placeholders (`shortcut_shape` may differ: a broadcast Add is
+// not a side input), with the gradients of sum(out^2) by scale, offset, x
+// and the shortcut when `train`.
+Scope ResidualEnd(bool train, const PartialTensorShape& shortcut_shape = {2, 4, 4, 3}) {
+  Scope root = Scope::NewRootScope();
+  auto x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT, {.shape = {2, 4, 4, 3}});
+  auto shortcut = ops::Placeholder(root.WithOpName("shortcut"), DT_FLOAT, {.shape = shortcut_shape});
+  auto scale = ops::Const(root.WithOpName("scale"), {1.5f, 0.5f, 1.0f});
+  auto offset = ops::Const(root.WithOpName("offset"), {0.1f, -0.2f, 0.3f});
+  auto empty = ops::Const(root.WithOpName("empty"), Tensor(DT_FLOAT, TensorShape({0})));
+  auto bn = ops::FusedBatchNormV3(root.WithOpName("bn"), x, scale, offset, empty, empty);
+  auto out = ops::Relu(root.WithOpName("out"), ops::AddV2(root.WithOpName("add"), bn.y, shortcut));
+  if (train) {
+    auto loss = ops::Sum(root.WithOpName("loss"), ops::Square(root, out), {0, 1, 2, 3});
+    std::vector<Output> grads;
+    EXPECT_TRUE(
+        AddSymbolicGradients(root, {loss}, {scale, offset, x, shortcut}, &grads).ok())
+        << root.status();
+    for (int i = 0; i < 4; ++i) ops::Identity(root.WithOpName("grad" + std::to_string(i)), grads[i]);
+  }
+  return root;
+}
+
+TEST(RemapperTest, BatchNormAddAndReluBecomeOneNodeWithASideInput) {
+  for (bool train : {false, true}) {
+    SCOPED_TRACE(train ? "training" : "inference");
+    std::unique_ptr<Graph> g = ToPlacedGraph(ResidualEnd(train), kCpu);
+    if (train) {
+      // The Add's gradient reads the shapes of y and the shortcut until
+      // constant folding makes them constants, as Grappler's does before
+      // its remapper: the whole optimizer, then.
+      const absl::Status s = GraphOptimizer(GraphOptions()).Optimize(g.get());
+      ASSERT_TRUE(s.ok()) << s;
+    } else {
+      EXPECT_TRUE(FuseBatchNormRelu(g.get(), nullptr));
+    }
+    EXPECT_EQ(CountOps(*g, "FusedBatchNormV3") + CountOps(*g, "AddV2") + CountOps(*g, "Relu"), 0);
+    const Node* fused = g->FindNode("out");
+    ASSERT_NE(fused, nullptr);
+    EXPECT_EQ(fused->type_string(), "_FusedBatchNormEx");
+    int64_t side_inputs = 0;
+    ASSERT_TRUE(GetNodeAttr(fused->def(), "num_side_inputs", &side_inputs).ok());
+    EXPECT_EQ(side_inputs, 1);
+    absl::StatusOr<const Edge*> side = fused->input_edge(5);
+    ASSERT_TRUE(side.ok()) << side.status();
+    EXPECT_EQ((*side)->src()->name(), "shortcut");
+  }
+  // A shortcut of another shape (the Add broadcasts) or of unknown shape
+  // stays an Add; only the Relu-free batch norm is left as it was.
+  for (const PartialTensorShape& shape : {PartialTensorShape({2, 1, 1, 3}), PartialTensorShape()}) {
+    std::unique_ptr<Graph> g = ToPlacedGraph(ResidualEnd(true, shape), kCpu);
+    EXPECT_FALSE(FuseBatchNormRelu(g.get(), nullptr));
+    EXPECT_EQ(CountOps(*g, "AddV2"), 1);
+  }
+}
+
+TEST(RemapperSessionTest, AResidualBlockTrainsAsTheUnfusedOne) {
+  GraphDef def;
+  ASSERT_TRUE(ResidualEnd(true).ToGraphDef(&def).ok());
+  Tensor xv(DT_FLOAT, TensorShape({2, 4, 4, 3})), sv(DT_FLOAT, TensorShape({2, 4, 4, 3}));
+  for (int i = 0; i < xv.NumElements(); ++i) {
+    xv.flat<float>()(i) = 0.1f * static_cast<float>(i % 11) - 0.4f;
+    sv.flat<float>()(i) = 0.2f * static_cast<float>(i % 7) - 0.7f;
+  }
+  std::vector<std::vector<Tensor>> results;
+  for (const GraphOptions& graph_options : {GraphOptions::Unoptimized(), GraphOptions()}) {
+    SessionOptions options;
+    options.config.device_count["GPU"] = 0;
+    options.config.graph_options = graph_options;
+    std::unique_ptr<Session> session = *NewSession(options);
+    ASSERT_TRUE(session->Create(def).ok());
+    std::vector<Tensor> out;
+    absl::Status s = session->Run({{"x", xv}, {"shortcut", sv}},
+                                  {"loss:0", "grad0:0", "grad1:0", "grad2:0", "grad3:0"}, {}, &out);
+    ASSERT_TRUE(s.ok()) << s;
+    results.push_back(out);
+  }
+  for (int i = 0; i < 5; ++i) {
+    ASSERT_EQ(results[0][i].shape(), results[1][i].shape());
+    for (int64_t j = 0; j < results[0][i].NumElements(); ++j) {
+      EXPECT_NEAR(results[0][i].flat<float>()(j), results[1][i].flat<float>()(j),
+                  1e-5f * (1 + std::abs(results[0][i].flat<float>()(j))));
+    }
+  }
 }
 
 TEST(RemapperSessionTest, TheFusedNetworkGivesTheSameValues) {
