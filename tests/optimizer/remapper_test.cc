@@ -11,6 +11,7 @@
 #include <cmath>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -40,6 +41,41 @@ int CountOps(const Graph& graph, const std::string& op) {
   int count = 0;
   for (const Node* n : graph.op_nodes()) count += n->type_string() == op;
   return count;
+}
+
+// `fetches` of one run of `def` without graph optimization and one with
+// it (the remapper's default), CPU only.
+std::vector<std::vector<Tensor>> RunUnoptimizedAndOptimized(
+    const GraphDef& def, const std::vector<std::pair<std::string, Tensor>>& feeds,
+    const std::vector<std::string>& fetches) {
+  std::vector<std::vector<Tensor>> results;
+  for (const GraphOptions& graph_options : {GraphOptions::Unoptimized(), GraphOptions()}) {
+    SessionOptions options;
+    options.config.device_count["GPU"] = 0;
+    options.config.graph_options = graph_options;
+    std::unique_ptr<Session> session = *NewSession(options);
+    EXPECT_TRUE(session->Create(def).ok());
+    std::vector<Tensor> out;
+    const absl::Status s = session->Run(feeds, fetches, {}, &out);
+    EXPECT_TRUE(s.ok()) << s;
+    out.resize(fetches.size());
+    results.push_back(out);
+  }
+  return results;
+}
+
+// Both runs' fetches agree to `relative` of the unoptimized value (plus
+// `relative` absolute).
+void ExpectSameValues(const std::vector<std::vector<Tensor>>& results, float relative) {
+  ASSERT_EQ(results.size(), 2u);
+  for (size_t i = 0; i < results[0].size(); ++i) {
+    SCOPED_TRACE(i);
+    ASSERT_EQ(results[0][i].shape(), results[1][i].shape());
+    for (int64_t j = 0; j < results[0][i].NumElements(); ++j) {
+      const float expected = results[0][i].flat<float>()(j);
+      EXPECT_NEAR(results[1][i].flat<float>()(j), expected, relative * (1 + std::abs(expected)));
+    }
+  }
 }
 
 // x [2,3] @ w [3,4] + b, through `activation` when not empty.
@@ -150,7 +186,6 @@ TEST(RemapperTest, ConvBiasAddAndActivationBecomeOneFusedConv2D) {
   EXPECT_FALSE(FuseContractionBiasAdd(on_gpu.get(), nullptr));
 }
 
-
 TEST(RemapperSessionTest, AFusedConvolutionTrainsAsTheUnfusedOne) {
   GraphDef def;
   ASSERT_TRUE(ConvLayer("Relu", true).ToGraphDef(&def).ok());
@@ -158,25 +193,9 @@ TEST(RemapperSessionTest, AFusedConvolutionTrainsAsTheUnfusedOne) {
   for (int i = 0; i < xv.NumElements(); ++i) {
     xv.flat<float>()(i) = 0.1f * static_cast<float>(i % 17) - 0.6f;
   }
-  std::vector<std::vector<Tensor>> results;
-  for (const GraphOptions& graph_options : {GraphOptions::Unoptimized(), GraphOptions()}) {
-    SessionOptions options;
-    options.config.device_count["GPU"] = 0;
-    options.config.graph_options = graph_options;
-    std::unique_ptr<Session> session = *NewSession(options);
-    ASSERT_TRUE(session->Create(def).ok());
-    std::vector<Tensor> out;
-    absl::Status s = session->Run({{"x", xv}}, {"loss:0", "d_filter:0", "d_bias:0"}, {}, &out);
-    ASSERT_TRUE(s.ok()) << s;
-    results.push_back(out);
-  }
-  for (int i = 0; i < 3; ++i) {
-    ASSERT_EQ(results[0][i].shape(), results[1][i].shape());
-    for (int64_t j = 0; j < results[0][i].NumElements(); ++j) {
-      EXPECT_NEAR(results[0][i].flat<float>()(j), results[1][i].flat<float>()(j),
-                  1e-5f * (1 + std::abs(results[0][i].flat<float>()(j))));
-    }
-  }
+  const std::vector<std::vector<Tensor>> results =
+      RunUnoptimizedAndOptimized(def, {{"x", xv}}, {"loss:0", "d_filter:0", "d_bias:0"});
+  ExpectSameValues(results, 1e-5f);
   // The Relu cut some sums at 0 and kept others: the bias gradient is not 0.
   float bias_grad = 0;
   for (int j = 0; j < 4; ++j) bias_grad += std::abs(results[1][2].flat<float>()(j));
@@ -269,26 +288,10 @@ TEST(RemapperSessionTest, AResidualBlockTrainsAsTheUnfusedOne) {
     xv.flat<float>()(i) = 0.1f * static_cast<float>(i % 11) - 0.4f;
     sv.flat<float>()(i) = 0.2f * static_cast<float>(i % 7) - 0.7f;
   }
-  std::vector<std::vector<Tensor>> results;
-  for (const GraphOptions& graph_options : {GraphOptions::Unoptimized(), GraphOptions()}) {
-    SessionOptions options;
-    options.config.device_count["GPU"] = 0;
-    options.config.graph_options = graph_options;
-    std::unique_ptr<Session> session = *NewSession(options);
-    ASSERT_TRUE(session->Create(def).ok());
-    std::vector<Tensor> out;
-    absl::Status s = session->Run({{"x", xv}, {"shortcut", sv}},
-                                  {"loss:0", "grad0:0", "grad1:0", "grad2:0", "grad3:0"}, {}, &out);
-    ASSERT_TRUE(s.ok()) << s;
-    results.push_back(out);
-  }
-  for (int i = 0; i < 5; ++i) {
-    ASSERT_EQ(results[0][i].shape(), results[1][i].shape());
-    for (int64_t j = 0; j < results[0][i].NumElements(); ++j) {
-      EXPECT_NEAR(results[0][i].flat<float>()(j), results[1][i].flat<float>()(j),
-                  1e-5f * (1 + std::abs(results[0][i].flat<float>()(j))));
-    }
-  }
+  ExpectSameValues(RunUnoptimizedAndOptimized(
+                       def, {{"x", xv}, {"shortcut", sv}},
+                       {"loss:0", "grad0:0", "grad1:0", "grad2:0", "grad3:0"}),
+                   1e-5f);
 }
 
 TEST(RemapperSessionTest, TheFusedNetworkGivesTheSameValues) {
@@ -306,24 +309,7 @@ TEST(RemapperSessionTest, TheFusedNetworkGivesTheSameValues) {
   ASSERT_TRUE(root.ToGraphDef(&def).ok());
   Tensor xv(DT_FLOAT, TensorShape({2, 3}));
   for (int i = 0; i < 6; ++i) xv.flat<float>()(i) = 0.3f * static_cast<float>(i) - 0.7f;
-  std::vector<std::vector<Tensor>> results;
-  for (const GraphOptions& graph_options : {GraphOptions::Unoptimized(), GraphOptions()}) {
-    SessionOptions options;
-    options.config.device_count["GPU"] = 0;
-    options.config.graph_options = graph_options;
-    std::unique_ptr<Session> session = *NewSession(options);
-    ASSERT_TRUE(session->Create(def).ok());
-    std::vector<Tensor> out;
-    absl::Status s = session->Run({{"x", xv}}, {"y:0", "h:0"}, {}, &out);
-    ASSERT_TRUE(s.ok()) << s;
-    results.push_back(out);
-  }
-  for (int i = 0; i < 2; ++i) {
-    ASSERT_EQ(results[0][i].shape(), results[1][i].shape());
-    for (int64_t j = 0; j < results[0][i].NumElements(); ++j) {
-      EXPECT_NEAR(results[0][i].flat<float>()(j), results[1][i].flat<float>()(j), 1e-6f);
-    }
-  }
+  ExpectSameValues(RunUnoptimizedAndOptimized(def, {{"x", xv}}, {"y:0", "h:0"}), 1e-6f);
 }
 
 }  // namespace
