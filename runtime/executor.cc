@@ -431,8 +431,9 @@ void ExecutorState<P>::Process(ReadyQueue* queue) {
   OpKernelContext::Params params;
   FillStepParams(&params);
   const bool collect_stats = args_.stats_collector != nullptr;
-  // The node to run; a chain's next node goes straight here, not through
-  // the queue.
+  // The node to run. A chain's next node goes straight here when the queue
+  // is empty (as if pushed and popped at once; behind queued nodes it
+  // waits its turn, first in, first out).
   ReadyNode next;
   bool have_next = false;
   while (have_next || !inline_ready.empty()) {
@@ -554,8 +555,13 @@ void ExecutorState<P>::Process(ReadyQueue* queue) {
     // thread (NodeDone would leave the outstanding count as it is).
     if (s.ok() && ready.size() == 1 &&
         (ready[0].is_dead || !ready[0].item->kernel_is_expensive)) {
-      next = ReadyNode{ready[0], collect_stats ? NowMicros() : 0};
-      have_next = true;
+      const ReadyNode successor{ready[0], collect_stats ? NowMicros() : 0};
+      if (inline_ready.empty()) {
+        next = successor;
+        have_next = true;
+      } else {
+        inline_ready.push_back(successor);
+      }
       continue;
     }
     if (NodeDone(s, ready, &inline_ready)) {
