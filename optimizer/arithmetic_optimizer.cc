@@ -90,60 +90,13 @@ const Edge* PassedOn(const Node& n) {
   return nullptr;
 }
 
-// A node without inputs of its own (a Const), which any frame may read.
-bool IsFree(const Node& n) {
-  for (const Edge* e : n.in_edges()) {
-    if (!e->src()->IsSource()) return false;
-  }
-  return true;
-}
-
 // Replaces `n` by an Identity of the same name reading `value`.
 absl::Status ToIdentity(Graph* graph, Node* n, const Edge* value) {
-  Node* src = value->src();
-  const int src_output = value->src_output();
-  std::vector<Node*> waits_for;  // Control inputs, and the dropped inputs' nodes.
-  std::vector<Node*> dropped;
-  for (const Edge* e : n->in_edges()) {
-    if (e == value || e->src()->IsSource()) continue;
-    if (!e->IsControlEdge()) dropped.push_back(e->src());
-    if (e->IsControlEdge() || !IsFree(*e->src())) waits_for.push_back(e->src());
-  }
-  if (n->type_string() == "Transpose" && src != DataInput(*n, 0)->src()) {
-    dropped.push_back(DataInput(*n, 0)->src());  // The inner Transpose.
-  }
-  struct Out {
-    Node* dst;
-    int output;
-    int input;
-  };
-  std::vector<Out> outs;
-  for (const Edge* e : n->out_edges()) outs.push_back({e->dst(), e->src_output(), e->dst_input()});
   NodeDef def;
-  def.name = n->name();
   def.op = "Identity";
-  def.device = n->requested_device();
   def.attr["T"] = n->output_type(0);
-  const std::string device = n->assigned_device_name();
-  const std::vector<PartialTensorShape> shapes = n->output_shapes();
-  graph->RemoveNode(n);
-  MINITF_ASSIGN_OR_RETURN(Node * identity, graph->AddNode(std::move(def)));
-  identity->set_assigned_device_name(device);
-  graph->set_output_shapes(identity, shapes);
-  graph->AddEdge(src, src_output, identity, 0);
-  for (Node* w : waits_for) graph->AddControlEdge(w, identity);
-  for (const Out& o : outs) {
-    if (o.dst->IsSink()) continue;
-    if (o.output == kControlSlot) {
-      graph->AddControlEdge(identity, o.dst);
-    } else {
-      graph->AddEdge(identity, 0, o.dst, o.input);
-    }
-  }
-  for (Node* d : dropped) {
-    if (d != src) RemoveIfUnread(graph, d);
-  }
-  return absl::OkStatus();
+  const OutputRef input{value->src(), value->src_output()};
+  return ReplaceNode(graph, n, std::move(def), {input}).status();
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include "device/cpu_device.h"
 #include "optimizer/arithmetic_optimizer.h"
 #include "optimizer/constant_folding.h"
+#include "optimizer/convert_pow.h"
 #include "optimizer/dependency_optimizer.h"
 #include "optimizer/graph_dump.h"
 #include "optimizer/optimizer_cse.h"
@@ -40,6 +41,7 @@ absl::Status GraphOptimizer::OptimizeOn(Device* host, Graph* graph) const {
     }
     if (rewrite.On(rewrite.arithmetic_optimization)) {
       changed |= SimplifyArithmetic(graph, nullptr);
+      changed |= ConvertPow(graph, nullptr);
     }
     const bool dependency = rewrite.On(rewrite.dependency_optimization);
     if (dependency) {

@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "platform/status_macros.h"
+#include "runtime/kernel_registry.h"
 #include "runtime/types.h"
 
 namespace minitf {
@@ -11,6 +13,20 @@ namespace {
 
 bool HasRefType(const DataTypeVector& types) {
   return std::any_of(types.begin(), types.end(), [](DataType t) { return IsRefType(t); });
+}
+
+// A node without inputs of its own (a Const), which any frame may read.
+bool IsFree(const Node& n) {
+  for (const Edge* e : n.in_edges()) {
+    if (!e->src()->IsSource()) return false;
+  }
+  return true;
+}
+
+bool Reads(absl::Span<const OutputRef> inputs, const Edge& e) {
+  return std::any_of(inputs.begin(), inputs.end(), [&](const OutputRef& in) {
+    return in.node == e.src() && in.output == e.src_output();
+  });
 }
 
 }  // namespace
@@ -33,6 +49,71 @@ const Edge* DataInput(const Node& n, int i) {
 bool MayChange(const Node& n) {
   return n.IsOp() && n.op_def() != nullptr && !n.op_def()->is_stateful && !n.IsControlFlow() &&
          !IsFeedFetchOrTransfer(n) && !HasRefInputOrOutput(n);
+}
+
+std::string DeviceTypeOf(const std::string& device) {
+  const size_t at = device.rfind("/device:");
+  if (at == std::string::npos) return "";
+  const size_t begin = at + 8;
+  const size_t end = device.find(':', begin);
+  return device.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
+}
+
+bool HasKernel(const NodeDef& def, const std::string& device) {
+  const std::string type = DeviceTypeOf(device);
+  if (type.empty()) return false;
+  const KernelRegistry* registry = KernelRegistry::Global();
+  if (registry->FindKernel(type, def).ok()) return true;
+  // A GPU's kernels are its stream platform's; the graph does not say
+  // which platform the device has, so both must have one.
+  return type == "GPU" && registry->FindKernel(type, def, "CUDA").ok() &&
+         registry->FindKernel(type, def, "SimGPU").ok();
+}
+
+absl::StatusOr<Node*> ReplaceNode(Graph* graph, Node* n, NodeDef def,
+                                  absl::Span<const OutputRef> inputs) {
+  std::vector<Node*> waits_for;  // Control inputs, and the dropped inputs' nodes.
+  std::vector<int> dropped;  // Ids: removing one may remove another.
+  for (const Edge* e : n->in_edges()) {
+    if (e->src()->IsSource() || (!e->IsControlEdge() && Reads(inputs, *e))) continue;
+    if (!e->IsControlEdge()) dropped.push_back(e->src()->id());
+    if (e->IsControlEdge() || !IsFree(*e->src())) waits_for.push_back(e->src());
+  }
+  std::sort(waits_for.begin(), waits_for.end(),
+            [](const Node* a, const Node* b) { return a->id() < b->id(); });
+  waits_for.erase(std::unique(waits_for.begin(), waits_for.end()), waits_for.end());
+  struct Out {
+    Node* dst;
+    int output;
+    int input;
+  };
+  std::vector<Out> outs;
+  for (const Edge* e : n->out_edges()) {
+    if (!e->dst()->IsSink()) outs.push_back({e->dst(), e->src_output(), e->dst_input()});
+  }
+  def.name = n->name();
+  def.device = n->requested_device();
+  const std::string device = n->assigned_device_name();
+  const std::vector<PartialTensorShape> shapes = n->output_shapes();
+  graph->RemoveNode(n);
+  MINITF_ASSIGN_OR_RETURN(Node * node, graph->AddNode(std::move(def)));
+  node->set_assigned_device_name(device);
+  graph->set_output_shapes(node, shapes);
+  for (int i = 0; i < static_cast<int>(inputs.size()); ++i) {
+    graph->AddEdge(inputs[i].node, inputs[i].output, node, i);
+  }
+  for (Node* w : waits_for) graph->AddControlEdge(w, node);
+  for (const Out& o : outs) {
+    if (o.output == kControlSlot) {
+      graph->AddControlEdge(node, o.dst);
+    } else {
+      graph->AddEdge(node, o.output, o.dst, o.input);
+    }
+  }
+  for (int id : dropped) {
+    if (Node* d = graph->FindNodeId(id); d != nullptr) RemoveIfUnread(graph, d);
+  }
+  return node;
 }
 
 void RemoveIfUnread(Graph* graph, Node* n) {

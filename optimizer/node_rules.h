@@ -1,9 +1,15 @@
 // What every pass asks of a node before it changes it: whether it carries a
-// step's feeds, fetches or transfers, whether it holds a reference; and the
-// removal of what a pass left unread; the data edge into an input.
+// step's feeds, fetches or transfers, whether it holds a reference, whether
+// its device has a kernel for what replaces it; the data edge into an
+// input; the replacement of a node by another of its name, and the removal
+// of what a pass left unread.
 #ifndef MINITF_OPTIMIZER_NODE_RULES_H_
 #define MINITF_OPTIMIZER_NODE_RULES_H_
 
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
 #include "runtime/graph.h"
 
 namespace minitf {
@@ -22,6 +28,30 @@ bool MayChange(const Node& n);
 
 // The edge into data input i of `n`, or null when there is none.
 const Edge* DataInput(const Node& n, int i);
+
+// "CPU" from ".../device:CPU:0"; "" when unplaced.
+std::string DeviceTypeOf(const std::string& device);
+
+// Whether `device` (a full device name) has a kernel for `def`: one for any
+// platform, or on a GPU one for CUDA and one for SimGPU; false when the name
+// is empty (an unplaced graph).
+bool HasKernel(const NodeDef& def, const std::string& device);
+
+// An output of a node, as a replacement's input.
+struct OutputRef {
+  Node* node;
+  int output;
+};
+
+// Replaces `n` by a node made from `def`, which takes n's name, requested
+// and assigned device and output shapes, reads `inputs` in order, and has
+// n's readers (data and control). It waits through control edges for n's
+// control inputs and for the nodes of the data inputs it no longer reads,
+// except nodes without inputs of their own (Consts), so it stays in their
+// loop frame and is dead when they are. The dropped inputs' nodes nothing
+// reads any more are removed (RemoveIfUnread).
+absl::StatusOr<Node*> ReplaceNode(Graph* graph, Node* n, NodeDef def,
+                                  absl::Span<const OutputRef> inputs);
 
 // Removes `n` when MayChange allows and nothing reads it (no out edges but
 // the sink's), then the nodes that fed it, in turn, on the same terms.

@@ -8,7 +8,6 @@
 #include "absl/types/span.h"
 #include "optimizer/node_rules.h"
 #include "platform/status_macros.h"
-#include "runtime/kernel_registry.h"
 #include "runtime/node_def_util.h"
 
 namespace minitf {
@@ -29,15 +28,6 @@ Node* OnlyConsumer(const Node& n) {
     consumer = e->dst();
   }
   return consumer;
-}
-
-// "CPU" from ".../device:CPU:0", "" when unplaced.
-std::string DeviceTypeOf(const std::string& device) {
-  const size_t at = device.rfind("/device:");
-  if (at == std::string::npos) return "";
-  const size_t begin = at + 8;
-  const size_t end = device.find(':', begin);
-  return device.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
 }
 
 // A contraction (MatMul or Conv2D), the BiasAdd that alone reads it, and the
@@ -100,11 +90,6 @@ NodeDef FusedDef(const Pattern& p) {
   if (p.activation != nullptr) fused_ops.push_back(p.activation->type_string());
   def.attr["fused_ops"] = fused_ops;
   return def;
-}
-
-bool HasKernel(const NodeDef& def, const std::string& device) {
-  const std::string type = DeviceTypeOf(device);
-  return !type.empty() && KernelRegistry::Global()->FindKernel(type, def).ok();
 }
 
 absl::Status Fuse(Graph* graph, const Pattern& p) {

@@ -19,50 +19,19 @@
 #include "ops/cc/scope.h"
 #include "ops/standard_ops.h"
 #include "optimizer/graph_optimizer.h"
-#include "session/session.h"
 #include "runtime/node_def_util.h"
+#include "session/session.h"
+#include "tests/testlib/graph_testing.h"
+#include "tests/testlib/optimizer_testing.h"
 
 namespace minitf {
 namespace {
 
-constexpr char kCpu[] = "/job:localhost/replica:0/task:0/device:CPU:0";
-constexpr char kGpu[] = "/job:localhost/replica:0/task:0/device:GPU:0";
-
-std::unique_ptr<Graph> ToPlacedGraph(const Scope& root, const std::string& device) {
-  GraphDef def;
-  EXPECT_TRUE(root.ToGraphDef(&def).ok());
-  absl::StatusOr<std::unique_ptr<Graph>> graph = ConvertGraphDefToGraph(def);
-  EXPECT_TRUE(graph.ok()) << graph.status();
-  for (Node* n : (*graph)->op_nodes()) n->set_assigned_device_name(device);
-  return std::move(*graph);
-}
-
-int CountOps(const Graph& graph, const std::string& op) {
-  int count = 0;
-  for (const Node* n : graph.op_nodes()) count += n->type_string() == op;
-  return count;
-}
-
-// `fetches` of one run of `def` without graph optimization and one with
-// it (the remapper's default), CPU only.
-std::vector<std::vector<Tensor>> RunUnoptimizedAndOptimized(
-    const GraphDef& def, const std::vector<std::pair<std::string, Tensor>>& feeds,
-    const std::vector<std::string>& fetches) {
-  std::vector<std::vector<Tensor>> results;
-  for (const GraphOptions& graph_options : {GraphOptions::Unoptimized(), GraphOptions()}) {
-    SessionOptions options;
-    options.config.device_count["GPU"] = 0;
-    options.config.graph_options = graph_options;
-    std::unique_ptr<Session> session = *NewSession(options);
-    EXPECT_TRUE(session->Create(def).ok());
-    std::vector<Tensor> out;
-    const absl::Status s = session->Run(feeds, fetches, {}, &out);
-    EXPECT_TRUE(s.ok()) << s;
-    out.resize(fetches.size());
-    results.push_back(out);
-  }
-  return results;
-}
+using test::CountOps;
+using test::kCpu;
+using test::kGpu;
+using test::RunUnoptimizedAndOptimized;
+using test::ToPlacedGraph;
 
 // Both runs' fetches agree to `relative` of the unoptimized value (plus
 // `relative` absolute).
