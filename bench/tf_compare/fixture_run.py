@@ -28,6 +28,21 @@ with graph.as_default():
 feed = {graph.get_tensor_by_name(t): np.load(p) for t, p in feeds.items()}
 '''
 
+# Builds `config`, the session's ConfigProto, from args["optimize"]: "on" is
+# TensorFlow's defaults (Grappler and the graph optimizer on); "off" turns
+# off Grappler (the meta-optimizer) and the graph optimizer's constant
+# folding, CSE and inlining (opt_level L0), as `minitf run --optimize off`.
+TF_CONFIG = r'''
+config = tf.compat.v1.ConfigProto()
+if args.get("optimize", "on") == "off":
+    config.graph_options.rewrite_options.disable_meta_optimizer = True
+    opts = config.graph_options.optimizer_options
+    opts.opt_level = tf.compat.v1.OptimizerOptions.L0
+    opts.do_constant_folding = False
+    opts.do_common_subexpression_elimination = False
+    opts.do_function_inlining = False
+'''
+
 
 def RunTensorFlowScript(body, graph_path, feeds, args, python, timeout=None):
     """Runs TF_PREAMBLE + body; returns its stdout. RuntimeError on failure."""

@@ -35,17 +35,9 @@ import fixture_run  # noqa: E402  (TF_PREAMBLE, MinitfCommand, Run)
 
 UNCOUNTED = {"_Send", "_Recv", "_HostSend", "_HostRecv", "_Arg", "_Retval"}
 
-TF_COUNT = r'''
+TF_COUNT = fixture_run.TF_CONFIG + r'''
 import collections
-init, target, optimize = args["init"], args["target"], args["optimize"]
-config = tf.compat.v1.ConfigProto()
-if optimize == "off":
-    config.graph_options.rewrite_options.disable_meta_optimizer = True
-    opts = config.graph_options.optimizer_options
-    opts.opt_level = tf.compat.v1.OptimizerOptions.L0
-    opts.do_constant_folding = False
-    opts.do_common_subexpression_elimination = False
-    opts.do_function_inlining = False
+init, target = args["init"], args["target"]
 with tf.compat.v1.Session(graph=graph, config=config) as sess:
     sess.run(graph.get_operation_by_name(init))
     meta = tf.compat.v1.RunMetadata()
