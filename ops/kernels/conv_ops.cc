@@ -8,8 +8,9 @@
 // gradients (input_sizes, filter_sizes) are int32 in host memory on GPUs.
 // The CUDA kernels support dilations of 1 only (the plugin's
 // ConvolutionDescriptor carries none): others are Unimplemented.
-// _FusedConv2D (the remapper's Conv2D + BiasAdd + activation) runs on the
-// CPU: the convolution, then the bias and the activation in one pass.
+// _FusedConv2D (the remapper's Conv2D + BiasAdd + activation) runs on both:
+// the convolution, then the bias and the activation in one pass (on CUDA, a
+// kernel of its own after cuDNN's convolution, fused_bias_activation_gpu.h).
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -282,6 +283,12 @@ struct CpuConv2D {
     return absl::OkStatus();
   }
 
+  static absl::Status AddBiasAndActivate(OpKernelContext* ctx, FusedActivation activation,
+                                         const Tensor& bias, Tensor* output) {
+    minitf::AddBiasAndActivate<T>(ctx->eigen_cpu_device(), activation, bias, output);
+    return absl::OkStatus();
+  }
+
  private:
   static absl::Status AllocateWorkspace(OpKernelContext* ctx, int64_t elements,
                                         Tensor* workspace) {
@@ -300,24 +307,17 @@ MINITF_REGISTER_CONV(float);
 MINITF_REGISTER_CONV(double);
 #undef MINITF_REGISTER_CONV
 
-// _FusedConv2D on the CPU: Conv2D's convolution, then the bias and the
-// activation in one pass over the output (fused_bias_activation.h).
-template <typename T>
-class FusedConv2DOp : public Conv2DOpBase<CpuConv2D<T>> {
+// _FusedConv2D: Conv2D's convolution, then the bias and the activation in
+// one pass over the output (fused_bias_activation.h). `Device` adds
+//   static absl::Status AddBiasAndActivate(OpKernelContext*, FusedActivation,
+//                                          const Tensor& bias, Tensor* output);
+template <typename Device>
+class FusedConv2DOp : public Conv2DOpBase<Device> {
  public:
-  explicit FusedConv2DOp(OpKernelConstruction* ctx) : Conv2DOpBase<CpuConv2D<T>>(ctx) {
-    std::vector<std::string> fused_ops;
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("fused_ops", &fused_ops));
-    absl::StatusOr<FusedActivation> activation = ParseFusedOps(fused_ops);
+  explicit FusedConv2DOp(OpKernelConstruction* ctx) : Conv2DOpBase<Device>(ctx) {
+    absl::StatusOr<FusedActivation> activation = FusedActivationFromAttrs(*ctx);
     OP_REQUIRES_OK(ctx, activation.status());
     activation_ = *activation;
-    int64_t num_args = 0, num_host_args = 0;
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("num_args", &num_args));
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("num_host_args", &num_host_args));
-    OP_REQUIRES(ctx, num_args == 1 && num_host_args == 0,
-                absl::InvalidArgumentError(absl::StrCat(
-                    "BiasAdd takes one argument (the bias) and no host argument; num_args is ",
-                    num_args, ", num_host_args ", num_host_args)));
     std::string filter_format;
     OP_REQUIRES_OK(ctx, ctx->GetAttr("filter_format", &filter_format));
     OP_REQUIRES(ctx, filter_format == "HWIO",
@@ -338,8 +338,8 @@ class FusedConv2DOp : public Conv2DOpBase<CpuConv2D<T>> {
     Tensor* output = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, Conv2DOutputShape(*g), &output));
     if (output->NumElements() == 0) return;
-    OP_REQUIRES_OK(ctx, CpuConv2D<T>::Convolve(ctx, *g, ctx->input(0), ctx->input(1), output));
-    AddBiasAndActivate<T>(ctx->eigen_cpu_device(), activation_, bias, output);
+    OP_REQUIRES_OK(ctx, Device::Convolve(ctx, *g, ctx->input(0), ctx->input(1), output));
+    OP_REQUIRES_OK(ctx, Device::AddBiasAndActivate(ctx, activation_, bias, output));
   }
 
  private:
@@ -347,9 +347,9 @@ class FusedConv2DOp : public Conv2DOpBase<CpuConv2D<T>> {
 };
 
 REGISTER_KERNEL_BUILDER(Name("_FusedConv2D").Device(DEVICE_CPU).TypeConstraint<float>("T"),
-                        FusedConv2DOp<float>);
+                        FusedConv2DOp<CpuConv2D<float>>);
 REGISTER_KERNEL_BUILDER(Name("_FusedConv2D").Device(DEVICE_CPU).TypeConstraint<double>("T"),
-                        FusedConv2DOp<double>);
+                        FusedConv2DOp<CpuConv2D<double>>);
 
 #ifdef MINITF_WITH_CUDA
 se::dnn::ConvolutionDescriptor ToDescriptor(const functor::Conv2DGeometry& g) {
@@ -410,6 +410,11 @@ struct CudaConv2D {
                                            AsDeviceMemory(out_backprop), &result, &scratch);
     });
   }
+
+  static absl::Status AddBiasAndActivate(OpKernelContext* ctx, FusedActivation activation,
+                                         const Tensor& bias, Tensor* output) {
+    return AddBiasAndActivateOnComputeStream(ctx, activation, bias, output);
+  }
 };
 
 REGISTER_KERNEL_BUILDER(
@@ -427,6 +432,9 @@ REGISTER_KERNEL_BUILDER(Name("Conv2DBackpropFilter")
                             .TypeConstraint<float>("T")
                             .HostMemory("filter_sizes"),
                         Conv2DBackpropFilterOp<CudaConv2D>);
+REGISTER_KERNEL_BUILDER(
+    Name("_FusedConv2D").Device(DEVICE_GPU).Platform("CUDA").TypeConstraint<float>("T"),
+    FusedConv2DOp<CudaConv2D>);
 #endif  // MINITF_WITH_CUDA
 
 }  // namespace

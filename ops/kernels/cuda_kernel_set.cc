@@ -44,7 +44,9 @@ std::vector<KernelDef> BuildCudaKernelSet() {
   // Linear algebra, NN ops and their gradients, float.
   for (const char* op : {"AddN", "MatMul", "BatchMatMul", "BatchMatMulV2", "BiasAdd",
                          "BiasAddGrad", "Conv2D", "MaxPool", "MaxPoolGrad", "Softmax",
-                         "FusedBatchNorm", "FusedBatchNormGrad", "L2Loss"}) {
+                         "FusedBatchNorm", "FusedBatchNormGrad", "L2Loss",
+                         // The remapper's fusions (matmul_op.cc, conv_ops.cc).
+                         "_FusedMatMul", "_FusedConv2D"}) {
     add(Gpu(op).TypeConstraint<float>("T"));
   }
   add(Gpu("Conv2DBackpropInput").TypeConstraint<float>("T").HostMemory("input_sizes"));

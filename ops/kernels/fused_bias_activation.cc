@@ -3,6 +3,13 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "platform/status_macros.h"
+#include "runtime/op_kernel.h"
+
+#ifdef MINITF_WITH_CUDA
+#include "ops/kernels/cuda/cuda_kernel_helpers.h"
+#include "ops/kernels/fused_bias_activation_gpu.h"
+#endif
 
 namespace minitf {
 
@@ -20,6 +27,23 @@ absl::StatusOr<FusedActivation> ParseFusedOps(const std::vector<std::string>& fu
   if (act == "Tanh") return FusedActivation::kTanh;
   return absl::UnimplementedError(
       absl::StrCat("fused activation '", act, "' is not one of Relu, Relu6, Elu, Tanh"));
+}
+
+absl::StatusOr<FusedActivation> FusedActivationFromAttrs(const OpKernelConstruction& ctx) {
+  std::vector<std::string> fused_ops;
+  MINITF_RETURN_IF_ERROR(ctx.GetAttr("fused_ops", &fused_ops));
+  MINITF_ASSIGN_OR_RETURN(const FusedActivation activation, ParseFusedOps(fused_ops));
+  int64_t num_args = 0, num_host_args = 0;
+  MINITF_RETURN_IF_ERROR(ctx.GetAttr("num_args", &num_args));
+  if (ctx.HasAttr("num_host_args")) {
+    MINITF_RETURN_IF_ERROR(ctx.GetAttr("num_host_args", &num_host_args));
+  }
+  if (num_args != 1 || num_host_args != 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "BiasAdd takes one argument (the bias) and no host argument; num_args is ", num_args,
+        ", num_host_args ", num_host_args));
+  }
+  return activation;
 }
 
 template <typename T>
@@ -55,5 +79,18 @@ template void AddBiasAndActivate<float>(const Eigen::ThreadPoolDevice&, FusedAct
                                         const Tensor&, Tensor*);
 template void AddBiasAndActivate<double>(const Eigen::ThreadPoolDevice&, FusedActivation,
                                          const Tensor&, Tensor*);
+
+#ifdef MINITF_WITH_CUDA
+absl::Status AddBiasAndActivateOnComputeStream(OpKernelContext* ctx, FusedActivation activation,
+                                               const Tensor& bias, Tensor* output) {
+  const int64_t channels = bias.NumElements();
+  if (channels == 0 || output->NumElements() == 0) return absl::OkStatus();
+  return LaunchOnComputeStream(ctx, "BiasActivation", [&](cudaStream_t stream) {
+    return gpu::LaunchBiasActivation(stream, activation, bias.data<float>(),
+                                     output->NumElements() / channels, channels,
+                                     output->data<float>());
+  });
+}
+#endif  // MINITF_WITH_CUDA
 
 }  // namespace minitf

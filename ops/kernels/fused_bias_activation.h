@@ -5,7 +5,7 @@
 // fused_ops attr names them as TensorFlow's does: ["BiasAdd"] or
 // ["BiasAdd", act] with act one of Relu, Relu6, Elu, Tanh.
 //
-//   absl::StatusOr<FusedActivation> act = ParseFusedOps(fused_ops);
+//   absl::StatusOr<FusedActivation> act = FusedActivationFromAttrs(*ctx);
 //   ...
 //   AddBiasAndActivate<float>(ctx->eigen_cpu_device(), *act, bias, &output);
 #ifndef MINITF_OPS_KERNELS_FUSED_BIAS_ACTIVATION_H_
@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "ops/kernels/fused_activation.h"
 #include "runtime/tensor.h"
 
 #ifndef EIGEN_USE_THREADS
@@ -24,10 +25,16 @@
 
 namespace minitf {
 
-enum class FusedActivation { kNone, kRelu, kRelu6, kElu, kTanh };
+class OpKernelConstruction;
+class OpKernelContext;
 
 // The activation `fused_ops` asks for; Unimplemented for any other list.
 absl::StatusOr<FusedActivation> ParseFusedOps(const std::vector<std::string>& fused_ops);
+
+// The activation a fused kernel's attrs ask for: fused_ops as ParseFusedOps
+// reads it, num_args 1 (the bias) and, where the op has it, num_host_args 0
+// (InvalidArgument naming both counts otherwise).
+absl::StatusOr<FusedActivation> FusedActivationFromAttrs(const OpKernelConstruction& ctx);
 
 // output = act(output + bias), the bias along the last dimension, in place.
 // REQUIRES: `bias` is a vector of the output's last dimension (the kernels
@@ -35,6 +42,13 @@ absl::StatusOr<FusedActivation> ParseFusedOps(const std::vector<std::string>& fu
 template <typename T>
 void AddBiasAndActivate(const Eigen::ThreadPoolDevice& d, FusedActivation activation,
                         const Tensor& bias, Tensor* output);
+
+#ifdef MINITF_WITH_CUDA
+// The same on the kernel's CUDA compute stream (fused_bias_activation_gpu.h),
+// float only; the launch's error as a Status naming the kernel.
+absl::Status AddBiasAndActivateOnComputeStream(OpKernelContext* ctx, FusedActivation activation,
+                                               const Tensor& bias, Tensor* output);
+#endif
 
 }  // namespace minitf
 

@@ -4,8 +4,9 @@
 // executor's BLAS plugin, cuBLAS). Every device checks the operands the same
 // way, allocates the product, skips an empty one and zeroes one with k = 0;
 // only the multiplication differs. _FusedMatMul (the remapper's MatMul +
-// BiasAdd + activation) runs on the CPU: the product, then the bias and the
-// activation in one pass.
+// BiasAdd + activation) runs on both: the product, then the bias and the
+// activation in one pass (on CUDA, a kernel of its own after cuBLAS's
+// product, fused_bias_activation_gpu.h).
 //
 // BLAS is column-major and tensors are row-major, so the CUDA kernel
 // computes product^T = op(b)^T op(a)^T: a row-major matrix read as
@@ -114,6 +115,42 @@ class MatMulOp : public OpKernel {
   bool transpose_b_ = false;
 };
 
+// _FusedMatMul (the remapper's MatMul + BiasAdd + activation): MatMul's
+// product, then the bias and the activation in one pass over it (BiasAdd's
+// and the activation's kernels would take one each). `Device` adds
+//   static absl::Status AddBiasAndActivate(OpKernelContext*, FusedActivation,
+//                                          const Tensor& bias, Tensor* product);
+template <typename Device>
+class FusedMatMulOp : public MatMulOp<Device> {
+ public:
+  explicit FusedMatMulOp(OpKernelConstruction* ctx) : MatMulOp<Device>(ctx) {
+    absl::StatusOr<FusedActivation> activation = FusedActivationFromAttrs(*ctx);
+    OP_REQUIRES_OK(ctx, activation.status());
+    activation_ = *activation;
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& bias = ctx->input(2);
+    OP_REQUIRES(ctx, bias.dims() == 1,
+                absl::InvalidArgumentError(absl::StrCat("bias must be a vector, got shape ",
+                                                        bias.shape().DebugString())));
+    const int64_t n = ctx->input(1).dims() == 2
+                          ? ctx->input(1).dim_size(this->transpose_b() ? 0 : 1)
+                          : -1;
+    OP_REQUIRES(ctx, n < 0 || bias.dim_size(0) == n,
+                absl::InvalidArgumentError(absl::StrCat(
+                    "Must provide as many biases as the last dimension of the product: ",
+                    bias.dim_size(0), " vs. ", n)));
+    MatMulOp<Device>::Compute(ctx);
+    if (!ctx->status().ok() || ctx->mutable_output_slot(0)->value.NumElements() == 0) return;
+    OP_REQUIRES_OK(ctx, Device::AddBiasAndActivate(ctx, activation_, bias,
+                                                   &ctx->mutable_output_slot(0)->value));
+  }
+
+ private:
+  FusedActivation activation_ = FusedActivation::kNone;  // Constant after construction.
+};
+
 template <typename T>
 struct CpuMatMul {
   static absl::Status SetZero(OpKernelContext* ctx, Tensor* product) {
@@ -137,47 +174,12 @@ struct CpuMatMul {
     out.device(ctx->eigen_cpu_device()) = a.matrix<T>().contract(b.matrix<T>(), contract_dims);
     return absl::OkStatus();
   }
-};
 
-// _FusedMatMul on the CPU: MatMul's product, then the bias and the
-// activation in one pass over it (BiasAdd's and the activation's kernels
-// would take one each).
-template <typename T>
-class FusedMatMulOp : public MatMulOp<CpuMatMul<T>> {
- public:
-  explicit FusedMatMulOp(OpKernelConstruction* ctx) : MatMulOp<CpuMatMul<T>>(ctx) {
-    std::vector<std::string> fused_ops;
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("fused_ops", &fused_ops));
-    absl::StatusOr<FusedActivation> activation = ParseFusedOps(fused_ops);
-    OP_REQUIRES_OK(ctx, activation.status());
-    activation_ = *activation;
-    int64_t num_args = 0;
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("num_args", &num_args));
-    OP_REQUIRES(ctx, num_args == 1,
-                absl::InvalidArgumentError(absl::StrCat(
-                    "BiasAdd takes one argument (the bias), num_args is ", num_args)));
+  static absl::Status AddBiasAndActivate(OpKernelContext* ctx, FusedActivation activation,
+                                         const Tensor& bias, Tensor* product) {
+    minitf::AddBiasAndActivate<T>(ctx->eigen_cpu_device(), activation, bias, product);
+    return absl::OkStatus();
   }
-
-  void Compute(OpKernelContext* ctx) override {
-    const Tensor& bias = ctx->input(2);
-    OP_REQUIRES(ctx, bias.dims() == 1,
-                absl::InvalidArgumentError(absl::StrCat("bias must be a vector, got shape ",
-                                                        bias.shape().DebugString())));
-    const int64_t n = ctx->input(1).dims() == 2
-                          ? ctx->input(1).dim_size(this->transpose_b() ? 0 : 1)
-                          : -1;
-    OP_REQUIRES(ctx, n < 0 || bias.dim_size(0) == n,
-                absl::InvalidArgumentError(absl::StrCat(
-                    "Must provide as many biases as the last dimension of the product: ",
-                    bias.dim_size(0), " vs. ", n)));
-    MatMulOp<CpuMatMul<T>>::Compute(ctx);
-    if (!ctx->status().ok() || ctx->mutable_output_slot(0)->value.NumElements() == 0) return;
-    AddBiasAndActivate<T>(ctx->eigen_cpu_device(), activation_, bias,
-                          &ctx->mutable_output_slot(0)->value);
-  }
-
- private:
-  FusedActivation activation_ = FusedActivation::kNone;  // Constant after construction.
 };
 
 #define MINITF_REGISTER_MATMUL(T)                                                 \
@@ -189,9 +191,9 @@ MINITF_REGISTER_MATMUL(int32_t);
 MINITF_REGISTER_MATMUL(int64_t);
 #undef MINITF_REGISTER_MATMUL
 REGISTER_KERNEL_BUILDER(Name("_FusedMatMul").Device(DEVICE_CPU).TypeConstraint<float>("T"),
-                        FusedMatMulOp<float>);
+                        FusedMatMulOp<CpuMatMul<float>>);
 REGISTER_KERNEL_BUILDER(Name("_FusedMatMul").Device(DEVICE_CPU).TypeConstraint<double>("T"),
-                        FusedMatMulOp<double>);
+                        FusedMatMulOp<CpuMatMul<double>>);
 
 #ifdef MINITF_WITH_CUDA
 struct CudaMatMul {
@@ -210,11 +212,19 @@ struct CudaMatMul {
                               static_cast<int>(plan.n));
     });
   }
+
+  static absl::Status AddBiasAndActivate(OpKernelContext* ctx, FusedActivation activation,
+                                         const Tensor& bias, Tensor* product) {
+    return AddBiasAndActivateOnComputeStream(ctx, activation, bias, product);
+  }
 };
 
 REGISTER_KERNEL_BUILDER(
     Name("MatMul").Device(DEVICE_GPU).Platform("CUDA").TypeConstraint<float>("T"),
     MatMulOp<CudaMatMul>);
+REGISTER_KERNEL_BUILDER(
+    Name("_FusedMatMul").Device(DEVICE_GPU).Platform("CUDA").TypeConstraint<float>("T"),
+    FusedMatMulOp<CudaMatMul>);
 #endif  // MINITF_WITH_CUDA
 
 }  // namespace

@@ -1,7 +1,7 @@
 // _FusedMatMul (the remapper's MatMul + BiasAdd + activation) on the CPU:
 // the same values as MatMul, BiasAdd and the activation's own kernel run
 // one after another, for each activation and transpose; and its errors: a
-// fusion it does not know, a bias of the wrong size.
+// fusion it does not know, a bias of the wrong size, two arguments.
 #include <string>
 #include <vector>
 
@@ -23,12 +23,13 @@ Tensor Matrix(int64_t rows, int64_t cols, float scale) {
   return t;
 }
 
-NodeDef Fused(bool transpose_a, bool transpose_b, std::vector<std::string> fused_ops) {
+NodeDef Fused(bool transpose_a, bool transpose_b, std::vector<std::string> fused_ops,
+              int64_t num_args = 1) {
   return MakeNodeDef("fused", "_FusedMatMul",
                      {{"T", DT_FLOAT},
                       {"transpose_a", transpose_a},
                       {"transpose_b", transpose_b},
-                      {"num_args", int64_t{1}},
+                      {"num_args", num_args},
                       {"fused_ops", std::move(fused_ops)}});
 }
 
@@ -89,6 +90,17 @@ TEST(FusedMatMulOpTest, ABiasOfTheWrongSizeIsInvalid) {
   ASSERT_FALSE(out.ok());
   EXPECT_EQ(out.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_NE(std::string(out.status().message()).find("3 vs. 4"), std::string::npos)
+      << out.status();
+}
+
+TEST(FusedMatMulOpTest, TwoArgumentsAreInvalidAndNamed) {
+  KernelRunner fused(Fused(false, false, {"BiasAdd"}, 2));
+  const Tensor bias(DT_FLOAT, TensorShape({2}));
+  absl::StatusOr<std::vector<Tensor>> out =
+      fused.Run({Matrix(2, 2, 1), Matrix(2, 2, 1), bias, bias});
+  ASSERT_FALSE(out.ok());
+  EXPECT_EQ(out.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(std::string(out.status().message()).find("num_args is 2"), std::string::npos)
       << out.status();
 }
 

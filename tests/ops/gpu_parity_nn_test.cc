@@ -5,7 +5,8 @@
 // the dense and sparse cross entropies, Conv2D and its two gradients,
 // MaxPool, AvgPool and their gradients (SAME and VALID, strides 1 and 2),
 // BatchMatMulV2 with broadcast batch dimensions, and fused batch
-// normalization (training, inference, NCHW) and its gradients; and shape
+// normalization (training, inference, NCHW) and its gradients; the
+// remapper's _FusedMatMul and _FusedConv2D with every activation; and shape
 // errors, which fail the same way on both devices. The variable and
 // optimizer ops are in gpu_parity_state_test.cc.
 #include <string>
@@ -373,7 +374,48 @@ std::vector<ParityCase> TrainingOpCases() {
   return cases;
 }
 
+// The remapper's fused contractions, built as the remapper writes them
+// (one bias argument, fused_ops [BiasAdd] or [BiasAdd, activation]).
+std::vector<ParityCase> FusedContractionCases() {
+  std::vector<ParityCase> cases;
+  for (DataType t : kFloatTypes) {
+    for (const std::string act : {"", "Relu", "Relu6", "Elu", "Tanh"}) {
+      std::vector<std::string> fused_ops = {"BiasAdd"};
+      if (!act.empty()) fused_ops.push_back(act);
+      const std::string suffix = "_" + TypeName(t) + (act.empty() ? "" : "_" + act);
+      cases.push_back({"FusedMatMul" + suffix,
+                       {Random(t, {3, 5}), Random(t, {4, 5}), Random(t, {4})},
+                       [fused_ops](const Scope& s, const std::vector<Output>& in) {
+                         return std::vector<Output>{OpBuilder(s.WithOpName("op"), "_FusedMatMul")
+                                                        .Input(in[0])
+                                                        .Input(in[1])
+                                                        .InputList({in[2]})
+                                                        .Attr("transpose_b", true)
+                                                        .Attr("fused_ops", fused_ops)
+                                                        .Finalize1()};
+                       }});
+      cases.push_back({"FusedConv2D" + suffix,
+                       {Random(t, {2, 7, 7, 3}), Random(t, {3, 3, 3, 4}), Random(t, {4})},
+                       [fused_ops](const Scope& s, const std::vector<Output>& in) {
+                         return std::vector<Output>{
+                             OpBuilder(s.WithOpName("op"), "_FusedConv2D")
+                                 .Input(in[0])
+                                 .Input(in[1])
+                                 .InputList({in[2]})
+                                 .InputList({})  // host_args: none.
+                                 .Attr("strides", std::vector<int64_t>{1, 2, 2, 1})
+                                 .Attr("padding", std::string("SAME"))
+                                 .Attr("fused_ops", fused_ops)
+                                 .Finalize1()};
+                       }});
+    }
+  }
+  return cases;
+}
+
 INSTANTIATE_TEST_SUITE_P(MatMul, GPUParityNnTest, ::testing::ValuesIn(MatMulCases()), CaseName);
+INSTANTIATE_TEST_SUITE_P(FusedContraction, GPUParityNnTest,
+                         ::testing::ValuesIn(FusedContractionCases()), CaseName);
 INSTANTIATE_TEST_SUITE_P(BatchMatMul, GPUParityNnTest, ::testing::ValuesIn(BatchMatMulCases()),
                          CaseName);
 INSTANTIATE_TEST_SUITE_P(Activation, GPUParityNnTest, ::testing::ValuesIn(ActivationCases()),
@@ -507,7 +549,7 @@ TEST(GPUParityNnCoverageTest, EverySimGpuKernelOfTheNnOpsRunsInACase) {
   std::vector<GraphDef> graphs;
   for (const auto& cases : {MatMulCases(), BatchMatMulCases(), BatchMatMulV2Cases(),
                             ActivationCases(), ConvCases(), PoolCases(), AvgPoolCases(),
-                            BatchNormCases(), TrainingOpCases()}) {
+                            BatchNormCases(), TrainingOpCases(), FusedContractionCases()}) {
     for (const ParityCase& c : cases) graphs.push_back(GPUGraphOf(c));
   }
   ExpectSimGPUKernelsExercised(kNnFileOps, graphs);

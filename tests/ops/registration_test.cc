@@ -56,11 +56,9 @@ const std::set<std::string>& AnyGPUPlatformOps() {
 
 // Shipped ops that have no GPU kernel by design (sim_gpu_kernels.cc).
 const std::set<std::string>& CpuOnlyOps() {
-  // The remapper's fusions: CUDA has no kernel yet, so neither has SimGPU,
-  // and the remapper fuses only nodes placed on the CPU.
-  static const auto* ops =
-      new std::set<std::string>{"_Arg", "_Retval", "_FusedMatMul", "_FusedConv2D",
-                                "_FusedBatchNormEx"};
+  // _FusedBatchNormEx: CUDA has no kernel yet, so neither has SimGPU, and
+  // the remapper fuses a batch norm only where it is placed on the CPU.
+  static const auto* ops = new std::set<std::string>{"_Arg", "_Retval", "_FusedBatchNormEx"};
   return *ops;
 }
 

@@ -60,6 +60,8 @@ TEST(SimGpuCostTest, EachOpIsClassifiedIntoItsFamily) {
       {"Conv2DBackpropInput", F::kConvBackpropInput},
       {"Conv2DBackpropFilter", F::kConvBackpropFilter},
       {"MatMul", F::kMatMul},
+      {"_FusedMatMul", F::kMatMul},
+      {"_FusedConv2D", F::kConvForward},
       {"BatchMatMulV2", F::kMatMul},
       {"AddV2", F::kElementwise},
       {"ReluGrad", F::kElementwise},
@@ -125,6 +127,46 @@ TEST(SimGpuCostTest, BlocksFollowTheCudaTwinsLaunch) {
   cost = EstimateKernelCost(matmul, {&a, &b}, {PartialTensorShape()}, {DT_FLOAT}, **executor);
   EXPECT_EQ(cost.blocks, 0);
   EXPECT_DOUBLE_EQ(se::KernelWidth(cost, 132), 132);
+}
+
+// The remapper's fusions model their contraction's work: _FusedMatMul the
+// flops and blocks of its MatMul, _FusedConv2D those of its Conv2D (the
+// bias is one more input, the activation an attr).
+TEST(SimGpuCostTest, AFusedContractionCostsAsItsContraction) {
+  absl::StatusOr<se::SimGPUPlatform*> platform = se::GetSimGPUPlatform("");
+  ASSERT_TRUE(platform.ok()) << platform.status();
+  absl::StatusOr<se::StreamExecutor*> executor = (*platform)->ExecutorForDevice(0);
+  ASSERT_TRUE(executor.ok()) << executor.status();
+  auto node = [](const std::string& op) {
+    NodeDef def;
+    def.name = "n";
+    def.op = op;
+    def.attr["fused_ops"] = std::vector<std::string>{"BiasAdd", "Relu"};
+    return def;
+  };
+  const Tensor a(DT_FLOAT, TensorShape({256, 512})), b(DT_FLOAT, TensorShape({512, 128}));
+  const Tensor bias(DT_FLOAT, TensorShape({128}));
+  const std::vector<PartialTensorShape> product = {PartialTensorShape({256, 128})};
+  const se::KernelCost mm = EstimateKernelCost(node("MatMul"), {&a, &b}, product, {DT_FLOAT},
+                                               **executor);
+  const se::KernelCost fused_mm = EstimateKernelCost(node("_FusedMatMul"), {&a, &b, &bias},
+                                                     product, {DT_FLOAT}, **executor);
+  EXPECT_EQ(mm.flops, 2.0 * 256 * 128 * 512);
+  EXPECT_EQ(fused_mm.flops, mm.flops);
+  EXPECT_EQ(fused_mm.blocks, mm.blocks);
+  EXPECT_EQ(fused_mm.family, se::KernelFamily::kMatMul);
+
+  const Tensor input(DT_FLOAT, TensorShape({2, 8, 8, 3}));
+  const Tensor filter(DT_FLOAT, TensorShape({3, 3, 3, 16}));
+  const Tensor conv_bias(DT_FLOAT, TensorShape({16}));
+  const std::vector<PartialTensorShape> out = {PartialTensorShape({2, 8, 8, 16})};
+  const se::KernelCost conv = EstimateKernelCost(node("Conv2D"), {&input, &filter}, out,
+                                                 {DT_FLOAT}, **executor);
+  const se::KernelCost fused_conv = EstimateKernelCost(
+      node("_FusedConv2D"), {&input, &filter, &conv_bias}, out, {DT_FLOAT}, **executor);
+  EXPECT_EQ(conv.flops, 2.0 * (2 * 8 * 8 * 16) * (3 * 3 * 3));
+  EXPECT_EQ(fused_conv.flops, conv.flops);
+  EXPECT_EQ(fused_conv.family, se::KernelFamily::kConvForward);
 }
 
 }  // namespace

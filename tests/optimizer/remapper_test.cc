@@ -1,9 +1,10 @@
 // FuseContractionBiasAdd (optimizer/remapper.h) on the cases of Grappler's
 // remapper_test: MatMul + BiasAdd, and + Relu, fused into one
 // _FusedMatMul named after the last node; Conv2D + BiasAdd + Relu6 into one
-// _FusedConv2D with the convolution's window, in a training graph too; a
-// contraction whose output something else reads, a bias add on a device
-// without the kernel, and an unplaced graph left alone; and through a
+// _FusedConv2D with the convolution's window, in a training graph too, on a
+// GPU as on the CPU; a contraction whose output something else reads, a
+// bias add on a device without the kernel, and an unplaced graph left
+// alone; and through a
 // session, a small network and a convolution's training step give the same
 // values with the fusion as without.
 #include "optimizer/remapper.h"
@@ -87,9 +88,10 @@ TEST(RemapperTest, MatMulBiasAddAndReluBecomeOneNode) {
 TEST(RemapperTest, WhatCannotBeFusedStays) {
   std::unique_ptr<Graph> read_twice = ToPlacedGraph(Dense("Relu", true), kCpu);
   EXPECT_FALSE(FuseContractionBiasAdd(read_twice.get(), nullptr));
-  // CUDA (and SimGPU, which has CUDA's kernels) has no _FusedMatMul.
-  std::unique_ptr<Graph> on_gpu = ToPlacedGraph(Dense("Relu"), kGpu);
-  EXPECT_FALSE(FuseContractionBiasAdd(on_gpu.get(), nullptr));
+  // A device with no _FusedMatMul kernel.
+  std::unique_ptr<Graph> on_tpu =
+      ToPlacedGraph(Dense("Relu"), "/job:localhost/replica:0/task:0/device:TPU:0");
+  EXPECT_FALSE(FuseContractionBiasAdd(on_tpu.get(), nullptr));
   std::unique_ptr<Graph> unplaced = ToPlacedGraph(Dense("Relu"), "");
   EXPECT_FALSE(FuseContractionBiasAdd(unplaced.get(), nullptr));
   EXPECT_EQ(CountOps(*unplaced, "MatMul"), 1);
@@ -151,8 +153,20 @@ TEST(RemapperTest, ConvBiasAddAndActivationBecomeOneFusedConv2D) {
   }
   std::unique_ptr<Graph> read_twice = ToPlacedGraph(ConvLayer("Relu", true, true), kCpu);
   EXPECT_FALSE(FuseContractionBiasAdd(read_twice.get(), nullptr));
-  std::unique_ptr<Graph> on_gpu = ToPlacedGraph(ConvLayer("Relu", true), kGpu);
-  EXPECT_FALSE(FuseContractionBiasAdd(on_gpu.get(), nullptr));
+}
+
+// CUDA has both fused kernels for float (and SimGPU, CUDA's kernel set):
+// a GPU's MatMul and Conv2D fuse as the CPU's.
+TEST(RemapperTest, AGpuFusesAsTheCpu) {
+  std::unique_ptr<Graph> dense = ToPlacedGraph(Dense("Relu"), kGpu);
+  EXPECT_TRUE(FuseContractionBiasAdd(dense.get(), nullptr));
+  const Node* fused = dense->FindNode("act");
+  ASSERT_NE(fused, nullptr);
+  EXPECT_EQ(fused->type_string(), "_FusedMatMul");
+  EXPECT_EQ(fused->assigned_device_name(), kGpu);
+  std::unique_ptr<Graph> conv = ToPlacedGraph(ConvLayer("Relu", true), kGpu);
+  EXPECT_TRUE(FuseContractionBiasAdd(conv.get(), nullptr));
+  EXPECT_EQ(CountOps(*conv, "_FusedConv2D"), 1);
 }
 
 TEST(RemapperSessionTest, AFusedConvolutionTrainsAsTheUnfusedOne) {

@@ -57,7 +57,8 @@ double Flops(const NodeDef& def, const std::vector<const Tensor*>& in,
              const std::vector<PartialTensorShape>& out) {
   auto input = [&](size_t i) -> const Tensor* { return i < in.size() ? in[i] : nullptr; };
   const std::string& op = def.op;
-  if (op == "MatMul" && input(0) != nullptr && input(0)->dims() == 2 && !out.empty()) {
+  if ((op == "MatMul" || op == "_FusedMatMul") && input(0) != nullptr && input(0)->dims() == 2 &&
+      !out.empty()) {
     bool transpose_a = false;
     (void)GetNodeAttr(def, "transpose_a", &transpose_a);
     const double inner = static_cast<double>(input(0)->dim_size(transpose_a ? 0 : 1));
@@ -71,7 +72,7 @@ double Flops(const NodeDef& def, const std::vector<const Tensor*>& in,
     const double inner = static_cast<double>(input(0)->dim_size(adj_x ? rank - 2 : rank - 1));
     return 2.0 * static_cast<double>(Elements(out[0])) * inner;
   }
-  if (op == "Conv2D" && input(1) != nullptr && !out.empty()) {
+  if ((op == "Conv2D" || op == "_FusedConv2D") && input(1) != nullptr && !out.empty()) {
     return 2.0 * static_cast<double>(Elements(out[0])) * FilterVolume(input(1)->shape());
   }
   if (op == "Conv2DBackpropInput" && input(2) != nullptr && !out.empty()) {
@@ -136,10 +137,13 @@ void SetBlocks(const std::vector<const Tensor*>& in,
 se::KernelFamily KernelFamilyOfOp(absl::string_view op) {
   using F = se::KernelFamily;
   static const auto* const kFamilies = new absl::flat_hash_map<absl::string_view, F>{
-      {"Conv2D", F::kConvForward},
+      // The remapper's fusions cost as their contraction (their CUDA twins'
+      // bias-and-activation pass is one read and write of the output).
+      {"Conv2D", F::kConvForward}, {"_FusedConv2D", F::kConvForward},
       {"Conv2DBackpropInput", F::kConvBackpropInput},
       {"Conv2DBackpropFilter", F::kConvBackpropFilter},
-      {"MatMul", F::kMatMul}, {"BatchMatMul", F::kMatMul}, {"BatchMatMulV2", F::kMatMul},
+      {"MatMul", F::kMatMul}, {"_FusedMatMul", F::kMatMul}, {"BatchMatMul", F::kMatMul},
+      {"BatchMatMulV2", F::kMatMul},
       // Elementwise: cwise math, activations and their gradients, fills,
       // and the optimizers' in-place updates.
       {"Abs", F::kElementwise}, {"Add", F::kElementwise}, {"AddN", F::kElementwise},

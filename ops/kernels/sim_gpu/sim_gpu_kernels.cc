@@ -42,9 +42,7 @@ void RegisterSimGPUKernels(KernelRegistry* registry,
     if (def.device_type == DEVICE_GPU && (def.platform.empty() || def.platform == kSimGPU)) {
       has_gpu_kernel.insert(def.op);
     }
-    if (def.device_type == DEVICE_CPU && !def.op.empty() && def.op[0] != '_') {
-      cpu_kernel.try_emplace(def.op, reg);
-    }
+    if (def.device_type == DEVICE_CPU && !def.op.empty()) cpu_kernel.try_emplace(def.op, reg);
   }
   auto twin = [&](KernelDef def, const KernelRegistration& cpu) {
     if (has_gpu_kernel.contains(def.op)) return;
@@ -54,8 +52,14 @@ void RegisterSimGPUKernels(KernelRegistry* registry,
                        MakeSimGPUKernel);
   };
   if (se::SimGPUKernelSetOfProcess() == se::SimGPUOptions::KernelSet::kAll) {
+    // Every op but the runtime's own (_Send, _Arg, ...): of the internal
+    // ops, those CUDA's set has (the remapper's _FusedMatMul, ...).
+    absl::flat_hash_set<std::string> cuda_ops;
+    for (const KernelDef& def : CudaKernelSet()) cuda_ops.insert(def.op);
     for (const KernelRegistration* reg : registered) {
-      if (reg->def.device_type != DEVICE_CPU || !cpu_kernel.contains(reg->def.op)) continue;
+      const std::string& op = reg->def.op;
+      if (reg->def.device_type != DEVICE_CPU || op.empty()) continue;
+      if (op[0] == '_' && !cuda_ops.contains(op)) continue;
       twin(reg->def, *reg);
     }
     return;
