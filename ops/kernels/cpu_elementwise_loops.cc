@@ -115,6 +115,28 @@ MINITF_ALWAYS_INLINE_ void WholePower(const float* x, int k, float* y, int64_t n
   }
 }
 
+MINITF_ALWAYS_INLINE_ void MaxInto(const float* __restrict x, float* __restrict out, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) {
+    const float a = x[i];
+    const float b = out[i];
+    out[i] = a > b ? a : b;
+  }
+}
+
+// Both values chosen by one comparison, computed unconditionally: blends.
+MINITF_ALWAYS_INLINE_ void ArgMaxInto(const float* __restrict x, int64_t x_offset,
+                                      float* __restrict best, int64_t* __restrict best_at,
+                                      int64_t n) {
+  for (int64_t i = 0; i < n; ++i) {
+    const float a = x[i];
+    const float b = best[i];
+    const int64_t at = best_at[i];
+    const bool greater = a > b;
+    best[i] = greater ? a : b;
+    best_at[i] = greater ? x_offset + i : at;
+  }
+}
+
 #define MINITF_ELEMENTWISE_LOOPS_(suffix, target)                                              \
   target void Tanh##suffix(const float* x, float* y, int64_t n) { Tanh(x, y, n); }             \
   target void Select##suffix(const bool* cond, const float* t, const float* e, float* out,     \
@@ -128,8 +150,14 @@ MINITF_ALWAYS_INLINE_ void WholePower(const float* x, int k, float* y, int64_t n
   target void WholePower##suffix(const float* x, int k, float* y, int64_t n) {                 \
     WholePower(x, k, y, n);                                                                    \
   }                                                                                            \
-  constexpr ElementwiseLoops kLoops##suffix = {&Tanh##suffix, &Select##suffix,                 \
-                                               &Compare##suffix, &WholePower##suffix};
+  target void MaxInto##suffix(const float* x, float* out, int64_t n) { MaxInto(x, out, n); }   \
+  target void ArgMaxInto##suffix(const float* x, int64_t x_offset, float* best,              \
+                                 int64_t* best_at, int64_t n) {                              \
+    ArgMaxInto(x, x_offset, best, best_at, n);                                                 \
+  }                                                                                            \
+  constexpr ElementwiseLoops kLoops##suffix = {&Tanh##suffix,       &Select##suffix,           \
+                                               &Compare##suffix,    &WholePower##suffix,       \
+                                               &MaxInto##suffix,    &ArgMaxInto##suffix};
 
 MINITF_ELEMENTWISE_LOOPS_(Baseline, )
 #if defined(__x86_64__)

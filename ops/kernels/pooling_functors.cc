@@ -1,9 +1,41 @@
 #include "ops/kernels/pooling_functors.h"
 
 #include <algorithm>
+#include <type_traits>
+#include <vector>
+
+#include "ops/kernels/cpu_elementwise_loops.h"
 
 namespace minitf::functor {
 namespace {
+
+// out[k] = max(out[k], x[k]) for k < n, a NaN in out kept: float at the
+// machine's vector width (cpu_elementwise_loops.h).
+template <typename T>
+void MaxInto(const T* x, T* out, int64_t n) {
+  if constexpr (std::is_same_v<T, float>) {
+    ActiveElementwiseLoops().max_into_float(x, out, n);
+  } else {
+    for (int64_t k = 0; k < n; ++k) {
+      if (x[k] > out[k]) out[k] = x[k];
+    }
+  }
+}
+
+// Where x[k] > best[k]: best[k] = x[k], best_at[k] = x_offset + k.
+template <typename T>
+void ArgMaxInto(const T* x, int64_t x_offset, T* best, int64_t* best_at, int64_t n) {
+  if constexpr (std::is_same_v<T, float>) {
+    ActiveElementwiseLoops().argmax_into_float(x, x_offset, best, best_at, n);
+  } else {
+    for (int64_t k = 0; k < n; ++k) {
+      if (x[k] > best[k]) {
+        best[k] = x[k];
+        best_at[k] = x_offset + k;
+      }
+    }
+  }
+}
 
 // The input rows [row_begin, row_end) and columns [col_begin, col_end) that
 // the window of output (out_row, out_col) covers, the padding clipped off.
@@ -50,9 +82,7 @@ void MaxPoolFunctor<T>::operator()(const Eigen::ThreadPoolDevice& d, const Pool2
               first_tap = false;
               continue;
             }
-            for (int64_t k = 0; k < g.depth; ++k) {
-              if (x[k] > out[k]) out[k] = x[k];
-            }
+            MaxInto(x, out, g.depth);
           }
         }
         // Unreachable while the geometry's invariants hold.
@@ -70,9 +100,14 @@ void MaxPoolGradFunctor<T>::operator()(const Eigen::ThreadPoolDevice& d, const P
   if (g.input_elements() == 0) return;
   const int64_t image_elements = g.in_rows * g.in_cols * g.depth;
   const int64_t image_outputs = g.out_rows * g.out_cols;
-  // One unit: one image, whose gradient no other unit touches.
+  // One unit: one image, whose gradient no other unit touches. Each
+  // window's taps are walked once for all channels: best and best_at hold
+  // each channel's first maximum in row-major order (later ties do not
+  // win) and where it is.
   auto route_images = [&](Eigen::Index first, Eigen::Index last) {
     std::fill_n(in_backprop + first * image_elements, (last - first) * image_elements, T(0));
+    std::vector<T> best(g.depth);
+    std::vector<int64_t> best_at(g.depth);
     for (Eigen::Index image = first; image < last; ++image) {
       const T* in = input + image * image_elements;
       T* in_grad = in_backprop + image * image_elements;
@@ -81,18 +116,18 @@ void MaxPoolGradFunctor<T>::operator()(const Eigen::ThreadPoolDevice& d, const P
         for (int64_t out_col = 0; out_col < g.out_cols; ++out_col) {
           const Window w = WindowOf(g, out_row, out_col);
           if (w.row_begin >= w.row_end || w.col_begin >= w.col_end) continue;
-          const T* grad = out_grad + (out_row * g.out_cols + out_col) * g.depth;
-          for (int64_t k = 0; k < g.depth; ++k) {
-            // The first maximum in row-major order: later ties do not win.
-            int64_t best = (w.row_begin * g.in_cols + w.col_begin) * g.depth + k;
-            for (int64_t r = w.row_begin; r < w.row_end; ++r) {
-              for (int64_t c = w.col_begin; c < w.col_end; ++c) {
-                const int64_t at = (r * g.in_cols + c) * g.depth + k;
-                if (in[at] > in[best]) best = at;
-              }
+          const int64_t first_tap = (w.row_begin * g.in_cols + w.col_begin) * g.depth;
+          std::copy_n(in + first_tap, g.depth, best.data());
+          for (int64_t k = 0; k < g.depth; ++k) best_at[k] = first_tap + k;
+          for (int64_t r = w.row_begin; r < w.row_end; ++r) {
+            for (int64_t c = w.col_begin; c < w.col_end; ++c) {
+              const int64_t tap = (r * g.in_cols + c) * g.depth;
+              if (tap == first_tap) continue;
+              ArgMaxInto(in + tap, tap, best.data(), best_at.data(), g.depth);
             }
-            in_grad[best] += grad[k];
           }
+          const T* grad = out_grad + (out_row * g.out_cols + out_col) * g.depth;
+          for (int64_t k = 0; k < g.depth; ++k) in_grad[best_at[k]] += grad[k];
         }
       }
     }

@@ -1,8 +1,9 @@
 // The element-wise float loops compiled per vector width (ops/kernels/
 // cpu_elementwise_loops.h): every width this processor has gives the bits
 // of the baseline, and the baseline the answers TensorFlow's kernels give
-// (Tanh within Eigen's approximation of std::tanh; Select, the comparisons
-// and Pow by a whole exponent exactly), NaN and infinities included. ctest
+// (Tanh within Eigen's approximation of std::tanh; Select, the comparisons,
+// Pow by a whole exponent and the max pools' steps exactly), NaN and
+// infinities included. ctest
 // also runs this binary and the element-wise op tests under
 // MINITF_MAX_CPU_ISA=avx2 and =baseline.
 #include "ops/kernels/cpu_elementwise_loops.h"
@@ -159,6 +160,65 @@ TEST(ElementwiseLoopsTest, WholePowerMultipliesAsRepeatedSquaring) {
       ElementwiseLoopsFor(isa).whole_power_float(x.data(), k, y.data(), n);
       EXPECT_TRUE(SameBits(y, expected));
     }
+  }
+}
+
+// MaxPool's step: the larger value, the one already there on a tie or a
+// NaN in x, a NaN already there kept (as `if (x > out) out = x`).
+TEST(ElementwiseLoopsTest, MaxIntoKeepsTheLargerAsAComparisonDoes) {
+  const std::vector<float> x = Values(7);
+  const std::vector<float> start = Values(8);
+  const int64_t n = static_cast<int64_t>(x.size());
+  std::vector<float> expected = start;
+  for (int64_t i = 0; i < n; ++i) {
+    if (x[i] > expected[i]) expected[i] = x[i];
+  }
+  EXPECT_TRUE(std::isnan(expected[n - 4]));  // NaN in both.
+  for (CpuIsa isa : AvailableIsas()) {
+    SCOPED_TRACE(CpuIsaName(isa));
+    std::vector<float> out = start;
+    ElementwiseLoopsFor(isa).max_into_float(x.data(), out.data(), n);
+    EXPECT_TRUE(SameBits(out, expected));
+    // A NaN in x does not replace a number; one in out stays.
+    std::vector<float> a = {kNaN, 1.0f, -0.0f, 2.0f};
+    std::vector<float> b = {1.0f, kNaN, 0.0f, 2.0f};
+    ElementwiseLoopsFor(isa).max_into_float(a.data(), b.data(), 4);
+    EXPECT_EQ(b[0], 1.0f);
+    EXPECT_TRUE(std::isnan(b[1]));
+    EXPECT_FALSE(std::signbit(b[2]));  // -0 is not greater than +0.
+    EXPECT_EQ(b[3], 2.0f);
+  }
+}
+
+// MaxPoolGrad's step: each channel's first maximum and where it is, over
+// taps taken in turn; a tie keeps the earlier tap.
+TEST(ElementwiseLoopsTest, ArgMaxIntoKeepsTheFirstMaximumAndItsPlace) {
+  const int64_t n = 1013;
+  const std::vector<std::vector<float>> taps = {Values(9), Values(10), Values(9), Values(11)};
+  std::vector<float> expected_best = taps[0];
+  std::vector<int64_t> expected_at(n);
+  for (int64_t i = 0; i < n; ++i) expected_at[i] = i;
+  for (size_t t = 1; t < taps.size(); ++t) {
+    for (int64_t i = 0; i < n; ++i) {
+      if (taps[t][i] > expected_best[i]) {
+        expected_best[i] = taps[t][i];
+        expected_at[i] = static_cast<int64_t>(t) * n + i;
+      }
+    }
+  }
+  // Tap 2 repeats tap 0: a tie, which never wins.
+  for (int64_t i = 0; i < n; ++i) EXPECT_NE(expected_at[i] / n, 2) << i;
+  for (CpuIsa isa : AvailableIsas()) {
+    SCOPED_TRACE(CpuIsaName(isa));
+    std::vector<float> best = taps[0];
+    std::vector<int64_t> at(n);
+    for (int64_t i = 0; i < n; ++i) at[i] = i;
+    for (size_t t = 1; t < taps.size(); ++t) {
+      ElementwiseLoopsFor(isa).argmax_into_float(taps[t].data(), static_cast<int64_t>(t) * n,
+                                                 best.data(), at.data(), n);
+    }
+    EXPECT_TRUE(SameBits(best, expected_best));
+    EXPECT_EQ(at, expected_at);
   }
 }
 
