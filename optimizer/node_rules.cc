@@ -70,6 +70,24 @@ bool HasKernel(const NodeDef& def, const std::string& device) {
          registry->FindKernel(type, def, "SimGPU").ok();
 }
 
+std::vector<Reader> ReadersOf(const Node& n) {
+  std::vector<Reader> readers;
+  for (const Edge* e : n.out_edges()) {
+    if (!e->dst()->IsSink()) readers.push_back({e->dst(), e->src_output(), e->dst_input()});
+  }
+  return readers;
+}
+
+void Reconnect(Graph* graph, Node* node, absl::Span<const Reader> readers) {
+  for (const Reader& r : readers) {
+    if (r.output == kControlSlot) {
+      graph->AddControlEdge(node, r.dst);
+    } else {
+      graph->AddEdge(node, r.output, r.dst, r.input);
+    }
+  }
+}
+
 absl::StatusOr<Node*> ReplaceNode(Graph* graph, Node* n, NodeDef def,
                                   absl::Span<const OutputRef> inputs) {
   std::vector<Node*> waits_for;  // Control inputs, and the dropped inputs' nodes.
@@ -82,15 +100,7 @@ absl::StatusOr<Node*> ReplaceNode(Graph* graph, Node* n, NodeDef def,
   std::sort(waits_for.begin(), waits_for.end(),
             [](const Node* a, const Node* b) { return a->id() < b->id(); });
   waits_for.erase(std::unique(waits_for.begin(), waits_for.end()), waits_for.end());
-  struct Out {
-    Node* dst;
-    int output;
-    int input;
-  };
-  std::vector<Out> outs;
-  for (const Edge* e : n->out_edges()) {
-    if (!e->dst()->IsSink()) outs.push_back({e->dst(), e->src_output(), e->dst_input()});
-  }
+  const std::vector<Reader> readers = ReadersOf(*n);
   def.name = n->name();
   def.device = n->requested_device();
   const std::string device = n->assigned_device_name();
@@ -103,13 +113,7 @@ absl::StatusOr<Node*> ReplaceNode(Graph* graph, Node* n, NodeDef def,
     graph->AddEdge(inputs[i].node, inputs[i].output, node, i);
   }
   for (Node* w : waits_for) graph->AddControlEdge(w, node);
-  for (const Out& o : outs) {
-    if (o.output == kControlSlot) {
-      graph->AddControlEdge(node, o.dst);
-    } else {
-      graph->AddEdge(node, o.output, o.dst, o.input);
-    }
-  }
+  Reconnect(graph, node, readers);
   for (int id : dropped) {
     if (Node* d = graph->FindNodeId(id); d != nullptr) RemoveIfUnread(graph, d);
   }

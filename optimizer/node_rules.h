@@ -7,6 +7,7 @@
 #define MINITF_OPTIMIZER_NODE_RULES_H_
 
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
@@ -42,6 +43,21 @@ struct OutputRef {
   Node* node;
   int output;
 };
+
+// An edge out of a node, kept while the node is replaced: the reader, the
+// output it reads (kControlSlot for a control edge) and at which input.
+struct Reader {
+  Node* dst;
+  int output;
+  int input;
+};
+
+// What reads `n`, the sink aside.
+std::vector<Reader> ReadersOf(const Node& n);
+
+// Makes each of `readers` read `node` instead: the same output, or a control
+// edge.
+void Reconnect(Graph* graph, Node* node, absl::Span<const Reader> readers);
 
 // Replaces `n` by a node made from `def`, which takes n's name, requested
 // and assigned device and output shapes, reads `inputs` in order, and has

@@ -113,15 +113,7 @@ absl::Status Fuse(Graph* graph, const Pattern& p) {
       if (e->IsControlEdge() && e->src()->IsOp()) control.push_back(e->src());
     }
   }
-  struct Out {
-    Node* dst;
-    int output;
-    int input;
-  };
-  std::vector<Out> outs;
-  for (const Edge* e : p.Last()->out_edges()) {
-    if (!e->dst()->IsSink()) outs.push_back({e->dst(), e->src_output(), e->dst_input()});
-  }
+  const std::vector<Reader> readers = ReadersOf(*p.Last());
   const std::string device = p.bias_add->assigned_device_name();
   const std::vector<PartialTensorShape> shapes = p.Last()->output_shapes();
   for (Node* n : fused) graph->RemoveNode(n);
@@ -132,13 +124,7 @@ absl::Status Fuse(Graph* graph, const Pattern& p) {
     graph->AddEdge(inputs[i].src, inputs[i].output, node, i);
   }
   for (Node* c : control) graph->AddControlEdge(c, node);
-  for (const Out& o : outs) {
-    if (o.output == kControlSlot) {
-      graph->AddControlEdge(node, o.dst);
-    } else {
-      graph->AddEdge(node, 0, o.dst, o.input);
-    }
-  }
+  Reconnect(graph, node, readers);
   return absl::OkStatus();
 }
 
@@ -250,7 +236,13 @@ absl::Status FuseBatchNorm(Graph* graph, const BatchNormPattern& p) {
     int output;
     int input;
   };
-  std::vector<Link> inputs, control, outs;
+  std::vector<Link> inputs, control;
+  // The statistics and reserve spaces' readers, then the Relu's.
+  std::vector<Reader> readers;
+  for (const Reader& r : ReadersOf(*bn)) {
+    if (r.output > 0) readers.push_back(r);
+  }
+  for (const Reader& r : ReadersOf(*relu)) readers.push_back(r);
   std::vector<Node*> fused = {bn, relu};
   if (p.add != nullptr) fused.push_back(p.add);
   for (Node* n : fused) {
@@ -262,14 +254,6 @@ absl::Status FuseBatchNorm(Graph* graph, const BatchNormPattern& p) {
     }
   }
   if (p.side != nullptr) inputs.push_back({p.side->src(), p.side->src_output(), 5});
-  for (const Edge* e : bn->out_edges()) {
-    if (!e->IsControlEdge() && e->src_output() > 0) {
-      outs.push_back({e->dst(), e->src_output(), e->dst_input()});
-    }
-  }
-  for (const Edge* e : relu->out_edges()) {
-    if (!e->dst()->IsSink()) outs.push_back({e->dst(), e->src_output(), e->dst_input()});
-  }
   const std::string device = relu->assigned_device_name();
   std::vector<PartialTensorShape> shapes = bn->output_shapes();
   shapes[0] = relu->output_shapes()[0];
@@ -281,13 +265,7 @@ absl::Status FuseBatchNorm(Graph* graph, const BatchNormPattern& p) {
   graph->set_output_shapes(node, shapes);
   for (const Link& in : inputs) graph->AddEdge(in.node, in.output, node, in.input);
   for (const Link& c : control) graph->AddControlEdge(c.node, node);
-  for (const Link& o : outs) {
-    if (o.output == kControlSlot) {
-      graph->AddControlEdge(node, o.node);
-    } else {
-      graph->AddEdge(node, o.output, o.node, o.input);
-    }
-  }
+  Reconnect(graph, node, readers);
   return absl::OkStatus();
 }
 
