@@ -59,15 +59,29 @@ std::string DeviceTypeOf(const std::string& device) {
   return device.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
 }
 
+// Whether this build registers CUDA kernels (MINITF_ENABLE_CUDA).
+bool BuildHasCudaKernels() {
+  static const bool has = [] {
+    const KernelRegistry* registry = KernelRegistry::Global();
+    for (const std::string& op : registry->Ops()) {
+      for (const KernelRegistration* reg : registry->KernelsForOp(op)) {
+        if (reg->def.platform == "CUDA") return true;
+      }
+    }
+    return false;
+  }();
+  return has;
+}
+
 bool HasKernel(const NodeDef& def, const std::string& device) {
   const std::string type = DeviceTypeOf(device);
   if (type.empty()) return false;
   const KernelRegistry* registry = KernelRegistry::Global();
   if (registry->FindKernel(type, def).ok()) return true;
   // A GPU's kernels are its stream platform's; the graph does not say
-  // which platform the device has, so both must have one.
-  return type == "GPU" && registry->FindKernel(type, def, "CUDA").ok() &&
-         registry->FindKernel(type, def, "SimGPU").ok();
+  // which platform the device has, so every one the build has must have one.
+  return type == "GPU" && registry->FindKernel(type, def, "SimGPU").ok() &&
+         (!BuildHasCudaKernels() || registry->FindKernel(type, def, "CUDA").ok());
 }
 
 std::vector<Reader> ReadersOf(const Node& n) {

@@ -34,8 +34,8 @@ const Edge* DataInput(const Node& n, int i);
 std::string DeviceTypeOf(const std::string& device);
 
 // Whether `device` (a full device name) has a kernel for `def`: one for any
-// platform, or on a GPU one for CUDA and one for SimGPU; false when the name
-// is empty (an unplaced graph).
+// platform, or on a GPU one for SimGPU and, in a build with CUDA's kernels,
+// one for CUDA; false when the name is empty (an unplaced graph).
 bool HasKernel(const NodeDef& def, const std::string& device);
 
 // An output of a node, as a replacement's input.
