@@ -19,15 +19,6 @@ const absl::flat_hash_set<std::string>& SameShapeMeansSameValue() {
   return *ops;
 }
 
-// The value of data input i when a Const feeds it, else null.
-const Tensor* ConstInput(const Node& n, int i) {
-  const Edge* e = DataInput(n, i);
-  if (e == nullptr || e->src()->type_string() != "Const") return nullptr;
-  auto it = e->src()->def().attr.find("value");
-  if (it == e->src()->def().attr.end() || !it->second.Holds<Tensor>()) return nullptr;
-  return &it->second.tensor();
-}
-
 // A permutation held by a Const, or empty.
 std::vector<int64_t> Permutation(const Node& transpose) {
   const Tensor* perm = ConstInput(transpose, 1);

@@ -14,11 +14,9 @@ namespace {
 
 // The one value every element of the Const feeding the exponent holds.
 std::optional<double> UniformExponent(const Node& pow) {
-  const Edge* e = DataInput(pow, 1);
-  if (e == nullptr || e->src()->type_string() != "Const") return std::nullopt;
-  auto it = e->src()->def().attr.find("value");
-  if (it == e->src()->def().attr.end() || !it->second.Holds<Tensor>()) return std::nullopt;
-  const Tensor& t = it->second.tensor();
+  const Tensor* exponent = ConstInput(pow, 1);
+  if (exponent == nullptr) return std::nullopt;
+  const Tensor& t = *exponent;
   std::optional<double> value;
   for (int64_t i = 0; i < t.NumElements(); ++i) {
     double v;
@@ -39,9 +37,9 @@ std::optional<double> UniformExponent(const Node& pow) {
 // shapes are fully known and equal.
 bool KeepsShape(const Node& pow) {
   const Edge* x = DataInput(pow, 0);
-  const Edge* y = DataInput(pow, 1);
-  if (x == nullptr || y == nullptr) return false;
-  if (y->src()->def().attr.at("value").tensor().dims() == 0) return true;
+  const Tensor* exponent = ConstInput(pow, 1);
+  if (x == nullptr || exponent == nullptr) return false;
+  if (exponent->dims() == 0) return true;
   const PartialTensorShape& x_shape = x->src()->output_shapes()[x->src_output()];
   const PartialTensorShape& out = pow.output_shapes()[0];
   return x_shape.IsFullyDefined() && out.IsFullyDefined() && x_shape == out;

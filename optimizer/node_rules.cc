@@ -46,6 +46,14 @@ const Edge* DataInput(const Node& n, int i) {
   return e.ok() ? *e : nullptr;
 }
 
+const Tensor* ConstInput(const Node& n, int i) {
+  const Edge* e = DataInput(n, i);
+  if (e == nullptr || e->src()->type_string() != "Const") return nullptr;
+  auto it = e->src()->def().attr.find("value");
+  if (it == e->src()->def().attr.end() || !it->second.Holds<Tensor>()) return nullptr;
+  return &it->second.tensor();
+}
+
 bool MayChange(const Node& n) {
   return n.IsOp() && n.op_def() != nullptr && !n.op_def()->is_stateful && !n.IsControlFlow() &&
          !IsFeedFetchOrTransfer(n) && !HasRefInputOrOutput(n);

@@ -30,6 +30,9 @@ bool MayChange(const Node& n);
 // The edge into data input i of `n`, or null when there is none.
 const Edge* DataInput(const Node& n, int i);
 
+// The value of data input i when a Const feeds it, else null.
+const Tensor* ConstInput(const Node& n, int i);
+
 // "CPU" from ".../device:CPU:0"; "" when unplaced.
 std::string DeviceTypeOf(const std::string& device);
 

@@ -7,6 +7,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "platform/env.h"
+#include "platform/logging.h"
 #include "platform/status_macros.h"
 #include "platform/tensor_float_32.h"
 #include "stream/cuda/cuda_executor.h"
@@ -139,6 +140,12 @@ absl::StatusOr<const ConvolutionPlan*> CudaDnn::PlanFor(ConvolutionDirection dir
     MINITF_RETURN_IF_CUDNN_ERROR(
         cudnnSetConvolutionMathType(plan->descriptors.conv.get(), choice->math));
   }
+  VLOG(1, "cuDNN {} convolution, input {}x{}x{}x{}, filter {}x{} to {}, stride {}x{}, output "
+          "{}x{}: algorithm {} of {} ({}, {} ms), {} workspace bytes",
+       ConvolutionDirectionName(direction), c.batch, c.in_rows, c.in_cols, c.in_depth, c.filter_rows,
+       c.filter_cols, c.out_depth, c.stride_rows, c.stride_cols, c.out_rows, c.out_cols,
+       choice->algorithm, choice->candidates, choice->measured ? "measured" : "heuristic",
+       choice->milliseconds, choice->workspace_bytes);
   plan->algorithm = choice->algorithm;
   plan->workspace_bytes = choice->workspace_bytes;
   plan->measured = choice->measured;

@@ -8,18 +8,6 @@
 namespace minitf::se::cuda {
 namespace {
 
-const char* DirectionName(ConvolutionDirection direction) {
-  switch (direction) {
-    case ConvolutionDirection::kForward:
-      return "forward";
-    case ConvolutionDirection::kBackwardData:
-      return "backward-data";
-    case ConvolutionDirection::kBackwardFilter:
-      return "backward-filter";
-  }
-  return "?";
-}
-
 // The first entry of cuDNN's ranking (heuristic or measured) that works and
 // whose workspace fits. `Perf` is one of cuDNN's *AlgoPerf_t structs.
 template <typename Perf>
@@ -28,12 +16,12 @@ absl::StatusOr<AlgorithmChoice> FirstThatFits(const Perf* ranked, int count, siz
   for (int i = 0; i < count; ++i) {
     if (ranked[i].status == CUDNN_STATUS_SUCCESS && ranked[i].memory <= max_bytes) {
       return AlgorithmChoice{static_cast<int>(ranked[i].algo), ranked[i].memory, ranked[i].mathType,
-                             measured};
+                             measured, measured ? ranked[i].time : -1.0f, count};
     }
   }
-  return absl::UnimplementedError(absl::StrCat("cuDNN offers no ", DirectionName(direction),
-                                               " convolution algorithm for this shape within a ",
-                                               max_bytes, "-byte workspace"));
+  return absl::UnimplementedError(
+      absl::StrCat("cuDNN offers no ", ConvolutionDirectionName(direction),
+                   " convolution algorithm for this shape within a ", max_bytes, "-byte workspace"));
 }
 
 absl::StatusOr<AlgorithmChoice> Forward(cudnnHandle_t h, const CudnnConvolution& d,
@@ -87,6 +75,18 @@ absl::StatusOr<AlgorithmChoice> BackwardFilter(cudnnHandle_t h, const CudnnConvo
 }
 
 }  // namespace
+
+const char* ConvolutionDirectionName(ConvolutionDirection direction) {
+  switch (direction) {
+    case ConvolutionDirection::kForward:
+      return "forward";
+    case ConvolutionDirection::kBackwardData:
+      return "backward-data";
+    case ConvolutionDirection::kBackwardFilter:
+      return "backward-filter";
+  }
+  return "?";
+}
 
 absl::StatusOr<AlgorithmChoice> ChooseAlgorithm(cudnnHandle_t handle,
                                                 ConvolutionDirection direction,

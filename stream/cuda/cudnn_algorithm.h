@@ -39,7 +39,12 @@ struct AlgorithmChoice {
   size_t workspace_bytes = 0;
   cudnnMathType_t math = CUDNN_FMA_MATH;  // the math the algorithm was ranked with
   bool measured = false;
+  float milliseconds = -1;  // the measured run's time; -1 for the heuristics' choice
+  int candidates = 0;       // the algorithms cuDNN ranked
 };
+
+// "forward", "backward-data" or "backward-filter".
+const char* ConvolutionDirectionName(ConvolutionDirection direction);
 
 // The heuristics' choice when `measure` is null, else the fastest measured
 // on it (synchronous: cuDNN waits for its runs). Unimplemented when no

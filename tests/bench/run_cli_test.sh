@@ -261,9 +261,13 @@ node { name: "doubled" op: "ConcatV2" input: "pivot" input: "pivot" input: "axis
 node { name: "next" op: "NextIteration" input: "doubled" attr { key: "T" value { type: DT_FLOAT } } }
 node { name: "exit" op: "Exit" input: "switch" attr { key: "T" value { type: DT_FLOAT } } }
 GRAPH
+  # OPENBLAS_NUM_THREADS=1: OpenBLAS (the pthread build, which minitf calls
+  # on one thread) starts a thread per core when it loads, each reserving a
+  # buffer (128 MiB with AVX-512 kernels), so on a machine of 16 cores it
+  # alone would want 2 GiB of the limit (README.md, Dependencies).
   for device in CPU GPU; do
     (ulimit -d 1048576 &&
-      MINITF_GPU_PLATFORM=SimGPU MINITF_SIMGPU=memory=256MiB \
+      OPENBLAS_NUM_THREADS=1 MINITF_GPU_PLATFORM=SimGPU MINITF_SIMGPU=memory=256MiB \
         "$minitf" run "$dir/double.pbtxt" --fetch exit:0 --device $device) > "$dir/log" 2>&1
     status=$?
     [ $status -eq 1 ] || fail "on $device: exit status $status, expected 1"
