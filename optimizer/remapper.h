@@ -26,7 +26,7 @@ bool FuseContractionBiasAdd(Graph* graph, const std::function<bool(const Node*)>
 // a Relu reads, becomes a _FusedBatchNormEx (activation_mode Relu, the side
 // input as its input 5) with the Relu's name: its y is the Relu's output,
 // its other outputs the batch norm's (which the gradient reads), where the
-// device has the kernel (the CPU).
+// device has the kernel (the CPU's; a GPU's for float, on CUDA and SimGPU).
 bool FuseBatchNormRelu(Graph* graph, const std::function<bool(const Node*)>& consider);
 
 }  // namespace minitf

@@ -22,10 +22,6 @@ void CancellationManager::StartCancel() {
   cancelled_notification_.Notify();
 }
 
-bool CancellationManager::IsCancelled() const {
-  return cancel_started_.load(std::memory_order_acquire);
-}
-
 CancellationToken CancellationManager::get_cancellation_token() {
   MutexLock lock(&mu_);
   return next_token_++;

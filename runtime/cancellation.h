@@ -33,7 +33,8 @@ class CancellationManager {
 
   // Runs every registered callback (once) on this thread; later calls do nothing.
   void StartCancel();
-  bool IsCancelled() const;
+  // Inline: the executor asks it before every node.
+  bool IsCancelled() const { return cancel_started_.load(std::memory_order_acquire); }
 
   CancellationToken get_cancellation_token();
   // False (and nothing registered) when cancellation has already started.

@@ -4,16 +4,21 @@ the same GPU, with TF32 off and on, and prints one table (docs/BENCHMARKS.md,
 knobs; it can be called directly too:
 
     compare.py --minitf build/bin/minitf [--models resnet50,bert] [--tf32 off,on]
-               [--steps 20] [--warmup 5] [--only minitf|torch] [--work DIR]
+               [--optimize on|off|on,off] [--steps 20] [--warmup 5]
+               [--only minitf|torch] [--work DIR]
 
 minitf's side is `minitf run GRAPH --device GPU --init init --target train
---steps N --warmup W --tf32 on|off --fetch loss:0` on the graphs TensorFlow wrote
+--steps N --warmup W --tf32 on|off --optimize on|off --fetch loss:0` on the
+graphs TensorFlow wrote
 (tests/fixtures/tf/*_train), fed .npy files made from each fixture's
 manifest; PyTorch's side is torch_peer.py. Each (model, TF32) pair runs each
 side in a process of its own, the side that goes first alternating, so TF32
 off is NVIDIA_TF32_OVERRIDE=0 in that process's environment (and PyTorch's
 allow_tf32 flags off). The last loss of each side is printed as it finishes,
-a check that both trained.
+a check that both trained. With `--optimize on,off` minitf runs each step
+both with its graph passes (the default, as TensorFlow's) and without
+(`minitf run --optimize off`), and the table adds the step time without them
+and what the passes gain.
 
 The figure is the median step time over the N steps after W warm-up steps,
 on both sides.
@@ -147,11 +152,11 @@ def ParseMinitf(text, expected_steps):
             "loss": float(loss.group(1)) if loss else None}
 
 
-def RunMinitf(args, manifest, fixture, feeds, tf32):
+def RunMinitf(args, manifest, fixture, feeds, tf32, optimize):
     command = [args.minitf, "run", os.path.join(FIXTURES, fixture, manifest["graph"]),
                "--device", "GPU", "--init", manifest["init"], "--target", manifest["target"],
                "--steps", str(args.steps), "--warmup", str(args.warmup), "--tf32", tf32,
-               "--fetch", LOSS]
+               "--optimize", optimize, "--fetch", LOSS]
     for tensor, path in feeds:
         command += ["--feed", f"{tensor}={path}"]
     return ParseMinitf(Run(command, Environment(tf32), args.timeout), args.steps)
@@ -212,11 +217,13 @@ def PrintTable(rows, args, gpu, torch_info):
                 if torch_info else "PyTorch not run")
     print(f"\nminitf ({args.minitf}) vs PyTorch on {device}; {versions}; fp32, "
           f"median step time over {args.steps} steps after {args.warmup} warm-up\n")
+    passes_off = "off" in args.optimize_modes
     print("| model | batch | TF32 | minitf ms/step | PyTorch ms/step | minitf / PyTorch "
-          "| minitf throughput | PyTorch throughput | minitf GPU busy ms/step |")
-    print("|---|---|---|---|---|---|---|---|---|")
+          "| minitf throughput | PyTorch throughput | minitf GPU busy ms/step |"
+          + (" minitf ms/step, passes off | the passes' gain |" if passes_off else ""))
+    print("|---|---|---|---|---|---|---|---|---|" + ("---|---|" if passes_off else ""))
     for row in rows:
-        mt, pt = row.get("minitf"), row.get("torch")
+        mt, pt, off = row.get("minitf"), row.get("torch"), row.get("minitf_off")
         def Ms(r):
             return f"{r['median_ms']:.1f}" if isinstance(r, dict) else (r or "-")
         def Rate(r):
@@ -227,8 +234,13 @@ def PrintTable(rows, args, gpu, torch_info):
         ratio = (f"{mt['median_ms'] / pt['median_ms']:.2f}x"
                  if isinstance(mt, dict) and isinstance(pt, dict) else "-")
         busy = f"{mt['busy_ms']:.1f}" if isinstance(mt, dict) and mt.get("busy_ms") else "-"
+        extra = ""
+        if passes_off:
+            gain = (f"{(1 - mt['median_ms'] / off['median_ms']) * 100:.1f} %"
+                    if isinstance(mt, dict) and isinstance(off, dict) else "-")
+            extra = f" {Ms(off)} | {gain} |"
         print(f"| {row['model']} | {row['shape']} | {row['tf32']} | {Ms(mt)} | {Ms(pt)} "
-              f"| {ratio} | {Rate(mt)} | {Rate(pt)} | {busy} |")
+              f"| {ratio} | {Rate(mt)} | {Rate(pt)} | {busy} |{extra}")
 
 
 def Main():
@@ -237,6 +249,9 @@ def Main():
     parser.add_argument("--minitf", default=os.path.join(REPO, "build", "bin", "minitf"))
     parser.add_argument("--models", default="resnet50,bert")
     parser.add_argument("--tf32", default="off,on", help="off, on or both (default off,on)")
+    parser.add_argument("--optimize", default="on",
+                        help="minitf's graph passes: on (default), off, or on,off (both, "
+                             "and the table adds what they gain)")
     parser.add_argument("--steps", type=int, default=20, help="timed steps (default 20)")
     parser.add_argument("--warmup", type=int, default=5, help="warm-up steps (default 5)")
     parser.add_argument("--only", choices=["minitf", "torch"], help="run one side only")
@@ -246,8 +261,11 @@ def Main():
     args = parser.parse_args()
     models = args.models.split(",")
     modes = args.tf32.split(",")
-    if not set(models) <= set(MODELS) or not set(modes) <= {"on", "off"}:
-        parser.error(f"--models wants some of {','.join(MODELS)}; --tf32 some of off,on")
+    args.optimize_modes = args.optimize.split(",")
+    if (not set(models) <= set(MODELS) or not set(modes) <= {"on", "off"} or
+            not set(args.optimize_modes) <= {"on", "off"}):
+        parser.error(f"--models wants some of {','.join(MODELS)}; --tf32 and --optimize "
+                     "some of on,off")
     if args.steps < 1 or args.warmup < 0 or args.timeout < 1:
         parser.error("--steps and --timeout want at least 1, --warmup at least 0")
     args.sides = [args.only] if args.only else ["minitf", "torch"]
@@ -275,18 +293,27 @@ def Main():
                 row = {"model": model, "shape": shape, "batch": batch, "unit": unit, "tf32": tf32}
                 rows.append(row)
                 sides = args.sides if i % 2 == 0 else args.sides[::-1]
+                # minitf's runs (its passes on, then off when asked) and PyTorch's.
+                runs = []
                 for side in sides:
+                    if side == "minitf":
+                        runs += [("minitf" if o == "on" else "minitf_off", o)
+                                 for o in args.optimize_modes]
+                    else:
+                        runs.append(("torch", None))
+                for key, optimize in runs:
+                    label = key if optimize is None else f"minitf optimize={optimize}"
                     try:
-                        if side == "minitf":
-                            row[side] = RunMinitf(args, manifest, fixture, feeds, tf32)
+                        if optimize is not None:
+                            row[key] = RunMinitf(args, manifest, fixture, feeds, tf32, optimize)
                         else:
-                            row[side] = RunTorch(args, model, batch, seq, tf32)
-                        print(f"{model} tf32={tf32} {side}: {row[side]['median_ms']:.1f} ms/step, "
-                              f"loss {row[side]['loss']}", flush=True)
+                            row[key] = RunTorch(args, model, batch, seq, tf32)
+                        print(f"{model} tf32={tf32} {label}: {row[key]['median_ms']:.1f} ms/step, "
+                              f"loss {row[key]['loss']}", flush=True)
                     except BenchError as e:
                         failed = True
-                        row[side] = "failed"
-                        print(f"gpu_compare: {model} tf32={tf32} {side}: {e}", file=sys.stderr,
+                        row[key] = "failed"
+                        print(f"gpu_compare: {model} tf32={tf32} {label}: {e}", file=sys.stderr,
                               flush=True)
     except KeyboardInterrupt:
         failed = True
@@ -294,7 +321,7 @@ def Main():
     PrintTable(rows, args, gpu, torch_info)
     with open(os.path.join(args.work, "results.json"), "w") as f:
         json.dump({"torch": torch_info, "steps": args.steps, "warmup": args.warmup,
-                   "rows": rows}, f, indent=1)
+                   "optimize": args.optimize_modes, "rows": rows}, f, indent=1)
     return 1 if failed else 0
 
 

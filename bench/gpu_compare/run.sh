@@ -7,6 +7,7 @@
 #
 #   bench/gpu_compare/run.sh                       # 20 steps after 5 warm-up
 #   STEPS=50 MODELS=bert TF32=on bench/gpu_compare/run.sh
+#   OPTIMIZE=on,off bench/gpu_compare/run.sh       # minitf with its passes and without
 #   bench/gpu_compare/run.sh --only torch          # extra arguments go to compare.py
 #
 # What it does: compare.py writes each fixture's feeds as .npy files
@@ -20,8 +21,9 @@
 # goes to stdout, every figure to WORK_DIR/results.json.
 #
 # Environment: STEPS (20), WARMUP (5), MODELS (resnet50,bert), TF32 (off,on),
-# TIMEOUT (600, seconds per run), MINITF (build/bin/minitf), PYTHON (python3,
-# one with PyTorch), WORK_DIR (build/gpu_compare).
+# OPTIMIZE (on; on,off adds minitf without its graph passes), TIMEOUT (600,
+# seconds per run), MINITF (build/bin/minitf), PYTHON (python3, one with
+# PyTorch), WORK_DIR (build/gpu_compare).
 #
 # From the build packed by ../shared/gpu/pack.sh: .gpu/check.sh unpacks it
 # and sets LD_LIBRARY_PATH; or point MINITF at the unpacked minitf
@@ -54,5 +56,5 @@ fi
 
 exec "$PYTHON" "$REPO/bench/gpu_compare/compare.py" --minitf "$MINITF" \
   --steps "${STEPS:-20}" --warmup "${WARMUP:-5}" --models "${MODELS:-resnet50,bert}" \
-  --tf32 "${TF32:-off,on}" --timeout "${TIMEOUT:-600}" \
+  --tf32 "${TF32:-off,on}" --optimize "${OPTIMIZE:-on}" --timeout "${TIMEOUT:-600}" \
   --work "${WORK_DIR:-$REPO/build/gpu_compare}" "$@"

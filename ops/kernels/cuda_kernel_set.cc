@@ -51,7 +51,7 @@ std::vector<KernelDef> BuildCudaKernelSet() {
   }
   add(Gpu("Conv2DBackpropInput").TypeConstraint<float>("T").HostMemory("input_sizes"));
   add(Gpu("Conv2DBackpropFilter").TypeConstraint<float>("T").HostMemory("filter_sizes"));
-  for (const char* op : {"FusedBatchNormV3", "FusedBatchNormGradV3"}) {
+  for (const char* op : {"FusedBatchNormV3", "FusedBatchNormGradV3", "_FusedBatchNormEx"}) {
     add(Gpu(op).TypeConstraint<float>("T").TypeConstraint<float>("U"));
   }
   for (DataType labels : kIndices) {

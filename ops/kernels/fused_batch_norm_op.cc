@@ -1,5 +1,6 @@
-// Kernels: FusedBatchNorm, FusedBatchNormV3 and their gradients, for float,
-// NHWC and NCHW, on the CPU and on CUDA GPUs (fused_batch_norm_op_gpu.cu).
+// Kernels: FusedBatchNorm, FusedBatchNormV3, their gradients and the
+// remapper's _FusedBatchNormEx, for float, NHWC and NCHW, on the CPU and on
+// CUDA GPUs (fused_batch_norm_op_gpu.cu).
 // Every device reads the attrs and checks the inputs the same way
 // (FusedBatchNormOpBase), allocates the same outputs and fills them the
 // same way when x is empty; only the arithmetic differs. Both walk x as
@@ -403,7 +404,9 @@ struct CudaBatchNorm {
                                      a.batch_mean,
                                      a.batch_variance,
                                      a.reserve_1,
-                                     a.reserve_2};
+                                     a.reserve_2,
+                                     a.side_input,
+                                     a.relu};
     // From the device's allocator, so a memory limit counts it.
     OpScratchAllocator scratch(ctx);
     MINITF_ASSIGN_OR_RETURN(se::DeviceMemoryBase workspace,
@@ -440,6 +443,12 @@ REGISTER_KERNEL_BUILDER(Name("FusedBatchNormV3")
                             .TypeConstraint<float>("T")
                             .TypeConstraint<float>("U"),
                         FusedBatchNormOp<CudaBatchNorm>);
+REGISTER_KERNEL_BUILDER(Name("_FusedBatchNormEx")
+                            .Device(DEVICE_GPU)
+                            .Platform("CUDA")
+                            .TypeConstraint<float>("T")
+                            .TypeConstraint<float>("U"),
+                        FusedBatchNormExOp<CudaBatchNorm>);
 REGISTER_KERNEL_BUILDER(
     Name("FusedBatchNormGrad").Device(DEVICE_GPU).Platform("CUDA").TypeConstraint<float>("T"),
     FusedBatchNormGradOp<CudaBatchNorm>);

@@ -173,10 +173,15 @@ __global__ void ForwardChannelsKernel(BatchNormDims d, int64_t chunks, float eps
 }
 
 __global__ void NormalizeKernel(BatchNormDims d, int64_t total, const float* x, const float* offset,
-                                const double* factors, float* y) {
+                                const double* factors, const float* side_input, bool relu,
+                                float* y) {
   for (int64_t e = FirstIndex(); e < total; e += IndexStride()) {
     const int64_t c = (e / d.inner) % d.channels;
-    y[e] = static_cast<float>((x[e] - factors[c]) * factors[d.channels + c] + offset[c]);
+    float v = static_cast<float>((x[e] - factors[c]) * factors[d.channels + c] + offset[c]);
+    if (side_input != nullptr) v += side_input[e];
+    // std::max(v, 0) as the CPU's Relu: NaN stays NaN.
+    if (relu && v < 0.0f) v = 0.0f;
+    y[e] = v;
   }
 }
 
@@ -241,8 +246,8 @@ cudaError_t LaunchBatchNormForward(cudaStream_t stream, const BatchNormDims& dim
       dims, chunks.count, epsilon, factor, is_training, a, s.partials, s.factors);
   const int64_t total = dims.outer * dims.channels * dims.inner;
   const auto per_element = LaunchConfigFor(total);
-  NormalizeKernel<<<per_element.blocks, per_element.threads, 0, stream>>>(dims, total, a.x,
-                                                                          a.offset, s.factors, a.y);
+  NormalizeKernel<<<per_element.blocks, per_element.threads, 0, stream>>>(
+      dims, total, a.x, a.offset, s.factors, a.side_input, a.relu, a.y);
   return cudaGetLastError();
 }
 

@@ -34,12 +34,17 @@ struct BatchNormForward {
   float* batch_variance;
   float* reserve_1;
   float* reserve_2;
+  // _FusedBatchNormEx: added to y (x's shape; null: none), then the Relu.
+  const float* side_input = nullptr;
+  bool relu = false;
 };
 
 // Training: the batch's statistics normalize x; batch_mean/batch_variance
 // are them (variance Bessel-corrected) when factor is 1, else running
 // averages with mean/variance; reserve_1/2 the mean and biased variance.
-// Inference: mean and variance normalize x and are passed on.
+// Inference: mean and variance normalize x and are passed on. y, in float,
+// then has side_input added and the Relu applied (NaN kept), as the CPU
+// kernel does, in the same pass.
 // REQUIRES: dims.outer * dims.inner > 0.
 cudaError_t LaunchBatchNormForward(cudaStream_t stream, const BatchNormDims& dims, float epsilon,
                                    float factor, bool is_training, const BatchNormForward& args,

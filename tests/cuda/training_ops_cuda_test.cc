@@ -1,6 +1,7 @@
 // CPU/CUDA parity of the kernels on the hot path of the ResNet-50 and BERT
 // training graphs TensorFlow writes: FusedBatchNorm(V3) in training and
-// inference, NHWC and NCHW, and its gradient; AddV2, RealDiv,
+// inference, NHWC and NCHW, and its gradient; the remapper's
+// _FusedBatchNormEx; AddV2, RealDiv,
 // SquaredDifference and Pow with broadcasting; Rsqrt, Erf and Erfc; the
 // unary gradient helpers; AddN; BiasAddGrad; BatchMatMulV2. Shape errors
 // fail as on the CPU. Skipped without a GPU.
@@ -53,6 +54,38 @@ TEST(TrainingOpsCudaTest, FusedBatchNormMatchesCpu) {
     ExpectCudaMatchesCpu(BatchNorm(op, true, "NHWC"),
                          {nhwc, RandomTensor(TensorShape({5})), offset, empty, empty});
   }
+}
+
+// The remapper's fusion: the Relu of y, with a side input (a residual)
+// added first or not, in one pass over y; a side input of another shape
+// fails as on the CPU.
+TEST(TrainingOpsCudaTest, FusedBatchNormExMatchesCpu) {
+  if (VisibleCudaDevices() == 0) GTEST_SKIP() << "no CUDA device visible";
+  const Tensor scale = RandomTensor(TensorShape({6}), 0.5, 2, 21);
+  const Tensor offset = RandomTensor(TensorShape({6}), -1, 1, 22);
+  const Tensor mean = RandomTensor(TensorShape({6}), -1, 1, 23);
+  const Tensor variance = RandomTensor(TensorShape({6}), 0.5, 2, 24);
+  const Tensor empty(DT_FLOAT, TensorShape({0}));
+  const Tensor x = RandomTensor(TensorShape({4, 9, 7, 6}), -3, 3, 25);
+  const Tensor side = RandomTensor(TensorShape({4, 9, 7, 6}), -2, 2, 26);
+  for (bool training : {true, false}) {
+    for (bool with_side : {false, true}) {
+      SCOPED_TRACE(testing::Message() << "training=" << training << " side=" << with_side);
+      NodeDef def = BatchNorm("FusedBatchNormV3", training, "NHWC");
+      def.op = "_FusedBatchNormEx";
+      def.attr["activation_mode"] = std::string("Relu");
+      def.attr["num_side_inputs"] = int64_t{with_side ? 1 : 0};
+      std::vector<Tensor> inputs = {x, scale, offset, training ? empty : mean,
+                                    training ? empty : variance};
+      if (with_side) inputs.push_back(side);
+      ExpectCudaMatchesCpu(def, inputs, 1e-5, 1e-5);
+    }
+  }
+  NodeDef def = BatchNorm("FusedBatchNormV3", true, "NHWC");
+  def.op = "_FusedBatchNormEx";
+  def.attr["activation_mode"] = std::string("Relu");
+  def.attr["num_side_inputs"] = int64_t{1};
+  ExpectCudaMatchesCpu(def, {x, scale, offset, empty, empty, RandomTensor(TensorShape({4, 6}))});
 }
 
 TEST(TrainingOpsCudaTest, FusedBatchNormGradMatchesCpu) {

@@ -72,7 +72,7 @@ inline const std::set<std::string> kNnFileOps = {
     "FusedBatchNorm", "FusedBatchNormV3", "FusedBatchNormGrad", "FusedBatchNormGradV3",
     "BatchMatMulV2", "Relu6", "LeakyRelu", "Elu", "Relu6Grad", "LeakyReluGrad", "EluGrad",
     "LogSoftmax", "SoftmaxCrossEntropyWithLogits", "BiasAddGrad", "L2Loss", "_FusedMatMul",
-    "_FusedConv2D"};
+    "_FusedConv2D", "_FusedBatchNormEx"};
 inline const std::set<std::string> kStateFileOps = {
     "Variable", "Assign", "AssignAdd", "ApplyGradientDescent", "VariableV2", "AssignSub",
     "ScatterAdd", "ApplyMomentum", "ApplyAdam", "VarHandleOp", "ReadVariableOp",

@@ -6,7 +6,8 @@
 // MaxPool, AvgPool and their gradients (SAME and VALID, strides 1 and 2),
 // BatchMatMulV2 with broadcast batch dimensions, and fused batch
 // normalization (training, inference, NCHW) and its gradients; the
-// remapper's _FusedMatMul and _FusedConv2D with every activation; and shape
+// remapper's _FusedMatMul and _FusedConv2D with every activation and its
+// _FusedBatchNormEx with and without a side input; and shape
 // errors, which fail the same way on both devices. The variable and
 // optimizer ops are in gpu_parity_state_test.cc.
 #include <string>
@@ -129,6 +130,33 @@ std::vector<ParityCase> BatchNormCases() {
              if (v3) out.push_back(bn.reserve_space_3);
              return out;
            }});
+      // The remapper's fusion: the Relu of y, with a side input added or not.
+      for (bool side : {false, true}) {
+        if (!v3) break;  // _FusedBatchNormEx fuses FusedBatchNormV3.
+        std::vector<Tensor> inputs = {Random(DT_FLOAT, nchw_layout ? nchw : nhwc),
+                                      Random(DT_FLOAT, channels, 0.5, 2), Random(DT_FLOAT, channels),
+                                      Random(DT_FLOAT, stats), Random(DT_FLOAT, stats, 0.5, 2)};
+        if (side) inputs.push_back(Random(DT_FLOAT, nchw_layout ? nchw : nhwc));
+        cases.push_back(
+            {absl::StrCat("FusedBatchNormEx_float_", name, side ? "_SideInputRelu" : "_Relu"),
+             inputs, [attrs, side](const Scope& s, const std::vector<Output>& in) {
+               std::vector<Output> side_inputs;
+               if (side) side_inputs.push_back(in[5]);
+               return OpBuilder(s.WithOpName("op"), "_FusedBatchNormEx")
+                   .Input(in[0])
+                   .Input(in[1])
+                   .Input(in[2])
+                   .Input(in[3])
+                   .Input(in[4])
+                   .InputList(side_inputs)
+                   .Attr("epsilon", attrs.epsilon)
+                   .Attr("data_format", attrs.data_format)
+                   .Attr("is_training", attrs.is_training)
+                   .Attr("num_side_inputs", int64_t{side ? 1 : 0})
+                   .Attr("activation_mode", std::string("Relu"))
+                   .Finalize();
+             }});
+      }
       const ops::FusedBatchNormGradAttrs grad_attrs = {.data_format = attrs.data_format,
                                                        .is_training = training};
       const TensorShape x_shape = nchw_layout ? nchw : nhwc;

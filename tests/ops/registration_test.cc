@@ -56,9 +56,7 @@ const std::set<std::string>& AnyGPUPlatformOps() {
 
 // Shipped ops that have no GPU kernel by design (sim_gpu_kernels.cc).
 const std::set<std::string>& CpuOnlyOps() {
-  // _FusedBatchNormEx: CUDA has no kernel yet, so neither has SimGPU, and
-  // the remapper fuses a batch norm only where it is placed on the CPU.
-  static const auto* ops = new std::set<std::string>{"_Arg", "_Retval", "_FusedBatchNormEx"};
+  static const auto* ops = new std::set<std::string>{"_Arg", "_Retval"};
   return *ops;
 }
 

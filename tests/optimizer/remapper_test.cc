@@ -202,8 +202,13 @@ TEST(RemapperTest, BatchNormAndReluBecomeOneNodeKeepingTheStatistics) {
   ASSERT_TRUE(stats.ok());
   EXPECT_EQ((*stats)->src(), fused);
   EXPECT_EQ((*stats)->src_output(), 3);
+  // A GPU has the fused kernel too (CUDA's, and SimGPU's twin of it).
   std::unique_ptr<Graph> on_gpu = ToPlacedGraph(root, kGpu);
-  EXPECT_FALSE(FuseBatchNormRelu(on_gpu.get(), nullptr));
+  EXPECT_TRUE(FuseBatchNormRelu(on_gpu.get(), nullptr));
+  const Node* gpu_fused = on_gpu->FindNode("act");
+  ASSERT_NE(gpu_fused, nullptr);
+  EXPECT_EQ(gpu_fused->type_string(), "_FusedBatchNormEx");
+  EXPECT_EQ(gpu_fused->assigned_device_name(), kGpu);
 }
 
 // A residual block's end: relu(batch_norm(x) + shortcut), x and shortcut

@@ -181,6 +181,7 @@ se::KernelFamily KernelFamilyOfOp(absl::string_view op) {
       {"AvgPool", F::kPooling}, {"AvgPoolGrad", F::kPooling}, {"MaxPool", F::kPooling},
       {"MaxPoolGrad", F::kPooling},
       {"FusedBatchNorm", F::kBatchNorm}, {"FusedBatchNormV3", F::kBatchNorm},
+      {"_FusedBatchNormEx", F::kBatchNorm},
       {"FusedBatchNormGrad", F::kBatchNorm}, {"FusedBatchNormGradV3", F::kBatchNorm},
       {"Softmax", F::kSoftmax}, {"LogSoftmax", F::kSoftmax},
       {"SoftmaxCrossEntropyWithLogits", F::kSoftmax},

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# What the next GPU run should find out, beyond ../shared/gpu/check.sh's
+# stages; run by check.sh as its EXTRA_CMD, in build/ of the unpacked copy:
+#   EXTRA_CMD='bash ../bench/gpu_compare/diagnose.sh' BUDGET=500 bash .gpu/check.sh
+# 1. The machine's CPU and limits, and conv_net_test with oneDNN off under
+#    each OpenBLAS kernel family and on one CPU (it failed on the H200
+#    machine's CPU by ~1e-3 and passes on every family here).
+# 2. `minitf run --profile` on CUDA (ResNet-50's training step, TF32 off),
+#    with cuDNN's algorithm choices (MINITF_VLOG=1: per shape and direction
+#    the algorithm, measured or heuristic, and its measured time), the
+#    slowest first: where ResNet-50's device time goes.
+# 3. compute-sanitizer's memcheck over the CUDA test binaries, 25 s each.
+set -u
+F=../tests/fixtures/tf; W=${DIAGNOSE_WORK_DIR:-/tmp/gpuw}; mkdir -p "$W"
+echo "=== lscpu"; lscpu | grep -E 'Model name|^CPU\(s\)|Flags' | cut -c1-2000
+echo "=== ulimits"; ulimit -a | grep -E 'stack|data|processes|virtual'
+echo "=== conv_net_test, oneDNN off, OpenBLAS as it chooses and forced"
+for core in "" SkylakeX Haswell Prescott; do
+  r=$(OPENBLAS_VERBOSE=2 OPENBLAS_CORETYPE=$core TF_ENABLE_ONEDNN_OPTS=0 timeout 30 tests/conv_net_test 2>&1)
+  echo "core='$core': $(echo "$r" | grep -E '^Core' | head -1)" \
+       "$(echo "$r" | grep -E 'PASSED|FAILED  \]' | head -2 | paste -sd' ')"
+  [ -z "$core" ] && echo "$r" | grep -E 'element [0-9]+:' | head -4
+done
+for t in conv_ops_test cpu_gemm_test; do
+  r=$(TF_ENABLE_ONEDNN_OPTS=0 timeout 30 tests/$t 2>&1)
+  echo "$t oneDNN off: $(echo "$r" | grep -E 'PASSED|FAILED  \]' | head -3 | paste -sd' ')"
+done
+r=$(TF_ENABLE_ONEDNN_OPTS=0 taskset -c 0 timeout 30 tests/conv_net_test 2>&1)
+echo "conv_net_test oneDNN off on one CPU: $(echo "$r" | grep -E 'PASSED|FAILED  \]' | head -2 | paste -sd' ')"
+python3 - "$W" <<'PY'
+import sys
+import numpy as np
+r = np.random.default_rng(0)
+np.save(sys.argv[1] + '/images.npy', r.standard_normal((32, 224, 224, 3), dtype=np.float32))
+np.save(sys.argv[1] + '/labels.npy', r.integers(0, 1000, 32).astype(np.int32))
+PY
+fd="--feed images:0=$W/images.npy --feed labels:0=$W/labels.npy"
+echo "=== minitf run --profile on CUDA (ResNet-50 training step, TF32 off)"
+NVIDIA_TF32_OVERRIDE=0 MINITF_VLOG=1 timeout 90 bin/minitf run $F/resnet50_train/graph.pb \
+  --device GPU --init init --target train --steps 4 --warmup 2 --profile $fd \
+  > "$W/profile.log" 2> "$W/vlog.log"
+echo "rc=$?"; head -n 45 "$W/profile.log"
+echo "=== cuDNN's choices (TF32 off), the slowest 40 by measured time"
+grep -o 'cuDNN .* convolution, .*' "$W/vlog.log" | sort -u > "$W/cudnn.txt"
+python3 - "$W/cudnn.txt" <<'PY'
+import collections, re, sys
+rows = []
+for line in open(sys.argv[1]):
+    m = re.search(r"cuDNN (\S+) convolution, (.*): algorithm (\d+) of (\d+) \((\w+), ([-\d.e]+) ms\)",
+                  line)
+    if m:
+        rows.append((float(m.group(6)), m.group(1), m.group(2), m.group(3), m.group(4), m.group(5)))
+total = collections.defaultdict(float)
+for t, direction, *_ in rows:
+    total[direction] += max(t, 0)
+print(f"{len(rows)} plans; measured ms per direction, each shape once:",
+      {k: round(v, 2) for k, v in total.items()})
+for r in sorted(rows, reverse=True)[:40]:
+    print(f"{r[0]:8.3f} ms {r[1]:16s} algo {r[3]}/{r[4]} {r[5]:9s} {r[2]}")
+PY
+echo "=== compute-sanitizer memcheck"
+CS=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null | head -n1)
+for t in fused_contraction_cuda_test conv_pool_cuda_test training_ops_cuda_test matmul_cuda_test \
+         array_ops_cuda_test index_ops_cuda_test reduction_cuda_test softmax_cuda_test \
+         cwise_ops_cuda_test; do
+  s0=$SECONDS; r=$(timeout 25 "$CS" --tool memcheck --error-exitcode 9 tests/$t 2>&1); rc=$?
+  echo "$t rc=$rc $((SECONDS - s0))s: $(echo "$r" | grep -E 'ERROR SUMMARY|PASSED|FAILED  \]' | paste -sd' ')"
+  echo "$r" | grep -E 'Invalid|out of bounds|at 0x' | head -5
+done
