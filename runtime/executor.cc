@@ -431,6 +431,8 @@ void ExecutorState<P>::Process(ReadyQueue* queue) {
   OpKernelContext::Params params;
   FillStepParams(&params);
   const bool collect_stats = args_.stats_collector != nullptr;
+  // Asked before every node; a local, not reloaded through args_ each time.
+  const CancellationManager* const cancellation = args_.cancellation_manager;
   // The node to run. A chain's next node goes straight here when the queue
   // is empty (as if pushed and popped at once; behind queued nodes it
   // waits its turn, first in, first out).
@@ -457,7 +459,7 @@ void ExecutorState<P>::Process(ReadyQueue* queue) {
           static_cast<uint32_t>(std::hash<std::thread::id>()(std::this_thread::get_id()));
     }
     NodeExecStats* stats_ptr = stats.get();
-    if (args_.cancellation_manager != nullptr && args_.cancellation_manager->IsCancelled()) {
+    if (cancellation != nullptr && cancellation->IsCancelled()) {
       s = absl::CancelledError("the step was cancelled");
     } else if (!tagged.is_dead || impl_->is_transfer_node_[item.id]) {
       // A dead transfer node runs with empty inputs to pass its deadness on.
