@@ -6,9 +6,11 @@
 #    each OpenBLAS kernel family and on one CPU (it failed on the H200
 #    machine's CPU by ~1e-3 and passes on every family here).
 # 2. `minitf run --profile` on CUDA (ResNet-50's training step, TF32 off),
-#    with cuDNN's algorithm choices (MINITF_VLOG=1: per shape and direction
-#    the algorithm, measured or heuristic, and its measured time), the
-#    slowest first: where ResNet-50's device time goes.
+#    and cuDNN's algorithm choices with TF32 off and on (MINITF_VLOG=1: per
+#    shape and direction the algorithm, measured or heuristic, its measured
+#    time, and cuDNN's whole ranking with each candidate's time, workspace
+#    and math), the slowest first: where ResNet-50's device time goes, and
+#    whether faster algorithms were left out (workspace, math).
 # 3. compute-sanitizer's memcheck over the CUDA test binaries, 25 s each.
 set -u
 F=../tests/fixtures/tf; W=${DIAGNOSE_WORK_DIR:-/tmp/gpuw}; mkdir -p "$W"
@@ -40,9 +42,15 @@ NVIDIA_TF32_OVERRIDE=0 MINITF_VLOG=1 timeout 90 bin/minitf run $F/resnet50_train
   --device GPU --init init --target train --steps 4 --warmup 2 --profile $fd \
   > "$W/profile.log" 2> "$W/vlog.log"
 echo "rc=$?"; head -n 45 "$W/profile.log"
-echo "=== cuDNN's choices (TF32 off), the slowest 40 by measured time"
-grep -o 'cuDNN .* convolution, .*' "$W/vlog.log" | sort -u > "$W/cudnn.txt"
-python3 - "$W/cudnn.txt" <<'PY'
+# The same choices with TF32 on (tensor-core algorithms ranked too).
+MINITF_VLOG=1 timeout 60 bin/minitf run $F/resnet50_train/graph.pb --device GPU --init init \
+  --target train --steps 1 $fd > /dev/null 2> "$W/vlog_tf32.log"
+for mode in off on; do
+log="$W/vlog.log"
+[ $mode = on ] && log="$W/vlog_tf32.log"
+echo "=== cuDNN's choices (TF32 $mode), the slowest 40 by measured time, with cuDNN's rankings"
+grep -o 'cuDNN .* convolution, .*' "$log" | sort -u > "$W/cudnn_$mode.txt"
+python3 - "$W/cudnn_$mode.txt" <<'PY'
 import collections, re, sys
 rows = []
 for line in open(sys.argv[1]):
@@ -58,6 +66,8 @@ print(f"{len(rows)} plans; measured ms per direction, each shape once:",
 for r in sorted(rows, reverse=True)[:40]:
     print(f"{r[0]:8.3f} ms {r[1]:16s} algo {r[3]}/{r[4]} {r[5]:9s} {r[2]}")
 PY
+cut -c1-500 "$W/cudnn_$mode.txt" | head -n 60  # each plan's shape and cuDNN's ranking
+done
 echo "=== compute-sanitizer memcheck"
 CS=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null | head -n1)
 for t in fused_contraction_cuda_test conv_pool_cuda_test training_ops_cuda_test matmul_cuda_test \

@@ -141,11 +141,11 @@ absl::StatusOr<const ConvolutionPlan*> CudaDnn::PlanFor(ConvolutionDirection dir
         cudnnSetConvolutionMathType(plan->descriptors.conv.get(), choice->math));
   }
   VLOG(1, "cuDNN {} convolution, input {}x{}x{}x{}, filter {}x{} to {}, stride {}x{}, output "
-          "{}x{}: algorithm {} of {} ({}, {} ms), {} workspace bytes",
+          "{}x{}: algorithm {} of {} ({}, {} ms), {} workspace bytes; ranked: {}",
        ConvolutionDirectionName(direction), c.batch, c.in_rows, c.in_cols, c.in_depth, c.filter_rows,
        c.filter_cols, c.out_depth, c.stride_rows, c.stride_cols, c.out_rows, c.out_cols,
        choice->algorithm, choice->candidates, choice->measured ? "measured" : "heuristic",
-       choice->milliseconds, choice->workspace_bytes);
+       choice->milliseconds, choice->workspace_bytes, choice->ranking);
   plan->algorithm = choice->algorithm;
   plan->workspace_bytes = choice->workspace_bytes;
   plan->measured = choice->measured;

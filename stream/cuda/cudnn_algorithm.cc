@@ -1,6 +1,7 @@
 #include "stream/cuda/cudnn_algorithm.h"
 
 #include <algorithm>
+#include <string>
 
 #include "absl/strings/str_cat.h"
 #include "stream/cuda/cuda_status.h"
@@ -11,12 +12,29 @@ namespace {
 // The first entry of cuDNN's ranking (heuristic or measured) that works and
 // whose workspace fits. `Perf` is one of cuDNN's *AlgoPerf_t structs.
 template <typename Perf>
+std::string Ranking(const Perf* ranked, int count) {
+  std::string out;
+  for (int i = 0; i < count; ++i) {
+    absl::StrAppend(&out, i == 0 ? "" : "; ", static_cast<int>(ranked[i].algo), " (",
+                    ranked[i].time, " ms, ", ranked[i].memory, " B, ",
+                    ranked[i].mathType == CUDNN_FMA_MATH ? "fma" : "tensor-op",
+                    ranked[i].status == CUDNN_STATUS_SUCCESS ? "" : ", failed", ")");
+  }
+  return out;
+}
+
+template <typename Perf>
 absl::StatusOr<AlgorithmChoice> FirstThatFits(const Perf* ranked, int count, size_t max_bytes,
                                               ConvolutionDirection direction, bool measured) {
   for (int i = 0; i < count; ++i) {
     if (ranked[i].status == CUDNN_STATUS_SUCCESS && ranked[i].memory <= max_bytes) {
-      return AlgorithmChoice{static_cast<int>(ranked[i].algo), ranked[i].memory, ranked[i].mathType,
-                             measured, measured ? ranked[i].time : -1.0f, count};
+      return AlgorithmChoice{static_cast<int>(ranked[i].algo),
+                             ranked[i].memory,
+                             ranked[i].mathType,
+                             measured,
+                             measured ? ranked[i].time : -1.0f,
+                             count,
+                             Ranking(ranked, count)};
     }
   }
   return absl::UnimplementedError(

@@ -13,6 +13,7 @@
 #include <cudnn.h>
 
 #include <cstddef>
+#include <string>
 
 #include "absl/status/statusor.h"
 #include "stream/cuda/cudnn_descriptors.h"
@@ -41,6 +42,9 @@ struct AlgorithmChoice {
   bool measured = false;
   float milliseconds = -1;  // the measured run's time; -1 for the heuristics' choice
   int candidates = 0;       // the algorithms cuDNN ranked
+  // cuDNN's whole ranking, for the log: "algo (time ms, bytes, math[,
+  // status])" per entry, best first.
+  std::string ranking;
 };
 
 // "forward", "backward-data" or "backward-filter".
