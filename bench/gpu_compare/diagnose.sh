@@ -11,7 +11,9 @@
 #    time, and cuDNN's whole ranking with each candidate's time, workspace
 #    and math), the slowest first: where ResNet-50's device time goes, and
 #    whether faster algorithms were left out (workspace, math).
-# 3. compute-sanitizer's memcheck over the CUDA test binaries, 25 s each.
+# 3. ResNet-50's step with cuDNN computing in NHWC and in NCHW
+#    (MINITF_CUDNN_COMPUTE_FORMAT), TF32 off and on.
+# 4. compute-sanitizer's memcheck over the CUDA test binaries, 25 s each.
 set -u
 F=../tests/fixtures/tf; W=${DIAGNOSE_WORK_DIR:-/tmp/gpuw}; mkdir -p "$W"
 echo "=== lscpu"; lscpu | grep -E 'Model name|^CPU\(s\)|Flags' | cut -c1-2000
@@ -67,6 +69,14 @@ for r in sorted(rows, reverse=True)[:40]:
     print(f"{r[0]:8.3f} ms {r[1]:16s} algo {r[3]}/{r[4]} {r[5]:9s} {r[2]}")
 PY
 cut -c1-500 "$W/cudnn_$mode.txt" | head -n 60  # each plan's shape and cuDNN's ranking
+done
+echo "=== ResNet-50's step with cuDNN in each layout (MINITF_CUDNN_COMPUTE_FORMAT), TF32 off and on"
+for tf32 in off on; do
+  for format in nhwc nchw; do
+    r=$(MINITF_CUDNN_COMPUTE_FORMAT=$format timeout 60 bin/minitf run $F/resnet50_train/graph.pb \
+          --device GPU --init init --target train --steps 10 --warmup 3 --tf32 $tf32 $fd 2>&1)
+    echo "tf32=$tf32 $format: $(echo "$r" | grep -E '^steps|busy' | paste -sd' ' | cut -c1-300)"
+  done
 done
 echo "=== compute-sanitizer memcheck"
 CS=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null | head -n1)

@@ -21,22 +21,67 @@
 namespace minitf::se::cuda {
 namespace {
 
+// Transpose4D's permutations (dst dimension j = src dimension perm[j]).
 constexpr int kHwioToOhwi[4] = {3, 0, 1, 2};
 constexpr int kOhwiToHwio[4] = {1, 2, 3, 0};
+constexpr int kHwioToOihw[4] = {3, 2, 0, 1};
+constexpr int kOihwToHwio[4] = {2, 3, 1, 0};
+constexpr int kNhwcToNchw[4] = {0, 3, 1, 2};
+constexpr int kNchwToNhwc[4] = {0, 2, 3, 1};
 
 absl::Status LaunchStatus(cudaError_t error, const char* kernel) {
   return CudaStatus(error, absl::StrCat("launch of ", kernel));
 }
 
-// The filter as cuDNN reads it: HWIO transposed to OHWI in scratch.
-absl::StatusOr<float*> FilterToOhwi(ScratchArena* scratch, cudaStream_t stream,
-                                    const dnn::ConvolutionDescriptor& c, const float* hwio) {
-  absl::StatusOr<float*> ohwi =
-      scratch->AllocateFloats(c.filter_rows * c.filter_cols * c.in_depth * c.out_depth);
-  if (!ohwi.ok()) return ohwi.status();
+int64_t Elements(const int64_t dims[4]) { return dims[0] * dims[1] * dims[2] * dims[3]; }
+
+// `src` (of `dims`) with its dimensions reordered by `perm`, in scratch.
+absl::StatusOr<float*> Transposed(ScratchArena* scratch, cudaStream_t stream, const float* src,
+                                  const int64_t dims[4], const int perm[4]) {
+  absl::StatusOr<float*> dst = scratch->AllocateFloats(Elements(dims));
+  if (!dst.ok()) return dst.status();
+  if (cudaError_t e = LaunchTranspose4D(stream, src, dims, perm, *dst); e != cudaSuccess) {
+    return LaunchStatus(e, "Transpose4D");
+  }
+  return *dst;
+}
+
+// The filter as cuDNN reads it: HWIO transposed to OHWI (NHWC) or OIHW
+// (NCHW) in scratch.
+absl::StatusOr<float*> FilterForCudnn(ScratchArena* scratch, cudaStream_t stream,
+                                      const dnn::ConvolutionDescriptor& c, bool nchw,
+                                      const float* hwio) {
   const int64_t hwio_dims[4] = {c.filter_rows, c.filter_cols, c.in_depth, c.out_depth};
-  MINITF_RETURN_IF_CUDA_ERROR(LaunchTranspose4D(stream, hwio, hwio_dims, kHwioToOhwi, *ohwi));
-  return *ohwi;
+  return Transposed(scratch, stream, hwio, hwio_dims, nchw ? kHwioToOihw : kHwioToOhwi);
+}
+
+// An NHWC tensor of `dims` as cuDNN reads it: itself, or transposed to NCHW.
+absl::StatusOr<const float*> InComputeLayout(ScratchArena* scratch, cudaStream_t stream,
+                                             bool nchw, const float* nhwc,
+                                             const int64_t dims[4]) {
+  if (!nchw) return nhwc;
+  absl::StatusOr<float*> t = Transposed(scratch, stream, nhwc, dims, kNhwcToNchw);
+  if (!t.ok()) return t.status();
+  return static_cast<const float*>(*t);
+}
+
+// Where cuDNN writes a result whose NHWC form goes to `nhwc` (of NHWC
+// `dims`): `nhwc` itself, or NCHW scratch that FromComputeLayout moves there.
+absl::StatusOr<float*> ResultBuffer(ScratchArena* scratch, bool nchw, float* nhwc,
+                                    const int64_t dims[4]) {
+  if (!nchw) return nhwc;
+  return scratch->AllocateFloats(Elements(dims));
+}
+
+absl::Status FromComputeLayout(cudaStream_t stream, bool nchw, const float* result,
+                               const int64_t nhwc_dims[4], float* nhwc) {
+  if (!nchw) return absl::OkStatus();
+  const int64_t nchw_dims[4] = {nhwc_dims[0], nhwc_dims[3], nhwc_dims[1], nhwc_dims[2]};
+  if (cudaError_t e = LaunchTranspose4D(stream, result, nchw_dims, kNchwToNhwc, nhwc);
+      e != cudaSuccess) {
+    return LaunchStatus(e, "Transpose4D");
+  }
+  return absl::OkStatus();
 }
 
 // The elements of the input (or its gradient) as cuDNN sees it, padded.
@@ -65,6 +110,20 @@ absl::Status ZeroFill(cudaStream_t stream, float* data, int64_t count) {
   return absl::OkStatus();
 }
 
+std::string ComputeFormatFromEnv() {
+  return absl::AsciiStrToLower(GetEnvOr("MINITF_CUDNN_COMPUTE_FORMAT", "auto"));
+}
+
+// Compute capability 8.0 or later; false when it cannot be read.
+bool AmpereOrLater(int ordinal) {
+  int major = 0;
+  if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, ordinal) != cudaSuccess) {
+    cudaGetLastError();  // Clear it: the caller's next call must not see it.
+    return false;
+  }
+  return major >= 8;
+}
+
 bool AutotuneFromEnv() {
   const std::string v = absl::AsciiStrToLower(GetEnvOr("TF_CUDNN_USE_AUTOTUNE", "true"));
   return v != "0" && v != "false";
@@ -87,6 +146,8 @@ PoolShape ToPoolShape(const dnn::ConvolutionDescriptor& p) {
 CudaDnn::CudaDnn(CudaExecutor* parent)
     : parent_(parent),
       autotune_(AutotuneFromEnv()),
+      compute_format_(ComputeFormatFromEnv()),
+      ampere_or_later_(AmpereOrLater(parent->device_ordinal())),
       handles_(&CreateHandle, [](cudnnHandle_t h) { cudnnDestroy(h); }) {}
 
 // The pool, destroyed after this body, destroys its handles on the device
@@ -103,17 +164,30 @@ absl::StatusOr<CudaStream*> CudaDnn::CheckStream(Stream* stream) const {
   return cuda_stream;
 }
 
+absl::StatusOr<bool> CudaDnn::ComputeInNchw() const {
+  if (compute_format_ == "nchw") return true;
+  if (compute_format_ == "nhwc") return false;
+  if (compute_format_ != "auto") {
+    return absl::InvalidArgumentError(absl::StrCat("MINITF_CUDNN_COMPUTE_FORMAT='",
+                                                   compute_format_,
+                                                   "' is not one of auto, nhwc, nchw"));
+  }
+  return !(ampere_or_later_ && TensorFloat32ExecutionEnabled());
+}
+
 absl::StatusOr<const ConvolutionPlan*> CudaDnn::PlanFor(ConvolutionDirection direction,
                                                         const dnn::ConvolutionDescriptor& c,
-                                                        cudnnHandle_t handle, cudaStream_t stream,
+                                                        bool nchw, cudnnHandle_t handle,
+                                                        cudaStream_t stream,
                                                         const MeasureOn& operands) {
   const bool tf32 = TensorFloat32ExecutionEnabled();
-  const ConvolutionPlanCache::Key key{direction, tf32, c};
+  const ConvolutionPlanCache::Key key{direction, tf32, c, nchw};
   if (const ConvolutionPlan* plan = plans_.Find(key); plan != nullptr) return plan;
 
   auto plan = std::make_unique<ConvolutionPlan>();
   MINITF_ASSIGN_OR_RETURN(plan->descriptors,
-                          DescribeConvolution(c, tf32 ? CUDNN_DEFAULT_MATH : CUDNN_FMA_MATH));
+                          DescribeConvolution(c, tf32 ? CUDNN_DEFAULT_MATH : CUDNN_FMA_MATH,
+                                              nchw ? CUDNN_TENSOR_NCHW : CUDNN_TENSOR_NHWC));
   std::optional<MeasureOn> measure;
   // The measuring workspace, once per shape, is the plugin's own: the op's
   // allocator may be held to a memory limit the call's workspace fits in.
@@ -140,9 +214,10 @@ absl::StatusOr<const ConvolutionPlan*> CudaDnn::PlanFor(ConvolutionDirection dir
     MINITF_RETURN_IF_CUDNN_ERROR(
         cudnnSetConvolutionMathType(plan->descriptors.conv.get(), choice->math));
   }
-  VLOG(1, "cuDNN {} convolution, input {}x{}x{}x{}, filter {}x{} to {}, stride {}x{}, output "
-          "{}x{}: algorithm {} of {} ({}, {} ms), {} workspace bytes; ranked: {}",
-       ConvolutionDirectionName(direction), c.batch, c.in_rows, c.in_cols, c.in_depth, c.filter_rows,
+  VLOG(1, "cuDNN {} convolution in {}, input {}x{}x{}x{}, filter {}x{} to {}, stride {}x{}, "
+          "output {}x{}: algorithm {} of {} ({}, {} ms), {} workspace bytes; ranked: {}",
+       ConvolutionDirectionName(direction), nchw ? "NCHW" : "NHWC", c.batch, c.in_rows, c.in_cols,
+       c.in_depth, c.filter_rows,
        c.filter_cols, c.out_depth, c.stride_rows, c.stride_cols, c.out_rows, c.out_cols,
        choice->algorithm, choice->candidates, choice->measured ? "measured" : "heuristic",
        choice->milliseconds, choice->workspace_bytes, choice->ranking);
@@ -215,19 +290,25 @@ absl::Status CudaDnn::Convolve(CudaStream* stream, const dnn::ConvolutionDescrip
   MINITF_ASSIGN_OR_RETURN(HandlePool<cudnnHandle_t>::Lease handle, handles_.Acquire());
   MINITF_RETURN_IF_CUDNN_ERROR(cudnnSetStream(handle.get(), raw));
   ScratchArena scratch(parent_, raw, scratch_allocator);
-  MINITF_ASSIGN_OR_RETURN(const float* x, PaddedInput(&scratch, raw, c, ExtraPaddingOf(c), input));
-  MINITF_ASSIGN_OR_RETURN(const float* w, FilterToOhwi(&scratch, raw, c, filter));
+  MINITF_ASSIGN_OR_RETURN(const bool nchw, ComputeInNchw());
+  const ExtraPadding extra = ExtraPaddingOf(c);
+  const int64_t x_dims[4] = {c.batch, c.in_rows + extra.rows, c.in_cols + extra.cols, c.in_depth};
+  const int64_t y_dims[4] = {c.batch, c.out_rows, c.out_cols, c.out_depth};
+  MINITF_ASSIGN_OR_RETURN(const float* padded, PaddedInput(&scratch, raw, c, extra, input));
+  MINITF_ASSIGN_OR_RETURN(const float* x, InComputeLayout(&scratch, raw, nchw, padded, x_dims));
+  MINITF_ASSIGN_OR_RETURN(const float* w, FilterForCudnn(&scratch, raw, c, nchw, filter));
+  MINITF_ASSIGN_OR_RETURN(float* y, ResultBuffer(&scratch, nchw, output, y_dims));
   MINITF_ASSIGN_OR_RETURN(const ConvolutionPlan* plan,
-                          PlanFor(ConvolutionDirection::kForward, c, handle.get(), raw,
-                                  MeasureOn{.input = x, .filter = w, .result = output}));
+                          PlanFor(ConvolutionDirection::kForward, c, nchw, handle.get(), raw,
+                                  MeasureOn{.input = x, .filter = w, .result = y}));
   MINITF_ASSIGN_OR_RETURN(void* workspace, scratch.Allocate(plan->workspace_bytes));
   const CudnnConvolution& d = plan->descriptors;
   const float one = 1.0f, zero = 0.0f;
   MINITF_RETURN_IF_CUDNN_ERROR(
       cudnnConvolutionForward(handle.get(), &one, d.input.get(), x, d.filter.get(), w, d.conv.get(),
                               static_cast<cudnnConvolutionFwdAlgo_t>(plan->algorithm), workspace,
-                              plan->workspace_bytes, &zero, d.output.get(), output));
-  return absl::OkStatus();
+                              plan->workspace_bytes, &zero, d.output.get(), y));
+  return FromComputeLayout(raw, nchw, y, y_dims, output);
 }
 
 absl::Status CudaDnn::ConvolveBackwardData(CudaStream* stream, const dnn::ConvolutionDescriptor& c,
@@ -238,24 +319,32 @@ absl::Status CudaDnn::ConvolveBackwardData(CudaStream* stream, const dnn::Convol
   MINITF_ASSIGN_OR_RETURN(HandlePool<cudnnHandle_t>::Lease handle, handles_.Acquire());
   MINITF_RETURN_IF_CUDNN_ERROR(cudnnSetStream(handle.get(), raw));
   ScratchArena scratch(parent_, raw, scratch_allocator);
-  MINITF_ASSIGN_OR_RETURN(const float* w, FilterToOhwi(&scratch, raw, c, filter));
-  // The gradient of the padded input, cropped afterwards.
+  MINITF_ASSIGN_OR_RETURN(const bool nchw, ComputeInNchw());
+  MINITF_ASSIGN_OR_RETURN(const float* w, FilterForCudnn(&scratch, raw, c, nchw, filter));
+  const int64_t dy_dims[4] = {c.batch, c.out_rows, c.out_cols, c.out_depth};
+  MINITF_ASSIGN_OR_RETURN(const float* dy,
+                          InComputeLayout(&scratch, raw, nchw, out_backprop, dy_dims));
+  // The gradient of the padded input (NHWC), cropped afterwards.
   const ExtraPadding extra = ExtraPaddingOf(c);
+  const int64_t dx_dims[4] = {c.batch, c.in_rows + extra.rows, c.in_cols + extra.cols,
+                              c.in_depth};
   float* dx = in_backprop;
   if (extra.any()) {
     MINITF_ASSIGN_OR_RETURN(dx, scratch.AllocateFloats(PaddedInputElements(c, extra)));
   }
+  MINITF_ASSIGN_OR_RETURN(float* result, ResultBuffer(&scratch, nchw, dx, dx_dims));
   MINITF_ASSIGN_OR_RETURN(
       const ConvolutionPlan* plan,
-      PlanFor(ConvolutionDirection::kBackwardData, c, handle.get(), raw,
-              MeasureOn{.filter = w, .out_backprop = out_backprop, .result = dx}));
+      PlanFor(ConvolutionDirection::kBackwardData, c, nchw, handle.get(), raw,
+              MeasureOn{.filter = w, .out_backprop = dy, .result = result}));
   MINITF_ASSIGN_OR_RETURN(void* workspace, scratch.Allocate(plan->workspace_bytes));
   const CudnnConvolution& d = plan->descriptors;
   const float one = 1.0f, zero = 0.0f;
   MINITF_RETURN_IF_CUDNN_ERROR(cudnnConvolutionBackwardData(
-      handle.get(), &one, d.filter.get(), w, d.output.get(), out_backprop, d.conv.get(),
+      handle.get(), &one, d.filter.get(), w, d.output.get(), dy, d.conv.get(),
       static_cast<cudnnConvolutionBwdDataAlgo_t>(plan->algorithm), workspace, plan->workspace_bytes,
-      &zero, d.input.get(), dx));
+      &zero, d.input.get(), result));
+  MINITF_RETURN_IF_ERROR(FromComputeLayout(raw, nchw, result, dx_dims, dx));
   if (extra.any()) {
     if (cudaError_t e = LaunchCropNhwc(raw, dx, c.batch, c.in_rows, c.in_cols, c.in_depth,
                                        extra.rows, extra.cols, in_backprop);
@@ -275,22 +364,32 @@ absl::Status CudaDnn::ConvolveBackwardFilter(CudaStream* stream,
   MINITF_ASSIGN_OR_RETURN(HandlePool<cudnnHandle_t>::Lease handle, handles_.Acquire());
   MINITF_RETURN_IF_CUDNN_ERROR(cudnnSetStream(handle.get(), raw));
   ScratchArena scratch(parent_, raw, scratch_allocator);
-  MINITF_ASSIGN_OR_RETURN(const float* x, PaddedInput(&scratch, raw, c, ExtraPaddingOf(c), input));
-  MINITF_ASSIGN_OR_RETURN(float* dw_ohwi, scratch.AllocateFloats(c.filter_rows * c.filter_cols *
-                                                                 c.in_depth * c.out_depth));
+  MINITF_ASSIGN_OR_RETURN(const bool nchw, ComputeInNchw());
+  const ExtraPadding extra = ExtraPaddingOf(c);
+  const int64_t x_dims[4] = {c.batch, c.in_rows + extra.rows, c.in_cols + extra.cols, c.in_depth};
+  const int64_t dy_dims[4] = {c.batch, c.out_rows, c.out_cols, c.out_depth};
+  MINITF_ASSIGN_OR_RETURN(const float* padded, PaddedInput(&scratch, raw, c, extra, input));
+  MINITF_ASSIGN_OR_RETURN(const float* x, InComputeLayout(&scratch, raw, nchw, padded, x_dims));
+  MINITF_ASSIGN_OR_RETURN(const float* dy,
+                          InComputeLayout(&scratch, raw, nchw, out_backprop, dy_dims));
+  // The filter gradient as cuDNN writes it: OHWI, or OIHW in NCHW.
+  MINITF_ASSIGN_OR_RETURN(float* dw, scratch.AllocateFloats(c.filter_rows * c.filter_cols *
+                                                            c.in_depth * c.out_depth));
   MINITF_ASSIGN_OR_RETURN(
       const ConvolutionPlan* plan,
-      PlanFor(ConvolutionDirection::kBackwardFilter, c, handle.get(), raw,
-              MeasureOn{.input = x, .out_backprop = out_backprop, .result = dw_ohwi}));
+      PlanFor(ConvolutionDirection::kBackwardFilter, c, nchw, handle.get(), raw,
+              MeasureOn{.input = x, .out_backprop = dy, .result = dw}));
   MINITF_ASSIGN_OR_RETURN(void* workspace, scratch.Allocate(plan->workspace_bytes));
   const CudnnConvolution& d = plan->descriptors;
   const float one = 1.0f, zero = 0.0f;
   MINITF_RETURN_IF_CUDNN_ERROR(cudnnConvolutionBackwardFilter(
-      handle.get(), &one, d.input.get(), x, d.output.get(), out_backprop, d.conv.get(),
+      handle.get(), &one, d.input.get(), x, d.output.get(), dy, d.conv.get(),
       static_cast<cudnnConvolutionBwdFilterAlgo_t>(plan->algorithm), workspace,
-      plan->workspace_bytes, &zero, d.filter.get(), dw_ohwi));
+      plan->workspace_bytes, &zero, d.filter.get(), dw));
   const int64_t ohwi_dims[4] = {c.out_depth, c.filter_rows, c.filter_cols, c.in_depth};
-  if (cudaError_t e = LaunchTranspose4D(raw, dw_ohwi, ohwi_dims, kOhwiToHwio, filter_backprop);
+  const int64_t oihw_dims[4] = {c.out_depth, c.in_depth, c.filter_rows, c.filter_cols};
+  if (cudaError_t e = LaunchTranspose4D(raw, dw, nchw ? oihw_dims : ohwi_dims,
+                                        nchw ? kOihwToHwio : kOhwiToHwio, filter_backprop);
       e != cudaSuccess) {
     return LaunchStatus(e, "Transpose4D");
   }

@@ -5,7 +5,10 @@
 // Layout bridging: tensors are NHWC floats as cuDNN takes them, but cuDNN
 // wants NHWC-convolution filters as OHWI (KRSC) where TensorFlow keeps HWIO,
 // so filters and filter gradients are transposed through scratch memory (as
-// TensorFlow transforms its filters on every call); and cuDNN pads
+// TensorFlow transforms its filters on every call). As TensorFlow's GPU
+// kernels, cuDNN computes in NCHW unless TF32 tensor cores do the work
+// (ComputeInNchw): the input, output and their gradients are then
+// transposed to and from NCHW around its call, the filter to OIHW. cuDNN pads
 // symmetrically where TensorFlow's SAME padding may put one more row or
 // column after the input, so such inputs are zero-padded at the bottom and
 // right first (and input gradients cropped back). Scratch and cuDNN
@@ -34,6 +37,7 @@
 #include <cudnn.h>
 
 #include <cstdint>
+#include <string>
 
 #include "absl/status/statusor.h"
 #include "stream/cuda/cudnn_algorithm.h"
@@ -93,9 +97,16 @@ class CudaDnn : public DnnSupport {
   // one, or one made now (measured on `operands` when autotuning, with a
   // workspace of the plugin's own, given back on `stream` at once).
   absl::StatusOr<const ConvolutionPlan*> PlanFor(ConvolutionDirection direction,
-                                                 const dnn::ConvolutionDescriptor& c,
+                                                 const dnn::ConvolutionDescriptor& c, bool nchw,
                                                  cudnnHandle_t handle, cudaStream_t stream,
                                                  const MeasureOn& operands);
+  // Whether cuDNN runs the float convolutions in NCHW, the tensors
+  // transposed around its call, as TensorFlow's GPU kernels do
+  // (ComputeInNhwcEnabled): unless TF32 tensor cores do them (TF32 on, an
+  // Ampere or later GPU), where NHWC is cuDNN's faster layout.
+  // MINITF_CUDNN_COMPUTE_FORMAT=nhwc or nchw forces one; InvalidArgument for
+  // another value.
+  absl::StatusOr<bool> ComputeInNchw() const;
 
   absl::Status Convolve(CudaStream* stream, const dnn::ConvolutionDescriptor& conv,
                         const float* input, const float* filter, float* output,
@@ -109,6 +120,10 @@ class CudaDnn : public DnnSupport {
 
   CudaExecutor* const parent_;  // Not owned.
   const bool autotune_;
+  // MINITF_CUDNN_COMPUTE_FORMAT, lower-cased ("auto" when unset).
+  const std::string compute_format_;
+  // Compute capability 8.0 or later (TF32 tensor cores).
+  const bool ampere_or_later_;
   HandlePool<cudnnHandle_t> handles_;
   ConvolutionPlanCache plans_;
 };

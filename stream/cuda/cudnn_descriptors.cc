@@ -16,13 +16,13 @@ absl::Status CheckFitsInt(int64_t value, const char* what) {
       absl::StrCat("cuDNN convolution: ", what, " = ", value, " does not fit cuDNN's int sizes"));
 }
 
-absl::StatusOr<TensorDescriptor> MakeNhwcTensor(int64_t n, int64_t rows, int64_t cols,
-                                                int64_t depth) {
+absl::StatusOr<TensorDescriptor> MakeTensor(cudnnTensorFormat_t format, int64_t n, int64_t rows,
+                                            int64_t cols, int64_t depth) {
   cudnnTensorDescriptor_t raw = nullptr;
   MINITF_RETURN_IF_CUDNN_ERROR(cudnnCreateTensorDescriptor(&raw));
   TensorDescriptor desc(raw);
   MINITF_RETURN_IF_CUDNN_ERROR(cudnnSetTensor4dDescriptor(
-      raw, CUDNN_TENSOR_NHWC, CUDNN_DATA_FLOAT, static_cast<int>(n), static_cast<int>(depth),
+      raw, format, CUDNN_DATA_FLOAT, static_cast<int>(n), static_cast<int>(depth),
       static_cast<int>(rows), static_cast<int>(cols)));
   return desc;
 }
@@ -43,7 +43,8 @@ ExtraPadding ExtraPaddingOf(const dnn::ConvolutionDescriptor& c) {
 }
 
 absl::StatusOr<CudnnConvolution> DescribeConvolution(const dnn::ConvolutionDescriptor& c,
-                                                     cudnnMathType_t math) {
+                                                     cudnnMathType_t math,
+                                                     cudnnTensorFormat_t format) {
   CudnnConvolution d;
   const ExtraPadding extra = ExtraPaddingOf(c);
   const int64_t rows = c.in_rows + extra.rows, cols = c.in_cols + extra.cols;
@@ -61,11 +62,11 @@ absl::StatusOr<CudnnConvolution> DescribeConvolution(const dnn::ConvolutionDescr
     if (absl::Status s = CheckFitsInt(value, what); !s.ok()) return s;
   }
 
-  absl::StatusOr<TensorDescriptor> input = MakeNhwcTensor(c.batch, rows, cols, c.in_depth);
+  absl::StatusOr<TensorDescriptor> input = MakeTensor(format, c.batch, rows, cols, c.in_depth);
   if (!input.ok()) return input.status();
   d.input = *std::move(input);
   absl::StatusOr<TensorDescriptor> output =
-      MakeNhwcTensor(c.batch, c.out_rows, c.out_cols, c.out_depth);
+      MakeTensor(format, c.batch, c.out_rows, c.out_cols, c.out_depth);
   if (!output.ok()) return output.status();
   d.output = *std::move(output);
 
@@ -73,7 +74,7 @@ absl::StatusOr<CudnnConvolution> DescribeConvolution(const dnn::ConvolutionDescr
   MINITF_RETURN_IF_CUDNN_ERROR(cudnnCreateFilterDescriptor(&filter));
   d.filter.reset(filter);
   MINITF_RETURN_IF_CUDNN_ERROR(cudnnSetFilter4dDescriptor(
-      filter, CUDNN_DATA_FLOAT, CUDNN_TENSOR_NHWC, static_cast<int>(c.out_depth),
+      filter, CUDNN_DATA_FLOAT, format, static_cast<int>(c.out_depth),
       static_cast<int>(c.in_depth), static_cast<int>(c.filter_rows),
       static_cast<int>(c.filter_cols)));
 

@@ -44,8 +44,9 @@ ExtraPadding ExtraPaddingOf(const dnn::ConvolutionDescriptor& c);
 
 // One convolution in cuDNN's terms. The input (and its gradient) is
 // [batch, in_rows + extra rows, in_cols + extra cols, in_depth] (see
-// ExtraPaddingOf); the filter is OHWI. Read-only once made, so calls on
-// several threads may share it.
+// ExtraPaddingOf) and the filter OHWI, in NHWC; in NCHW the input is
+// [batch, in_depth, rows, cols] and the filter OIHW. Read-only once made,
+// so calls on several threads may share it.
 struct CudnnConvolution {
   TensorDescriptor input;
   TensorDescriptor output;
@@ -59,10 +60,12 @@ bool IsDegenerate(const dnn::ConvolutionDescriptor& c);
 
 // REQUIRES: !IsDegenerate(c). `math` is the convolution's math type
 // (CUDNN_FMA_MATH: FP32 only; CUDNN_DEFAULT_MATH: TF32 tensor cores
-// allowed). InvalidArgument when a size exceeds cuDNN's int range; Internal
-// if cuDNN's output size disagrees with `c`.
+// allowed); `format` the layout cuDNN reads and writes (CUDNN_TENSOR_NHWC
+// or CUDNN_TENSOR_NCHW). InvalidArgument when a size exceeds cuDNN's int
+// range; Internal if cuDNN's output size disagrees with `c`.
 absl::StatusOr<CudnnConvolution> DescribeConvolution(const dnn::ConvolutionDescriptor& c,
-                                                     cudnnMathType_t math);
+                                                     cudnnMathType_t math,
+                                                     cudnnTensorFormat_t format = CUDNN_TENSOR_NHWC);
 
 }  // namespace minitf::se::cuda
 

@@ -45,11 +45,12 @@ class ConvolutionPlanCache {
     ConvolutionDirection direction;
     bool tf32;  // CUDNN_DEFAULT_MATH rather than CUDNN_FMA_MATH
     dnn::ConvolutionDescriptor conv;
+    bool nchw = false;  // cuDNN runs in NCHW, the tensors transposed around it
 
     bool operator==(const Key&) const = default;
     template <typename H>
     friend H AbslHashValue(H h, const Key& k) {
-      return H::combine(std::move(h), k.direction, k.tf32, k.conv);
+      return H::combine(std::move(h), k.direction, k.tf32, k.conv, k.nchw);
     }
   };
 

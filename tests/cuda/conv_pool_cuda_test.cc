@@ -1,10 +1,15 @@
 // CPU/CUDA parity of Conv2D, its two gradients (cuDNN), MaxPool and
 // MaxPoolGrad over VALID and SAME padding, strides 1 and 2, and odd sizes
 // whose SAME padding is asymmetric; shape errors match the CPU's, and
-// dilations are Unimplemented on CUDA. Skipped without a GPU.
+// dilations are Unimplemented on CUDA. cuDNN computes in NCHW here (TF32 is
+// off in the CUDA tests); ctest runs the binary again in NHWC
+// (MINITF_CUDNN_COMPUTE_FORMAT=nhwc). Skipped without a GPU.
+#include <cstdlib>
 #include <string>
 #include <vector>
 
+#include "absl/strings/ascii.h"
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/cuda/cuda_test_device.h"
 
@@ -107,6 +112,25 @@ TEST_F(ConvPoolCudaTest, DilatedConvolutionIsUnimplemented) {
   absl::StatusOr<std::vector<Tensor>> out =
       test::RunOnCuda(device, def, {RandomTensor(c.input), RandomTensor(c.filter)});
   EXPECT_EQ(out.status().code(), absl::StatusCode::kUnimplemented) << out.status();
+}
+
+// An invalid MINITF_CUDNN_COMPUTE_FORMAT fails the convolution, naming it.
+// ctest runs this under MINITF_CUDNN_COMPUTE_FORMAT=bogus (tests/CMakeLists.txt);
+// it skips under a valid value, which the other tests run with.
+TEST_F(ConvPoolCudaTest, AnUnknownComputeFormatIsAnErrorNamingTheVariable) {
+  const char* format = std::getenv("MINITF_CUDNN_COMPUTE_FORMAT");
+  const std::string value = format == nullptr ? "" : absl::AsciiStrToLower(format);
+  if (value.empty() || value == "auto" || value == "nhwc" || value == "nchw") {
+    GTEST_SKIP() << "needs an invalid MINITF_CUDNN_COMPUTE_FORMAT (ctest's =bogus variant)";
+  }
+  const ConvCase c = ConvCases()[0];
+  absl::StatusOr<std::unique_ptr<test::CudaTestDevice>> created = test::CudaTestDevice::Create();
+  ASSERT_TRUE(created.ok()) << created.status();
+  absl::StatusOr<std::vector<Tensor>> out = test::RunOnCuda(
+      created->get(), ConvNode("Conv2D", c), {RandomTensor(c.input), RandomTensor(c.filter)});
+  EXPECT_EQ(out.status().code(), absl::StatusCode::kInvalidArgument) << out.status();
+  EXPECT_THAT(std::string(out.status().message()),
+              ::testing::HasSubstr("MINITF_CUDNN_COMPUTE_FORMAT='" + value + "'"));
 }
 
 struct PoolCase {
