@@ -21,7 +21,8 @@ echo "=== lscpu"; lscpu | grep -E 'Model name|^CPU\(s\)|Flags' | cut -c1-2000
 echo "=== ulimits"; ulimit -a | grep -E 'stack|data|processes|virtual'
 echo "=== conv_net_test, oneDNN off, OpenBLAS as it chooses and forced"
 for core in "" SkylakeX Haswell Prescott; do
-  r=$(OPENBLAS_VERBOSE=2 OPENBLAS_CORETYPE=$core TF_ENABLE_ONEDNN_OPTS=0 timeout 30 tests/conv_net_test 2>&1)
+  r=$(NVIDIA_TF32_OVERRIDE=0 OPENBLAS_VERBOSE=2 OPENBLAS_CORETYPE=$core TF_ENABLE_ONEDNN_OPTS=0 \
+      timeout 30 tests/conv_net_test 2>&1)
   echo "core='$core': $(echo "$r" | grep -E '^Core' | head -1)" \
        "$(echo "$r" | grep -E 'PASSED|FAILED  \]' | head -2 | paste -sd' ')"
   [ -z "$core" ] && echo "$r" | grep -E 'element [0-9]+:' | head -4
@@ -52,13 +53,13 @@ for mode in off on; do
 log="$W/vlog.log"
 [ $mode = on ] && log="$W/vlog_tf32.log"
 echo "=== cuDNN's choices (TF32 $mode), the slowest 40 by measured time, with cuDNN's rankings"
-grep -o 'cuDNN .* convolution, .*' "$log" | sort -u > "$W/cudnn_$mode.txt"
+grep -o 'cuDNN .* convolution in .*' "$log" | sort -u > "$W/cudnn_$mode.txt"
 python3 - "$W/cudnn_$mode.txt" <<'PY'
 import collections, re, sys
 rows = []
 for line in open(sys.argv[1]):
-    m = re.search(r"cuDNN (\S+) convolution, (.*): algorithm (\d+) of (\d+) \((\w+), ([-\d.e]+) ms\)",
-                  line)
+    m = re.search(r"cuDNN (\S+) convolution in \S+, (.*): algorithm (\d+) of (\d+) \((\w+), "
+                  r"([-\d.e]+) ms\)", line)
     if m:
         rows.append((float(m.group(6)), m.group(1), m.group(2), m.group(3), m.group(4), m.group(5)))
 total = collections.defaultdict(float)
@@ -83,7 +84,10 @@ echo "=== compute-sanitizer memcheck"
 CS=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null | head -n1)
 for t in ${SANITIZE_TESTS:-conv_pool_cuda_test fused_contraction_cuda_test training_ops_cuda_test \
          array_ops_cuda_test index_ops_cuda_test}; do
-  s0=$SECONDS; r=$(timeout ${SANITIZE_SECONDS:-15} "$CS" --tool memcheck --error-exitcode 9 tests/$t 2>&1); rc=$?
+  s0=$SECONDS
+  r=$(NVIDIA_TF32_OVERRIDE=0 timeout ${SANITIZE_SECONDS:-15} "$CS" --tool memcheck --error-exitcode 9 \
+      tests/$t 2>&1)
+  rc=$?
   echo "$t rc=$rc $((SECONDS - s0))s: $(echo "$r" | grep -E 'ERROR SUMMARY|PASSED|FAILED  \]' | paste -sd' ')"
-  echo "$r" | grep -E 'Invalid|out of bounds|at 0x' | head -5
+  echo "$r" | grep -E '^=========' | grep -v 'ERROR SUMMARY' | head -n 30
 done

@@ -111,7 +111,7 @@ absl::Status ZeroFill(cudaStream_t stream, float* data, int64_t count) {
 }
 
 std::string ComputeFormatFromEnv() {
-  return absl::AsciiStrToLower(GetEnvOr("MINITF_CUDNN_COMPUTE_FORMAT", "auto"));
+  return absl::AsciiStrToLower(GetEnvOr("MINITF_CUDNN_COMPUTE_FORMAT", "nhwc"));
 }
 
 // Compute capability 8.0 or later; false when it cannot be read.

@@ -5,10 +5,11 @@
 // Layout bridging: tensors are NHWC floats as cuDNN takes them, but cuDNN
 // wants NHWC-convolution filters as OHWI (KRSC) where TensorFlow keeps HWIO,
 // so filters and filter gradients are transposed through scratch memory (as
-// TensorFlow transforms its filters on every call). As TensorFlow's GPU
-// kernels, cuDNN computes in NCHW unless TF32 tensor cores do the work
-// (ComputeInNchw): the input, output and their gradients are then
-// transposed to and from NCHW around its call, the filter to OIHW. cuDNN pads
+// TensorFlow transforms its filters on every call). cuDNN computes in NHWC;
+// MINITF_CUDNN_COMPUTE_FORMAT=nchw makes it compute in NCHW, and =auto as
+// TensorFlow's GPU kernels do (ComputeInNchw), the input, output and their
+// gradients then transposed to and from NCHW around its call and the filter
+// to OIHW. cuDNN pads
 // symmetrically where TensorFlow's SAME padding may put one more row or
 // column after the input, so such inputs are zero-padded at the bottom and
 // right first (and input gradients cropped back). Scratch and cuDNN
@@ -101,10 +102,11 @@ class CudaDnn : public DnnSupport {
                                                  cudnnHandle_t handle, cudaStream_t stream,
                                                  const MeasureOn& operands);
   // Whether cuDNN runs the float convolutions in NCHW, the tensors
-  // transposed around its call, as TensorFlow's GPU kernels do
-  // (ComputeInNhwcEnabled): unless TF32 tensor cores do them (TF32 on, an
-  // Ampere or later GPU), where NHWC is cuDNN's faster layout.
-  // MINITF_CUDNN_COMPUTE_FORMAT=nhwc or nchw forces one; InvalidArgument for
+  // transposed around its call: MINITF_CUDNN_COMPUTE_FORMAT nhwc (the
+  // default) or nchw; auto decides as TensorFlow's GPU kernels do
+  // (ComputeInNhwcEnabled: NCHW unless TF32 tensor cores do the work, TF32
+  // on and an Ampere or later GPU). NHWC is the default because it measured
+  // faster on an H200 with cuDNN 9.19 (docs/GPU.md). InvalidArgument for
   // another value.
   absl::StatusOr<bool> ComputeInNchw() const;
 
@@ -120,7 +122,7 @@ class CudaDnn : public DnnSupport {
 
   CudaExecutor* const parent_;  // Not owned.
   const bool autotune_;
-  // MINITF_CUDNN_COMPUTE_FORMAT, lower-cased ("auto" when unset).
+  // MINITF_CUDNN_COMPUTE_FORMAT, lower-cased ("nhwc" when unset).
   const std::string compute_format_;
   // Compute capability 8.0 or later (TF32 tensor cores).
   const bool ampere_or_later_;

@@ -1,9 +1,9 @@
 // CPU/CUDA parity of Conv2D, its two gradients (cuDNN), MaxPool and
 // MaxPoolGrad over VALID and SAME padding, strides 1 and 2, and odd sizes
 // whose SAME padding is asymmetric; shape errors match the CPU's, and
-// dilations are Unimplemented on CUDA. cuDNN computes in NCHW here (TF32 is
-// off in the CUDA tests); ctest runs the binary again in NHWC
-// (MINITF_CUDNN_COMPUTE_FORMAT=nhwc). Skipped without a GPU.
+// dilations are Unimplemented on CUDA. cuDNN computes in NHWC here; ctest
+// runs the binary again with it computing in NCHW
+// (MINITF_CUDNN_COMPUTE_FORMAT=nchw). Skipped without a GPU.
 #include <cstdlib>
 #include <string>
 #include <vector>
