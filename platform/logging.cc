@@ -29,7 +29,11 @@ void InitOnce() {
 void SetDefaultLogLevel(absl::string_view level) {
   InitOnce();
   if (GetEnv("MINITF_LOG_LEVEL").has_value()) return;
-  spdlog::set_level(spdlog::level::from_str(std::string(level)));
+  spdlog::level::level_enum threshold = spdlog::level::from_str(std::string(level));
+  // MINITF_VLOG asks for the verbose lines, which print at info: a quieter
+  // default would drop them all.
+  if (VerboseLevel() > 0 && threshold > spdlog::level::info) threshold = spdlog::level::info;
+  spdlog::set_level(threshold);
 }
 
 void CheckFailed(const char* file, int line, const char* condition) {

@@ -40,6 +40,7 @@ int VerboseLevel();
 void InitOnce();
 // Sets the threshold ("trace", "debug", "info", "warn", "error", "off") unless
 // MINITF_LOG_LEVEL sets it: a program's default that the user can override.
+// With MINITF_VLOG above 0 the threshold is at most info, where VLOG prints.
 void SetDefaultLogLevel(absl::string_view level);
 // Prints the message and aborts. Used by MINITF_CHECK.
 [[noreturn]] void CheckFailed(const char* file, int line, const char* condition);

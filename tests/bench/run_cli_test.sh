@@ -122,6 +122,13 @@ profile)
     "$dir/log" || fail "no line naming the host loops' width"
   grep -Eq "^host convolutions: oneDNN [0-9]+\.[0-9]+\.[0-9]+, up to (avx512|avx2)$" "$dir/log" ||
     fail "no line naming oneDNN: $(grep '^host convolutions' "$dir/log")"
+  # MINITF_VLOG=1 prints the verbose lines (the GPU device's creation among
+  # them) though the program's own threshold is warn.
+  # shellcheck disable=SC2086
+  MINITF_VLOG=1 "$minitf" run "$fixtures/linear_gd/graph.pb" --init init --target train \
+    --steps 1 --device GPU $feeds > "$dir/vlog.log" 2>&1 || fail "with MINITF_VLOG=1: exit status $?"
+  grep -q "Created .*GPU:0 on " "$dir/vlog.log" ||
+    fail "MINITF_VLOG=1 printed no verbose line: $(head -c 300 "$dir/vlog.log")"
   # shellcheck disable=SC2086
   OPENBLAS_CORETYPE=Prescott MINITF_MAX_CPU_ISA=baseline "$minitf" run \
     "$fixtures/linear_gd/graph.pb" --init init \
