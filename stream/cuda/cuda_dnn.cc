@@ -110,10 +110,6 @@ absl::Status ZeroFill(cudaStream_t stream, float* data, int64_t count) {
   return absl::OkStatus();
 }
 
-std::string ComputeFormatFromEnv() {
-  return absl::AsciiStrToLower(GetEnvOr("MINITF_CUDNN_COMPUTE_FORMAT", "nhwc"));
-}
-
 // Compute capability 8.0 or later; false when it cannot be read.
 bool AmpereOrLater(int ordinal) {
   int major = 0;
@@ -164,22 +160,53 @@ absl::StatusOr<CudaStream*> CudaDnn::CheckStream(Stream* stream) const {
   return cuda_stream;
 }
 
+absl::StatusOr<CudaDnn::ComputeFormat> CudaDnn::ComputeFormatFromEnv() {
+  const std::string value =
+      absl::AsciiStrToLower(GetEnvOr("MINITF_CUDNN_COMPUTE_FORMAT", "nhwc"));
+  if (value == "nhwc") return ComputeFormat::kNhwc;
+  if (value == "nchw") return ComputeFormat::kNchw;
+  if (value == "auto") return ComputeFormat::kAuto;
+  return absl::InvalidArgumentError(absl::StrCat("MINITF_CUDNN_COMPUTE_FORMAT='", value,
+                                                 "' is not one of auto, nhwc, nchw"));
+}
+
 absl::StatusOr<bool> CudaDnn::ComputeInNchw() const {
-  if (compute_format_ == "nchw") return true;
-  if (compute_format_ == "nhwc") return false;
-  if (compute_format_ != "auto") {
-    return absl::InvalidArgumentError(absl::StrCat("MINITF_CUDNN_COMPUTE_FORMAT='",
-                                                   compute_format_,
-                                                   "' is not one of auto, nhwc, nchw"));
+  if (!compute_format_.ok()) return compute_format_.status();
+  switch (*compute_format_) {
+    case ComputeFormat::kNhwc:
+      return false;
+    case ComputeFormat::kNchw:
+      return true;
+    case ComputeFormat::kAuto:
+      return !(ampere_or_later_ && TensorFloat32ExecutionEnabled());
   }
-  return !(ampere_or_later_ && TensorFloat32ExecutionEnabled());
+  return false;
+}
+
+absl::Status CudaDnn::RunConvolution(Stream* stream, const dnn::ConvolutionDescriptor& conv,
+                                     float* result, int64_t result_elements,
+                                     ScratchAllocator* scratch_allocator,
+                                     absl::FunctionRef<absl::Status(const Call&)> body) {
+  absl::StatusOr<CudaStream*> s = CheckStream(stream);
+  if (!s.ok()) return s.status();
+  const cudaStream_t raw = (*s)->handle();
+  absl::Status status = [&]() -> absl::Status {
+    if (IsDegenerate(conv)) return ZeroFill(raw, result, result_elements);
+    MINITF_ASSIGN_OR_RETURN(const bool nchw, ComputeInNchw());
+    MINITF_ASSIGN_OR_RETURN(HandlePool<cudnnHandle_t>::Lease handle, handles_.Acquire());
+    MINITF_RETURN_IF_CUDNN_ERROR(cudnnSetStream(handle.get(), raw));
+    ScratchArena scratch(parent_, raw, scratch_allocator);
+    return body(Call{raw, handle.get(), &scratch, nchw});
+  }();
+  if (!status.ok()) return (*s)->SetError(status);
+  return absl::OkStatus();
 }
 
 absl::StatusOr<const ConvolutionPlan*> CudaDnn::PlanFor(ConvolutionDirection direction,
                                                         const dnn::ConvolutionDescriptor& c,
-                                                        bool nchw, cudnnHandle_t handle,
-                                                        cudaStream_t stream,
+                                                        const Call& call,
                                                         const MeasureOn& operands) {
+  const bool nchw = call.nchw;
   const bool tf32 = TensorFloat32ExecutionEnabled();
   const ConvolutionPlanCache::Key key{direction, tf32, c, nchw};
   if (const ConvolutionPlan* plan = plans_.Find(key); plan != nullptr) return plan;
@@ -191,7 +218,7 @@ absl::StatusOr<const ConvolutionPlan*> CudaDnn::PlanFor(ConvolutionDirection dir
   std::optional<MeasureOn> measure;
   // The measuring workspace, once per shape, is the plugin's own: the op's
   // allocator may be held to a memory limit the call's workspace fits in.
-  ScratchArena measuring(parent_, stream, /*allocator=*/nullptr);
+  ScratchArena measuring(parent_, call.stream, /*allocator=*/nullptr);
   if (autotune_) {
     // A device too full for the largest workspace is left to the heuristics.
     if (absl::StatusOr<void*> workspace = measuring.Allocate(kMaxWorkspaceBytes); workspace.ok()) {
@@ -201,7 +228,7 @@ absl::StatusOr<const ConvolutionPlan*> CudaDnn::PlanFor(ConvolutionDirection dir
     }
   }
   absl::StatusOr<AlgorithmChoice> choice =
-      ChooseAlgorithm(handle, direction, plan->descriptors, kMaxWorkspaceBytes,
+      ChooseAlgorithm(call.handle, direction, plan->descriptors, kMaxWorkspaceBytes,
                       measure.has_value() ? &*measure : nullptr);
   if (tf32 && measure.has_value()) {
     // TF32 allows tensor cores; it does not oblige them. cuDNN 9 ranks only
@@ -212,7 +239,7 @@ absl::StatusOr<const ConvolutionPlan*> CudaDnn::PlanFor(ConvolutionDirection dir
     MINITF_RETURN_IF_CUDNN_ERROR(
         cudnnSetConvolutionMathType(plan->descriptors.conv.get(), CUDNN_FMA_MATH));
     absl::StatusOr<AlgorithmChoice> fma =
-        ChooseAlgorithm(handle, direction, plan->descriptors, kMaxWorkspaceBytes, &*measure);
+        ChooseAlgorithm(call.handle, direction, plan->descriptors, kMaxWorkspaceBytes, &*measure);
     if (fma.ok() && (!choice.ok() || fma->milliseconds < choice->milliseconds)) {
       fma->ranking = absl::StrCat(fma->ranking, "; tensor-op: ",
                                   choice.ok() ? choice->ranking : choice.status().ToString());
@@ -225,7 +252,8 @@ absl::StatusOr<const ConvolutionPlan*> CudaDnn::PlanFor(ConvolutionDirection dir
   }
   if (!choice.ok() && measure.has_value()) {
     // Measuring failed (cuDNN could not run the candidates): ask the heuristics.
-    choice = ChooseAlgorithm(handle, direction, plan->descriptors, kMaxWorkspaceBytes, nullptr);
+    choice =
+        ChooseAlgorithm(call.handle, direction, plan->descriptors, kMaxWorkspaceBytes, nullptr);
   }
   if (!choice.ok()) return choice.status();
   // The algorithm runs in the math it was ranked with (tensor-core TF32 or
@@ -251,17 +279,12 @@ absl::Status CudaDnn::DoConvolve(Stream* stream, const dnn::ConvolutionDescripto
                                  const DeviceMemory<float>& input,
                                  const DeviceMemory<float>& filter, DeviceMemory<float>* output,
                                  ScratchAllocator* scratch_allocator) {
-  absl::StatusOr<CudaStream*> s = CheckStream(stream);
-  if (!s.ok()) return s.status();
-  absl::Status status;
-  if (IsDegenerate(conv)) {
-    status = ZeroFill((*s)->handle(), output->base(),
-                      conv.batch * conv.out_rows * conv.out_cols * conv.out_depth);
-  } else {
-    status = Convolve(*s, conv, input.base(), filter.base(), output->base(), scratch_allocator);
-  }
-  if (!status.ok()) return (*s)->SetError(status);
-  return absl::OkStatus();
+  return RunConvolution(stream, conv, output->base(),
+                        conv.batch * conv.out_rows * conv.out_cols * conv.out_depth,
+                        scratch_allocator, [&](const Call& call) {
+                          return Convolve(call, conv, input.base(), filter.base(),
+                                          output->base());
+                        });
 }
 
 absl::Status CudaDnn::DoConvolveBackwardData(Stream* stream, const dnn::ConvolutionDescriptor& conv,
@@ -269,18 +292,12 @@ absl::Status CudaDnn::DoConvolveBackwardData(Stream* stream, const dnn::Convolut
                                              const DeviceMemory<float>& out_backprop,
                                              DeviceMemory<float>* in_backprop,
                                              ScratchAllocator* scratch_allocator) {
-  absl::StatusOr<CudaStream*> s = CheckStream(stream);
-  if (!s.ok()) return s.status();
-  absl::Status status;
-  if (IsDegenerate(conv)) {
-    status = ZeroFill((*s)->handle(), in_backprop->base(),
-                      conv.batch * conv.in_rows * conv.in_cols * conv.in_depth);
-  } else {
-    status = ConvolveBackwardData(*s, conv, filter.base(), out_backprop.base(), in_backprop->base(),
-                                  scratch_allocator);
-  }
-  if (!status.ok()) return (*s)->SetError(status);
-  return absl::OkStatus();
+  return RunConvolution(stream, conv, in_backprop->base(),
+                        conv.batch * conv.in_rows * conv.in_cols * conv.in_depth,
+                        scratch_allocator, [&](const Call& call) {
+                          return ConvolveBackwardData(call, conv, filter.base(),
+                                                      out_backprop.base(), in_backprop->base());
+                        });
 }
 
 absl::Status CudaDnn::DoConvolveBackwardFilter(Stream* stream,
@@ -289,79 +306,68 @@ absl::Status CudaDnn::DoConvolveBackwardFilter(Stream* stream,
                                                const DeviceMemory<float>& out_backprop,
                                                DeviceMemory<float>* filter_backprop,
                                                ScratchAllocator* scratch_allocator) {
-  absl::StatusOr<CudaStream*> s = CheckStream(stream);
-  if (!s.ok()) return s.status();
-  absl::Status status;
-  if (IsDegenerate(conv)) {
-    status = ZeroFill((*s)->handle(), filter_backprop->base(),
-                      conv.filter_rows * conv.filter_cols * conv.in_depth * conv.out_depth);
-  } else {
-    status = ConvolveBackwardFilter(*s, conv, input.base(), out_backprop.base(),
-                                    filter_backprop->base(), scratch_allocator);
-  }
-  if (!status.ok()) return (*s)->SetError(status);
-  return absl::OkStatus();
+  return RunConvolution(
+      stream, conv, filter_backprop->base(),
+      conv.filter_rows * conv.filter_cols * conv.in_depth * conv.out_depth, scratch_allocator,
+      [&](const Call& call) {
+        return ConvolveBackwardFilter(call, conv, input.base(), out_backprop.base(),
+                                      filter_backprop->base());
+      });
 }
 
-absl::Status CudaDnn::Convolve(CudaStream* stream, const dnn::ConvolutionDescriptor& c,
-                               const float* input, const float* filter, float* output,
-                               ScratchAllocator* scratch_allocator) {
-  const cudaStream_t raw = stream->handle();
-  MINITF_ASSIGN_OR_RETURN(HandlePool<cudnnHandle_t>::Lease handle, handles_.Acquire());
-  MINITF_RETURN_IF_CUDNN_ERROR(cudnnSetStream(handle.get(), raw));
-  ScratchArena scratch(parent_, raw, scratch_allocator);
-  MINITF_ASSIGN_OR_RETURN(const bool nchw, ComputeInNchw());
+absl::Status CudaDnn::Convolve(const Call& call, const dnn::ConvolutionDescriptor& c,
+                               const float* input, const float* filter, float* output) {
+  const cudaStream_t raw = call.stream;
+  ScratchArena* const scratch = call.scratch;
+  const bool nchw = call.nchw;
   const ExtraPadding extra = ExtraPaddingOf(c);
   const int64_t x_dims[4] = {c.batch, c.in_rows + extra.rows, c.in_cols + extra.cols, c.in_depth};
   const int64_t y_dims[4] = {c.batch, c.out_rows, c.out_cols, c.out_depth};
-  MINITF_ASSIGN_OR_RETURN(const float* padded, PaddedInput(&scratch, raw, c, extra, input));
-  MINITF_ASSIGN_OR_RETURN(const float* x, InComputeLayout(&scratch, raw, nchw, padded, x_dims));
-  MINITF_ASSIGN_OR_RETURN(const float* w, FilterForCudnn(&scratch, raw, c, nchw, filter));
-  MINITF_ASSIGN_OR_RETURN(float* y, ResultBuffer(&scratch, nchw, output, y_dims));
+  MINITF_ASSIGN_OR_RETURN(const float* padded, PaddedInput(scratch, raw, c, extra, input));
+  MINITF_ASSIGN_OR_RETURN(const float* x, InComputeLayout(scratch, raw, nchw, padded, x_dims));
+  MINITF_ASSIGN_OR_RETURN(const float* w, FilterForCudnn(scratch, raw, c, nchw, filter));
+  MINITF_ASSIGN_OR_RETURN(float* y, ResultBuffer(scratch, nchw, output, y_dims));
   MINITF_ASSIGN_OR_RETURN(const ConvolutionPlan* plan,
-                          PlanFor(ConvolutionDirection::kForward, c, nchw, handle.get(), raw,
+                          PlanFor(ConvolutionDirection::kForward, c, call,
                                   MeasureOn{.input = x, .filter = w, .result = y}));
-  MINITF_ASSIGN_OR_RETURN(void* workspace, scratch.Allocate(plan->workspace_bytes));
+  MINITF_ASSIGN_OR_RETURN(void* workspace, scratch->Allocate(plan->workspace_bytes));
   const CudnnConvolution& d = plan->descriptors;
   const float one = 1.0f, zero = 0.0f;
   MINITF_RETURN_IF_CUDNN_ERROR(
-      cudnnConvolutionForward(handle.get(), &one, d.input.get(), x, d.filter.get(), w, d.conv.get(),
+      cudnnConvolutionForward(call.handle, &one, d.input.get(), x, d.filter.get(), w, d.conv.get(),
                               static_cast<cudnnConvolutionFwdAlgo_t>(plan->algorithm), workspace,
                               plan->workspace_bytes, &zero, d.output.get(), y));
   return FromComputeLayout(raw, nchw, y, y_dims, output);
 }
 
-absl::Status CudaDnn::ConvolveBackwardData(CudaStream* stream, const dnn::ConvolutionDescriptor& c,
+absl::Status CudaDnn::ConvolveBackwardData(const Call& call, const dnn::ConvolutionDescriptor& c,
                                            const float* filter, const float* out_backprop,
-                                           float* in_backprop,
-                                           ScratchAllocator* scratch_allocator) {
-  const cudaStream_t raw = stream->handle();
-  MINITF_ASSIGN_OR_RETURN(HandlePool<cudnnHandle_t>::Lease handle, handles_.Acquire());
-  MINITF_RETURN_IF_CUDNN_ERROR(cudnnSetStream(handle.get(), raw));
-  ScratchArena scratch(parent_, raw, scratch_allocator);
-  MINITF_ASSIGN_OR_RETURN(const bool nchw, ComputeInNchw());
-  MINITF_ASSIGN_OR_RETURN(const float* w, FilterForCudnn(&scratch, raw, c, nchw, filter));
+                                           float* in_backprop) {
+  const cudaStream_t raw = call.stream;
+  ScratchArena* const scratch = call.scratch;
+  const bool nchw = call.nchw;
+  MINITF_ASSIGN_OR_RETURN(const float* w, FilterForCudnn(scratch, raw, c, nchw, filter));
   const int64_t dy_dims[4] = {c.batch, c.out_rows, c.out_cols, c.out_depth};
   MINITF_ASSIGN_OR_RETURN(const float* dy,
-                          InComputeLayout(&scratch, raw, nchw, out_backprop, dy_dims));
+                          InComputeLayout(scratch, raw, nchw, out_backprop, dy_dims));
   // The gradient of the padded input (NHWC), cropped afterwards.
   const ExtraPadding extra = ExtraPaddingOf(c);
   const int64_t dx_dims[4] = {c.batch, c.in_rows + extra.rows, c.in_cols + extra.cols,
                               c.in_depth};
   float* dx = in_backprop;
   if (extra.any()) {
-    MINITF_ASSIGN_OR_RETURN(dx, scratch.AllocateFloats(PaddedInputElements(c, extra)));
+    MINITF_ASSIGN_OR_RETURN(dx, scratch->AllocateFloats(PaddedInputElements(c, extra)));
   }
-  MINITF_ASSIGN_OR_RETURN(float* result, ResultBuffer(&scratch, nchw, dx, dx_dims));
+  MINITF_ASSIGN_OR_RETURN(float* result, ResultBuffer(scratch, nchw, dx, dx_dims));
   MINITF_ASSIGN_OR_RETURN(
       const ConvolutionPlan* plan,
-      PlanFor(ConvolutionDirection::kBackwardData, c, nchw, handle.get(), raw,
+      PlanFor(ConvolutionDirection::kBackwardData, c, call,
               MeasureOn{.filter = w, .out_backprop = dy, .result = result}));
-  MINITF_ASSIGN_OR_RETURN(void* workspace, scratch.Allocate(plan->workspace_bytes));
+  MINITF_ASSIGN_OR_RETURN(void* workspace, scratch->Allocate(plan->workspace_bytes));
   const CudnnConvolution& d = plan->descriptors;
   const float one = 1.0f, zero = 0.0f;
   MINITF_RETURN_IF_CUDNN_ERROR(cudnnConvolutionBackwardData(
-      handle.get(), &one, d.filter.get(), w, d.output.get(), dy, d.conv.get(),
+      call.handle, &one, d.filter.get(), w, d.output.get(), dy, d.conv.get(),
       static_cast<cudnnConvolutionBwdDataAlgo_t>(plan->algorithm), workspace, plan->workspace_bytes,
       &zero, d.input.get(), result));
   MINITF_RETURN_IF_ERROR(FromComputeLayout(raw, nchw, result, dx_dims, dx));
@@ -375,35 +381,32 @@ absl::Status CudaDnn::ConvolveBackwardData(CudaStream* stream, const dnn::Convol
   return absl::OkStatus();
 }
 
-absl::Status CudaDnn::ConvolveBackwardFilter(CudaStream* stream,
+absl::Status CudaDnn::ConvolveBackwardFilter(const Call& call,
                                              const dnn::ConvolutionDescriptor& c,
                                              const float* input, const float* out_backprop,
-                                             float* filter_backprop,
-                                             ScratchAllocator* scratch_allocator) {
-  const cudaStream_t raw = stream->handle();
-  MINITF_ASSIGN_OR_RETURN(HandlePool<cudnnHandle_t>::Lease handle, handles_.Acquire());
-  MINITF_RETURN_IF_CUDNN_ERROR(cudnnSetStream(handle.get(), raw));
-  ScratchArena scratch(parent_, raw, scratch_allocator);
-  MINITF_ASSIGN_OR_RETURN(const bool nchw, ComputeInNchw());
+                                             float* filter_backprop) {
+  const cudaStream_t raw = call.stream;
+  ScratchArena* const scratch = call.scratch;
+  const bool nchw = call.nchw;
   const ExtraPadding extra = ExtraPaddingOf(c);
   const int64_t x_dims[4] = {c.batch, c.in_rows + extra.rows, c.in_cols + extra.cols, c.in_depth};
   const int64_t dy_dims[4] = {c.batch, c.out_rows, c.out_cols, c.out_depth};
-  MINITF_ASSIGN_OR_RETURN(const float* padded, PaddedInput(&scratch, raw, c, extra, input));
-  MINITF_ASSIGN_OR_RETURN(const float* x, InComputeLayout(&scratch, raw, nchw, padded, x_dims));
+  MINITF_ASSIGN_OR_RETURN(const float* padded, PaddedInput(scratch, raw, c, extra, input));
+  MINITF_ASSIGN_OR_RETURN(const float* x, InComputeLayout(scratch, raw, nchw, padded, x_dims));
   MINITF_ASSIGN_OR_RETURN(const float* dy,
-                          InComputeLayout(&scratch, raw, nchw, out_backprop, dy_dims));
+                          InComputeLayout(scratch, raw, nchw, out_backprop, dy_dims));
   // The filter gradient as cuDNN writes it: OHWI, or OIHW in NCHW.
-  MINITF_ASSIGN_OR_RETURN(float* dw, scratch.AllocateFloats(c.filter_rows * c.filter_cols *
+  MINITF_ASSIGN_OR_RETURN(float* dw, scratch->AllocateFloats(c.filter_rows * c.filter_cols *
                                                             c.in_depth * c.out_depth));
   MINITF_ASSIGN_OR_RETURN(
       const ConvolutionPlan* plan,
-      PlanFor(ConvolutionDirection::kBackwardFilter, c, nchw, handle.get(), raw,
+      PlanFor(ConvolutionDirection::kBackwardFilter, c, call,
               MeasureOn{.input = x, .out_backprop = dy, .result = dw}));
-  MINITF_ASSIGN_OR_RETURN(void* workspace, scratch.Allocate(plan->workspace_bytes));
+  MINITF_ASSIGN_OR_RETURN(void* workspace, scratch->Allocate(plan->workspace_bytes));
   const CudnnConvolution& d = plan->descriptors;
   const float one = 1.0f, zero = 0.0f;
   MINITF_RETURN_IF_CUDNN_ERROR(cudnnConvolutionBackwardFilter(
-      handle.get(), &one, d.input.get(), x, d.output.get(), dy, d.conv.get(),
+      call.handle, &one, d.input.get(), x, d.output.get(), dy, d.conv.get(),
       static_cast<cudnnConvolutionBwdFilterAlgo_t>(plan->algorithm), workspace,
       plan->workspace_bytes, &zero, d.filter.get(), dw));
   const int64_t ohwi_dims[4] = {c.out_depth, c.filter_rows, c.filter_cols, c.in_depth};

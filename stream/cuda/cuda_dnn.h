@@ -40,6 +40,7 @@
 #include <cstdint>
 #include <string>
 
+#include "absl/functional/function_ref.h"
 #include "absl/status/statusor.h"
 #include "stream/cuda/cudnn_algorithm.h"
 #include "stream/cuda/cudnn_plan_cache.h"
@@ -50,6 +51,7 @@ namespace minitf::se::cuda {
 
 class CudaExecutor;
 class CudaStream;
+class ScratchArena;
 
 class CudaDnn : public DnnSupport {
  public:
@@ -92,15 +94,37 @@ class CudaDnn : public DnnSupport {
   size_t plan_count() const { return plans_.size(); }
 
  private:
+  // How cuDNN lays out a float convolution's tensors
+  // (MINITF_CUDNN_COMPUTE_FORMAT).
+  enum class ComputeFormat { kNhwc, kNchw, kAuto };
+  // What one convolution call works with: the stream, a cuDNN handle leased
+  // for the call and pointed at it, the call's scratch, the compute layout.
+  struct Call {
+    cudaStream_t stream;
+    cudnnHandle_t handle;
+    ScratchArena* scratch;
+    bool nchw;
+  };
+
+  // MINITF_CUDNN_COMPUTE_FORMAT parsed: nhwc when unset, InvalidArgument
+  // naming the variable and its value for anything but auto, nhwc, nchw.
+  static absl::StatusOr<ComputeFormat> ComputeFormatFromEnv();
+
   // The CudaStream behind `stream`; InvalidArgument for another device's.
   absl::StatusOr<CudaStream*> CheckStream(Stream* stream) const;
+  // Runs `body` with a Call on `stream`, or, when `conv` has no work (a
+  // zero dimension), zero-fills the `result_elements` floats at `result`;
+  // a failure puts the stream into its error state.
+  absl::Status RunConvolution(Stream* stream, const dnn::ConvolutionDescriptor& conv,
+                              float* result, int64_t result_elements,
+                              ScratchAllocator* scratch_allocator,
+                              absl::FunctionRef<absl::Status(const Call&)> body);
   // The plan of `c` in `direction` under the current math mode: the cached
   // one, or one made now (measured on `operands` when autotuning, with a
-  // workspace of the plugin's own, given back on `stream` at once).
+  // workspace of the plugin's own, given back on the call's stream at once).
   absl::StatusOr<const ConvolutionPlan*> PlanFor(ConvolutionDirection direction,
-                                                 const dnn::ConvolutionDescriptor& c, bool nchw,
-                                                 cudnnHandle_t handle, cudaStream_t stream,
-                                                 const MeasureOn& operands);
+                                                 const dnn::ConvolutionDescriptor& c,
+                                                 const Call& call, const MeasureOn& operands);
   // Whether cuDNN runs the float convolutions in NCHW, the tensors
   // transposed around its call: MINITF_CUDNN_COMPUTE_FORMAT nhwc (the
   // default) or nchw; auto decides as TensorFlow's GPU kernels do
@@ -110,20 +134,18 @@ class CudaDnn : public DnnSupport {
   // another value.
   absl::StatusOr<bool> ComputeInNchw() const;
 
-  absl::Status Convolve(CudaStream* stream, const dnn::ConvolutionDescriptor& conv,
-                        const float* input, const float* filter, float* output,
-                        ScratchAllocator* scratch_allocator);
-  absl::Status ConvolveBackwardData(CudaStream* stream, const dnn::ConvolutionDescriptor& conv,
+  absl::Status Convolve(const Call& call, const dnn::ConvolutionDescriptor& conv,
+                        const float* input, const float* filter, float* output);
+  absl::Status ConvolveBackwardData(const Call& call, const dnn::ConvolutionDescriptor& conv,
                                     const float* filter, const float* out_backprop,
-                                    float* in_backprop, ScratchAllocator* scratch_allocator);
-  absl::Status ConvolveBackwardFilter(CudaStream* stream, const dnn::ConvolutionDescriptor& conv,
+                                    float* in_backprop);
+  absl::Status ConvolveBackwardFilter(const Call& call, const dnn::ConvolutionDescriptor& conv,
                                       const float* input, const float* out_backprop,
-                                      float* filter_backprop, ScratchAllocator* scratch_allocator);
+                                      float* filter_backprop);
 
   CudaExecutor* const parent_;  // Not owned.
   const bool autotune_;
-  // MINITF_CUDNN_COMPUTE_FORMAT, lower-cased ("nhwc" when unset).
-  const std::string compute_format_;
+  const absl::StatusOr<ComputeFormat> compute_format_;
   // Compute capability 8.0 or later (TF32 tensor cores).
   const bool ampere_or_later_;
   HandlePool<cudnnHandle_t> handles_;

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "platform/logging.h"
 #include "stream/cuda/cuda_status.h"
 
 namespace minitf::se::cuda {
@@ -34,7 +35,7 @@ absl::StatusOr<AlgorithmChoice> FirstThatFits(const Perf* ranked, int count, siz
                              measured,
                              measured ? ranked[i].time : -1.0f,
                              count,
-                             Ranking(ranked, count)};
+                             VLOG_IS_ON(1) ? Ranking(ranked, count) : std::string()};
     }
   }
   return absl::UnimplementedError(
