@@ -13,6 +13,7 @@
 #include "absl/strings/match.h"
 #include "absl/synchronization/notification.h"
 #include "absl/strings/str_cat.h"
+#include "absl/types/span.h"
 #include "platform/logging.h"
 #include "platform/mutex.h"
 #include "platform/status_macros.h"
@@ -47,11 +48,6 @@ class ExecutorImpl : public Executor {
 
   absl::Status Initialize();
   void RunAsync(const Args& args, DoneCallback done) override;
-
-  DeviceContext* DeviceContextOf(int node_id) const {
-    return static_cast<size_t>(node_id) < device_contexts_.size() ? device_contexts_[node_id]
-                                                                  : nullptr;
-  }
 
  private:
   template <class PropagatorStateType>
@@ -206,7 +202,8 @@ class ExecutorState {
   void Finish();
   // What every node of the step shares, and what is the node's own.
   void FillStepParams(OpKernelContext::Params* params);
-  void FillNodeParams(const TaggedNode& tagged, OpKernelContext::Params* params);
+  void FillNodeParams(const TaggedNode& tagged, absl::Span<DeviceContext* const> contexts,
+                      OpKernelContext::Params* params);
 
   // Runs `fn` on the runner, or here when there is none.
   void RunOnRunner(std::function<void()> fn);
@@ -411,9 +408,12 @@ void ExecutorState<P>::FillStepParams(OpKernelContext::Params* params) {
 }
 
 template <class P>
-void ExecutorState<P>::FillNodeParams(const TaggedNode& tagged, OpKernelContext::Params* params) {
+void ExecutorState<P>::FillNodeParams(const TaggedNode& tagged,
+                                      absl::Span<DeviceContext* const> contexts,
+                                      OpKernelContext::Params* params) {
   const NodeItem& item = *tagged.item;
-  params->op_device_context = impl_->DeviceContextOf(item.id);
+  params->op_device_context =
+      static_cast<size_t>(item.id) < contexts.size() ? contexts[item.id] : nullptr;
   params->op_kernel = item.kernel;
   params->is_input_dead = tagged.is_dead;
   params->frame_iter = propagator_.GetFrameAndIter(tagged);
@@ -431,8 +431,10 @@ void ExecutorState<P>::Process(ReadyQueue* queue) {
   OpKernelContext::Params params;
   FillStepParams(&params);
   const bool collect_stats = args_.stats_collector != nullptr;
-  // Asked before every node; a local, not reloaded through args_ each time.
+  // Asked before every node: locals, not reloaded through args_ and impl_
+  // each time.
   const CancellationManager* const cancellation = args_.cancellation_manager;
+  const absl::Span<DeviceContext* const> contexts(impl_->device_contexts_);
   // The node to run. A chain's next node goes straight here when the queue
   // is empty (as if pushed and popped at once; behind queued nodes it
   // waits its turn, first in, first out).
@@ -473,7 +475,7 @@ void ExecutorState<P>::Process(ReadyQueue* queue) {
         state->tagged = tagged;
         state->inputs = inputs;
         FillStepParams(&state->params);
-        FillNodeParams(tagged, &state->params);
+        FillNodeParams(tagged, contexts, &state->params);
         state->params.inputs = state->inputs;
         state->ctx = std::make_unique<OpKernelContext>(&state->params);
         if (stats) {
@@ -519,7 +521,7 @@ void ExecutorState<P>::Process(ReadyQueue* queue) {
         continue;
       }
       if (s.ok()) {
-        FillNodeParams(tagged, &params);
+        FillNodeParams(tagged, contexts, &params);
         params.inputs = inputs;
         OpKernelContext ctx(&params, item.num_outputs);
         if (stats_ptr != nullptr) {

@@ -1,15 +1,15 @@
 #include "runtime/simple_propagator_state.h"
 
+#include <algorithm>
+
 namespace minitf {
 
 SimplePropagatorState::SimplePropagatorState(const GraphView& gview,
                                              const std::vector<uint64_t>& initial_pending)
     : gview_(gview),
       input_tensors_(gview.total_inputs()),
-      pending_(new std::atomic<uint64_t>[initial_pending.size()]) {
-  for (size_t i = 0; i < initial_pending.size(); ++i) {
-    pending_[i].store(initial_pending[i], std::memory_order_relaxed);
-  }
+      pending_(std::make_unique_for_overwrite<uint64_t[]>(initial_pending.size())) {
+  std::copy(initial_pending.begin(), initial_pending.end(), pending_.get());
 }
 
 void SimplePropagatorState::ActivateRoots(const std::vector<int>& roots, TaggedNodeSeq* ready) {
@@ -37,7 +37,7 @@ void SimplePropagatorState::PropagateOutputs(const TaggedNode& tagged, EntryVect
       ready->push_back(TaggedNode{dst, is_dead});
       continue;
     }
-    std::atomic<uint64_t>& word = pending_[e.dst_id];
+    std::atomic_ref<uint64_t> word(pending_[e.dst_id]);
     if (!dst->is_merge) {
       const uint64_t delta = (is_dead ? kDeadOne : 0) - 1;
       const uint64_t now = word.fetch_add(delta, std::memory_order_acq_rel) + delta;
@@ -72,7 +72,7 @@ void SimplePropagatorState::PropagateOutputs(const TaggedNode& tagged, EntryVect
       ready->push_back(TaggedNode{dst, tagged.is_dead});
       continue;
     }
-    std::atomic<uint64_t>& word = pending_[controls[i].dst_id];
+    std::atomic_ref<uint64_t> word(pending_[controls[i].dst_id]);
     if (!dst->is_merge) {
       const uint64_t delta = (tagged.is_dead ? kDeadOne : 0) - 1;
       const uint64_t now = word.fetch_add(delta, std::memory_order_acq_rel) + delta;

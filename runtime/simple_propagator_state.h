@@ -68,7 +68,10 @@ class SimplePropagatorState {
   // zero, so whoever reads or clears the slots runs after every write to
   // them, and no two threads touch one slot at once.
   std::vector<Entry> input_tensors_;
-  std::unique_ptr<std::atomic<uint64_t>[]> pending_;  // By node id.
+  // By node id; read and written through std::atomic_ref. Plain words, so
+  // that a step starts with one copy of the graph's initial counts (a
+  // std::atomic array is zeroed when made, then stored word by word).
+  std::unique_ptr<uint64_t[]> pending_;
 };
 
 }  // namespace minitf
