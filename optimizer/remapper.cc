@@ -1,11 +1,14 @@
 #include "optimizer/remapper.h"
 
+#include <algorithm>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/types/span.h"
+#include "optimizer/gelu_pattern.h"
 #include "optimizer/node_rules.h"
 #include "platform/status_macros.h"
 #include "runtime/node_def_util.h"
@@ -31,12 +34,21 @@ Node* OnlyConsumer(const Node& n) {
 }
 
 // A contraction (MatMul or Conv2D), the BiasAdd that alone reads it, and the
-// activation that alone reads the sum, if any.
+// activation that alone reads the sum, or a MatMul's GELU of the sum, if any.
 struct Pattern {
   Node* contraction = nullptr;
   Node* bias_add = nullptr;
   Node* activation = nullptr;  // May be null.
-  Node* Last() const { return activation != nullptr ? activation : bias_add; }
+  std::optional<GeluPattern> gelu;
+  Node* Last() const {
+    if (gelu.has_value()) return gelu->output;
+    return activation != nullptr ? activation : bias_add;
+  }
+  // fused_ops' activation; empty for none.
+  std::string ActivationName() const {
+    if (gelu.has_value()) return gelu->activation;
+    return activation != nullptr ? activation->type_string() : "";
+  }
 };
 
 bool SameDevice(const Node& a, const Node& b) {
@@ -61,9 +73,13 @@ bool Match(Node* bias_add, Pattern* p) {
   p->contraction = contraction;
   p->bias_add = bias_add;
   p->activation = nullptr;
+  p->gelu.reset();
   Node* next = OnlyConsumer(*bias_add);
   if (next != nullptr && IsActivation(*next) && MayChange(*next) && SameDevice(*next, *bias_add)) {
     p->activation = next;
+  } else if (op == "MatMul") {
+    // As Grappler, a GELU fuses into MatMuls only.
+    p->gelu = MatchGelu(*bias_add);
   }
   return true;
 }
@@ -87,7 +103,7 @@ NodeDef FusedDef(const Pattern& p) {
   }
   def.attr["num_args"] = int64_t{1};
   std::vector<std::string> fused_ops = {"BiasAdd"};
-  if (p.activation != nullptr) fused_ops.push_back(p.activation->type_string());
+  if (const std::string act = p.ActivationName(); !act.empty()) fused_ops.push_back(act);
   def.attr["fused_ops"] = fused_ops;
   return def;
 }
@@ -108,6 +124,7 @@ absl::Status Fuse(Graph* graph, const Pattern& p) {
   std::vector<Node*> control;
   std::vector<Node*> fused = {p.contraction, p.bias_add};
   if (p.activation != nullptr) fused.push_back(p.activation);
+  if (p.gelu.has_value()) fused.insert(fused.end(), p.gelu->nodes.begin(), p.gelu->nodes.end());
   for (Node* n : fused) {
     for (const Edge* e : n->in_edges()) {
       if (e->IsControlEdge() && e->src()->IsOp()) control.push_back(e->src());
@@ -125,6 +142,9 @@ absl::Status Fuse(Graph* graph, const Pattern& p) {
   }
   for (Node* c : control) graph->AddControlEdge(c, node);
   Reconnect(graph, node, readers);
+  if (p.gelu.has_value()) {
+    for (Node* c : p.gelu->constants) RemoveIfUnread(graph, c);
+  }
   return absl::OkStatus();
 }
 
@@ -301,6 +321,10 @@ bool FuseContractionBiasAdd(Graph* graph, const std::function<bool(const Node*)>
     if (n == nullptr || !Match(n, &p)) continue;
     if (consider && (!consider(p.contraction) || !consider(p.bias_add) ||
                      (p.activation != nullptr && !consider(p.activation)))) {
+      continue;
+    }
+    if (consider && p.gelu.has_value() &&
+        !std::all_of(p.gelu->nodes.begin(), p.gelu->nodes.end(), consider)) {
       continue;
     }
     if (!HasKernel(FusedDef(p), p.bias_add->assigned_device_name())) continue;

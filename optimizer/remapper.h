@@ -1,6 +1,8 @@
 // Grappler's remapper: a MatMul or a Conv2D whose output only a BiasAdd
 // reads, and the activation (Relu, Relu6, Elu or Tanh) that alone reads the
-// sum if there is one, become one _FusedMatMul or _FusedConv2D node
+// sum if there is one, or for a MatMul the GELU of the sum written out in
+// elementwise ops (tf.nn.gelu, approximate or exact: gelu_pattern.h) that
+// alone reads it, become one _FusedMatMul or _FusedConv2D node
 // (ops/defs/nn_ops.cc) with the name of the last node fused, its device, and
 // the control inputs of all of them. Fused only where the device has the
 // fused kernel for the type (the CPU, float and double), the BiasAdd is NHWC

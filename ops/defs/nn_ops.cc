@@ -265,7 +265,8 @@ REGISTER_OP("MatMul")
 // Grappler's remapper fusion of MatMul, BiasAdd and an activation (as
 // TensorFlow's _FusedMatMul): product = act(op(a) * op(b) + args[0]).
 // fused_ops is ["BiasAdd"] or ["BiasAdd", act] with act one of Relu, Relu6,
-// Elu, Tanh; num_args is 1. Made by the optimizer (optimizer/remapper.h),
+// Elu, Tanh, GeluApproximate, GeluExact (tf.nn.gelu with approximate true
+// and false); num_args is 1. Made by the optimizer (optimizer/remapper.h),
 // never by TensorFlow's graphs; epsilon and leakyrelu_alpha are TensorFlow's
 // attrs, unused by these fusions.
 REGISTER_OP("_FusedMatMul")

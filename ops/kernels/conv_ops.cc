@@ -317,6 +317,13 @@ class FusedConv2DOp : public Conv2DOpBase<Device> {
   explicit FusedConv2DOp(OpKernelConstruction* ctx) : Conv2DOpBase<Device>(ctx) {
     absl::StatusOr<FusedActivation> activation = FusedActivationFromAttrs(*ctx);
     OP_REQUIRES_OK(ctx, activation.status());
+    // TensorFlow fuses the GELUs into MatMuls only.
+    OP_REQUIRES(ctx,
+                *activation != FusedActivation::kGeluApproximate &&
+                    *activation != FusedActivation::kGeluExact,
+                absl::UnimplementedError(
+                    "_FusedConv2D's activation must be one of Relu, Relu6, Elu, Tanh; the GELUs "
+                    "fuse into _FusedMatMul only"));
     activation_ = *activation;
     std::string filter_format;
     OP_REQUIRES_OK(ctx, ctx->GetAttr("filter_format", &filter_format));

@@ -25,8 +25,11 @@ absl::StatusOr<FusedActivation> ParseFusedOps(const std::vector<std::string>& fu
   if (act == "Relu6") return FusedActivation::kRelu6;
   if (act == "Elu") return FusedActivation::kElu;
   if (act == "Tanh") return FusedActivation::kTanh;
-  return absl::UnimplementedError(
-      absl::StrCat("fused activation '", act, "' is not one of Relu, Relu6, Elu, Tanh"));
+  if (act == "GeluApproximate") return FusedActivation::kGeluApproximate;
+  if (act == "GeluExact") return FusedActivation::kGeluExact;
+  return absl::UnimplementedError(absl::StrCat(
+      "fused activation '", act,
+      "' is not one of Relu, Relu6, Elu, Tanh, GeluApproximate, GeluExact"));
 }
 
 absl::StatusOr<FusedActivation> FusedActivationFromAttrs(const OpKernelConstruction& ctx) {
@@ -71,6 +74,18 @@ void AddBiasAndActivate(const Eigen::ThreadPoolDevice& d, FusedActivation activa
       break;
     case FusedActivation::kTanh:
       out.device(d) = biased.tanh();
+      break;
+    case FusedActivation::kGeluApproximate:
+      // Two passes: the sum, then the GELU of it, which reads x four times.
+      out.device(d) = biased;
+      out.device(d) = T(0.5) * out *
+                      (T(1) + (T(kGeluSqrtTwoOverPi) *
+                               (out + T(kGeluCubeCoefficient) * out * out.square()))
+                                  .tanh());
+      break;
+    case FusedActivation::kGeluExact:
+      out.device(d) = biased;
+      out.device(d) = T(0.5) * out * (-out * T(kGeluSqrtOneHalf)).erfc();
       break;
   }
 }

@@ -3,7 +3,8 @@
 // the last dimension, then an activation, in one pass over the output
 // instead of BiasAdd's and the activation's kernels taking one each. The
 // fused_ops attr names them as TensorFlow's does: ["BiasAdd"] or
-// ["BiasAdd", act] with act one of Relu, Relu6, Elu, Tanh.
+// ["BiasAdd", act] with act one of Relu, Relu6, Elu, Tanh, GeluApproximate,
+// GeluExact.
 //
 //   absl::StatusOr<FusedActivation> act = FusedActivationFromAttrs(*ctx);
 //   ...

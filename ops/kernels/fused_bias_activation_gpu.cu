@@ -2,7 +2,7 @@
 // fused_bias_activation_gpu.h): a thread per element, the activation a
 // template parameter. The activations are those of the CPU pass
 // (fused_bias_activation.cc): Relu and Relu6 keep NaN as std::max does, Elu
-// is exp(x) - 1 below zero.
+// is exp(x) - 1 below zero, the GELUs tf.nn.gelu's (fused_activation.h).
 #include "ops/kernels/fused_bias_activation_gpu.h"
 #include "stream/cuda/gpu_launch_config.h"
 
@@ -24,6 +24,12 @@ __device__ float Activate(float x) {
     return x < 0.0f ? expf(x) - 1.0f : x;
   } else if constexpr (A == FusedActivation::kTanh) {
     return tanhf(x);
+  } else if constexpr (A == FusedActivation::kGeluApproximate) {
+    constexpr float k = static_cast<float>(kGeluSqrtTwoOverPi);
+    constexpr float c = static_cast<float>(kGeluCubeCoefficient);
+    return 0.5f * x * (1.0f + tanhf(k * (x + c * x * (x * x))));
+  } else if constexpr (A == FusedActivation::kGeluExact) {
+    return 0.5f * x * erfcf(-x * static_cast<float>(kGeluSqrtOneHalf));
   } else {
     return x;
   }
@@ -64,6 +70,10 @@ cudaError_t LaunchBiasActivation(cudaStream_t stream, FusedActivation activation
       return Launch<FusedActivation::kElu>(stream, n, channels, bias, output);
     case FusedActivation::kTanh:
       return Launch<FusedActivation::kTanh>(stream, n, channels, bias, output);
+    case FusedActivation::kGeluApproximate:
+      return Launch<FusedActivation::kGeluApproximate>(stream, n, channels, bias, output);
+    case FusedActivation::kGeluExact:
+      return Launch<FusedActivation::kGeluExact>(stream, n, channels, bias, output);
   }
   return cudaErrorInvalidValue;
 }

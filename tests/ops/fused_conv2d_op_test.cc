@@ -93,7 +93,8 @@ TEST(FusedConv2DOpTest, GivesWhatTheUnfusedKernelsGive) {
 TEST(FusedConv2DOpTest, AnUnknownFusionIsUnimplemented) {
   const Window w{{1, 1, 1, 1}, "SAME"};
   for (const std::vector<std::string>& ops :
-       {std::vector<std::string>{}, {"Relu"}, {"BiasAdd", "Sigmoid"}, {"BiasAdd", "Relu", "Tanh"}}) {
+       {std::vector<std::string>{}, {"Relu"}, {"BiasAdd", "Sigmoid"}, {"BiasAdd", "Relu", "Tanh"},
+        {"BiasAdd", "GeluApproximate"}, {"BiasAdd", "GeluExact"}}) {
     KernelRunner fused(Fused(DT_FLOAT, w, ops));
     absl::StatusOr<std::vector<Tensor>> out =
         fused.Run({Values<float>(TensorShape({1, 3, 3, 2}), 1),

@@ -1,7 +1,9 @@
 // _FusedMatMul (the remapper's MatMul + BiasAdd + activation) on the CPU:
 // the same values as MatMul, BiasAdd and the activation's own kernel run
-// one after another, for each activation and transpose; and its errors: a
+// one after another, for each activation and transpose; the GELUs' values
+// as tf.nn.gelu's formulas give them; and its errors: a
 // fusion it does not know, a bias of the wrong size, two arguments.
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -69,6 +71,36 @@ TEST(FusedMatMulOpTest, GivesWhatTheUnfusedKernelsGive) {
         }
       }
     }
+  }
+}
+
+// TensorFlow's GELUs (tf.nn.gelu), in double.
+double GeluApproximate(double x) {
+  return 0.5 * x * (1 + std::tanh(0.7978845608028654 * (x + 0.044715 * x * x * x)));
+}
+double GeluExact(double x) { return 0.5 * x * std::erfc(-x / std::sqrt(2.0)); }
+
+TEST(FusedMatMulOpTest, TheGelusAreTensorFlowsFormulas) {
+  Tensor bias(DT_FLOAT, TensorShape({5}));
+  for (int i = 0; i < 5; ++i) bias.flat<float>()(i) = 0.7f * static_cast<float>(i) - 1.4f;
+  const Tensor a = Matrix(6, 4, 0.6f);
+  const Tensor b = Matrix(4, 5, 0.35f);
+  const Tensor sum = Unfused(a, b, bias, false, false, "");
+  for (const bool approximate : {true, false}) {
+    SCOPED_TRACE(approximate ? "GeluApproximate" : "GeluExact");
+    KernelRunner fused(
+        Fused(false, false, {"BiasAdd", approximate ? "GeluApproximate" : "GeluExact"}));
+    absl::StatusOr<std::vector<Tensor>> out = fused.Run({a, b, bias});
+    ASSERT_TRUE(out.ok()) << out.status();
+    bool below_zero = false, above_two = false;
+    for (int64_t i = 0; i < sum.NumElements(); ++i) {
+      const double x = sum.flat<float>()(i);
+      below_zero |= x < -1;
+      above_two |= x > 2;
+      const double want = approximate ? GeluApproximate(x) : GeluExact(x);
+      EXPECT_NEAR((*out)[0].flat<float>()(i), want, 2e-6 * (1 + std::abs(want))) << x;
+    }
+    EXPECT_TRUE(below_zero && above_two);
   }
 }
 

@@ -6,7 +6,8 @@
 // MaxPool, AvgPool and their gradients (SAME and VALID, strides 1 and 2),
 // BatchMatMulV2 with broadcast batch dimensions, and fused batch
 // normalization (training, inference, NCHW) and its gradients; the
-// remapper's _FusedMatMul and _FusedConv2D with every activation and its
+// remapper's _FusedMatMul and _FusedConv2D with every activation (the GELUs
+// for _FusedMatMul only) and its
 // _FusedBatchNormEx with and without a side input; and shape
 // errors, which fail the same way on both devices. The variable and
 // optimizer ops are in gpu_parity_state_test.cc.
@@ -15,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "tests/ops/gpu_parity.h"
 
 namespace minitf::gpu_parity {
@@ -407,7 +409,8 @@ std::vector<ParityCase> TrainingOpCases() {
 std::vector<ParityCase> FusedContractionCases() {
   std::vector<ParityCase> cases;
   for (DataType t : kFloatTypes) {
-    for (const std::string act : {"", "Relu", "Relu6", "Elu", "Tanh"}) {
+    for (const std::string act :
+         {"", "Relu", "Relu6", "Elu", "Tanh", "GeluApproximate", "GeluExact"}) {
       std::vector<std::string> fused_ops = {"BiasAdd"};
       if (!act.empty()) fused_ops.push_back(act);
       const std::string suffix = "_" + TypeName(t) + (act.empty() ? "" : "_" + act);
@@ -422,6 +425,8 @@ std::vector<ParityCase> FusedContractionCases() {
                                                         .Attr("fused_ops", fused_ops)
                                                         .Finalize1()};
                        }});
+      // The GELUs fuse into MatMuls only.
+      if (absl::StartsWith(act, "Gelu")) continue;
       cases.push_back({"FusedConv2D" + suffix,
                        {Random(t, {2, 7, 7, 3}), Random(t, {3, 3, 3, 4}), Random(t, {4})},
                        [fused_ops](const Scope& s, const std::vector<Output>& in) {
