@@ -9,6 +9,10 @@
 //   MINITF_RETURN_IF_ERROR(blas->DoBlasGemmStridedBatched(stream, ..., a, m, m * k,
 //       b, k, k * n, 0.0f, &c, m, m * n, batch));
 //
+//   // The bias (and a GELU) in the product's kernel, where the plugin can:
+//   absl::Status s = blas->DoBlasGemmWithEpilogue(stream, ..., &c, m,
+//       blas::Epilogue::kBias, bias);  // Unimplemented: add it yourself
+//
 // The call enqueues the work on `stream`; it returns enqueue-time errors.
 #ifndef MINITF_STREAM_BLAS_H_
 #define MINITF_STREAM_BLAS_H_
@@ -24,6 +28,10 @@ class Stream;
 
 namespace blas {
 enum class Transpose { kNoTranspose, kTranspose };
+// What a gemm applies to its product in the product's own kernel: the bias
+// (a vector along the rows of the column-major C, so along a row-major
+// product's last dimension), then nothing or tanh-GELU.
+enum class Epilogue { kBias, kBiasGeluApproximate };
 }  // namespace blas
 
 class BlasSupport {
@@ -47,6 +55,17 @@ class BlasSupport {
       const DeviceMemory<float>& /*b*/, int /*ldb*/, int64_t /*stride_b*/, float /*beta*/,
       DeviceMemory<float>* /*c*/, int /*ldc*/, int64_t /*stride_c*/, uint64_t /*batch_count*/) {
     return absl::UnimplementedError("this BLAS plugin has no strided batched gemm");
+  }
+
+  // C = epilogue(op(A) * op(B)), op(A) m x k, op(B) k x n, `bias` m floats
+  // added to every column. Unimplemented where the plugin has no such
+  // routine or none for the shape: the caller then adds the bias itself.
+  virtual absl::Status DoBlasGemmWithEpilogue(
+      Stream* /*stream*/, blas::Transpose /*transa*/, blas::Transpose /*transb*/,
+      uint64_t /*m*/, uint64_t /*n*/, uint64_t /*k*/, const DeviceMemory<float>& /*a*/,
+      int /*lda*/, const DeviceMemory<float>& /*b*/, int /*ldb*/, DeviceMemory<float>* /*c*/,
+      int /*ldc*/, blas::Epilogue /*epilogue*/, const DeviceMemory<float>& /*bias*/) {
+    return absl::UnimplementedError("this BLAS plugin has no gemm with an epilogue");
   }
 };
 

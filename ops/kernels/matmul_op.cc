@@ -5,8 +5,9 @@
 // way, allocates the product, skips an empty one and zeroes one with k = 0;
 // only the multiplication differs. _FusedMatMul (the remapper's MatMul +
 // BiasAdd + activation) runs on both: the product, then the bias and the
-// activation in one pass (on CUDA, a kernel of its own after cuBLAS's
-// product, fused_bias_activation_gpu.h).
+// activation in one pass (on CUDA, cuBLASLt's epilogue in the product's
+// kernel for the bias alone and the tanh GELU; for the others a kernel of
+// its own after cuBLAS's product, fused_bias_activation_gpu.h).
 //
 // BLAS is column-major and tensors are row-major, so the CUDA kernel
 // computes product^T = op(b)^T op(a)^T: a row-major matrix read as
@@ -58,22 +59,34 @@ class MatMulOp : public OpKernel {
   }
 
   void Compute(OpKernelContext* ctx) override {
-    const Tensor& a = ctx->input(0);
-    const Tensor& b = ctx->input(1);
-    absl::StatusOr<MatMulPlan> plan = Plan(a, b);
-    OP_REQUIRES_OK(ctx, plan.status());
-    Tensor* product = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({plan->m, plan->n}), &product));
-    if (product->NumElements() == 0) return;
-    if (plan->k == 0) {
-      OP_REQUIRES_OK(ctx, Device::SetZero(ctx, product));
-      return;
-    }
-    OP_REQUIRES_OK(ctx, Device::Multiply(ctx, *plan, a, b, product));
+    ComputeProduct(ctx, [&](const MatMulPlan& plan, const Tensor& a, const Tensor& b,
+                            Tensor* product) {
+      return Device::Multiply(ctx, plan, a, b, product);
+    });
   }
 
  protected:
   bool transpose_b() const { return transpose_b_; }
+
+  // Checks the operands, allocates the product and fills it: zeros when
+  // k = 0, else multiply(plan, a, b, product). The product, or null when
+  // it is empty or the kernel failed.
+  template <typename Multiply>
+  Tensor* ComputeProduct(OpKernelContext* ctx, Multiply multiply) {
+    const Tensor& a = ctx->input(0);
+    const Tensor& b = ctx->input(1);
+    absl::StatusOr<MatMulPlan> plan = Plan(a, b);
+    Tensor* product = nullptr;
+    absl::Status s = plan.status();
+    if (s.ok()) s = ctx->allocate_output(0, TensorShape({plan->m, plan->n}), &product);
+    if (s.ok() && product->NumElements() == 0) return nullptr;
+    if (s.ok()) s = plan->k == 0 ? Device::SetZero(ctx, product) : multiply(*plan, a, b, product);
+    if (!s.ok()) {
+      ctx->CtxFailure(s);
+      return nullptr;
+    }
+    return product;
+  }
 
  private:
   // InvalidArgument naming the node when a or b is not a matrix or their
@@ -120,6 +133,10 @@ class MatMulOp : public OpKernel {
 // and the activation's kernels would take one each). `Device` adds
 //   static absl::Status AddBiasAndActivate(OpKernelContext*, FusedActivation,
 //                                          const Tensor& bias, Tensor* product);
+// and may add, for a GEMM that applies them in its own kernel,
+//   static absl::StatusOr<bool> MultiplyWithEpilogue(
+//       OpKernelContext*, const MatMulPlan&, const Tensor& a, const Tensor& b,
+//       FusedActivation, const Tensor& bias, Tensor* product);  // false: not done
 template <typename Device>
 class FusedMatMulOp : public MatMulOp<Device> {
  public:
@@ -141,10 +158,23 @@ class FusedMatMulOp : public MatMulOp<Device> {
                 absl::InvalidArgumentError(absl::StrCat(
                     "Must provide as many biases as the last dimension of the product: ",
                     bias.dim_size(0), " vs. ", n)));
-    MatMulOp<Device>::Compute(ctx);
-    if (!ctx->status().ok() || ctx->mutable_output_slot(0)->value.NumElements() == 0) return;
-    OP_REQUIRES_OK(ctx, Device::AddBiasAndActivate(ctx, activation_, bias,
-                                                   &ctx->mutable_output_slot(0)->value));
+    // Where the device's GEMM can add the bias (and the activation) itself,
+    // it does; otherwise a pass over the product adds them.
+    bool fused = false;
+    Tensor* product = this->ComputeProduct(
+        ctx, [&](const MatMulPlan& plan, const Tensor& a, const Tensor& b,
+                 Tensor* out) -> absl::Status {
+          if constexpr (requires { &Device::MultiplyWithEpilogue; }) {
+            absl::StatusOr<bool> done =
+                Device::MultiplyWithEpilogue(ctx, plan, a, b, activation_, bias, out);
+            if (!done.ok()) return done.status();
+            fused = *done;
+            if (fused) return absl::OkStatus();
+          }
+          return Device::Multiply(ctx, plan, a, b, out);
+        });
+    if (product == nullptr || fused) return;
+    OP_REQUIRES_OK(ctx, Device::AddBiasAndActivate(ctx, activation_, bias, product));
   }
 
  private:
@@ -211,6 +241,37 @@ struct CudaMatMul {
                               AsDeviceMemory(a), static_cast<int>(a.dim_size(1)), 0.0f, &c,
                               static_cast<int>(plan.n));
     });
+  }
+
+  // cuBLASLt's epilogues for no activation and for the tanh GELU (as
+  // TensorFlow's and PyTorch's CUDA MatMul + BiasAdd). Relu stays with the
+  // bias-and-activation kernel, which keeps a NaN as the CPU's Relu does.
+  // False where cuBLASLt has no algorithm for the shape.
+  static absl::StatusOr<bool> MultiplyWithEpilogue(OpKernelContext* ctx, const MatMulPlan& plan,
+                                                   const Tensor& a, const Tensor& b,
+                                                   FusedActivation activation,
+                                                   const Tensor& bias, Tensor* product) {
+    se::blas::Epilogue epilogue;
+    if (activation == FusedActivation::kNone) {
+      epilogue = se::blas::Epilogue::kBias;
+    } else if (activation == FusedActivation::kGeluApproximate) {
+      epilogue = se::blas::Epilogue::kBiasGeluApproximate;
+    } else {
+      return false;
+    }
+    bool done = false;
+    MINITF_RETURN_IF_ERROR(
+        BlasOnComputeStream(ctx, [&](se::Stream* stream, se::BlasSupport* blas) {
+          se::DeviceMemory<float> c = AsDeviceMemory(*product);
+          absl::Status s = blas->DoBlasGemmWithEpilogue(
+              stream, BlasTranspose(plan.transpose_b), BlasTranspose(plan.transpose_a), plan.n,
+              plan.m, plan.k, AsDeviceMemory(b), static_cast<int>(b.dim_size(1)),
+              AsDeviceMemory(a), static_cast<int>(a.dim_size(1)), &c, static_cast<int>(plan.n),
+              epilogue, AsDeviceMemory(bias));
+          done = s.ok();
+          return absl::IsUnimplemented(s) ? absl::OkStatus() : s;
+        }));
+    return done;
   }
 
   static absl::Status AddBiasAndActivate(OpKernelContext* ctx, FusedActivation activation,

@@ -24,15 +24,16 @@ absl::StatusOr<cublasHandle_t> CreateHandle() {
 }  // namespace
 
 CudaBlas::CudaBlas(CudaExecutor* parent)
-    : parent_(parent), handles_(&CreateHandle, [](cublasHandle_t h) { cublasDestroy(h); }) {}
+    : parent_(parent),
+      handles_(&CreateHandle, [](cublasHandle_t h) { cublasDestroy(h); }),
+      lt_(parent) {}
 
 // The pool, destroyed after this body, destroys its handles on the device
 // made current here.
 CudaBlas::~CudaBlas() { parent_->Activate().IgnoreError(); }
 
-template <typename Call>
-absl::Status CudaBlas::Enqueue(Stream* stream, const char* routine, uint64_t m, uint64_t n,
-                               uint64_t k, uint64_t batch_count, Call call) {
+absl::StatusOr<CudaStream*> CudaBlas::Prepare(Stream* stream, const char* routine, uint64_t m,
+                                              uint64_t n, uint64_t k, uint64_t batch_count) {
   CudaStream* cuda_stream = CudaStream::FromStream(stream);
   if (cuda_stream == nullptr || cuda_stream->executor() != parent_) {
     return absl::InvalidArgumentError(
@@ -45,6 +46,15 @@ absl::Status CudaBlas::Enqueue(Stream* stream, const char* routine, uint64_t m, 
   }
   if (absl::Status s = cuda_stream->status(); !s.ok()) return s;
   if (absl::Status active = parent_->Activate(); !active.ok()) return active;
+  return cuda_stream;
+}
+
+template <typename Call>
+absl::Status CudaBlas::Enqueue(Stream* stream, const char* routine, uint64_t m, uint64_t n,
+                               uint64_t k, uint64_t batch_count, Call call) {
+  absl::StatusOr<CudaStream*> prepared = Prepare(stream, routine, m, n, k, batch_count);
+  if (!prepared.ok()) return prepared.status();
+  CudaStream* cuda_stream = *prepared;
   absl::StatusOr<HandlePool<cublasHandle_t>::Lease> handle = handles_.Acquire();
   if (!handle.ok()) return handle.status();
   absl::Status s =
@@ -87,6 +97,23 @@ absl::Status CudaBlas::DoBlasGemmStridedBatched(
                        b.base(), ldb, stride_b, &beta, c->base(), ldc, stride_c,
                        static_cast<int>(batch_count));
                  });
+}
+
+absl::Status CudaBlas::DoBlasGemmWithEpilogue(Stream* stream, blas::Transpose transa,
+                                              blas::Transpose transb, uint64_t m, uint64_t n,
+                                              uint64_t k, const DeviceMemory<float>& a, int lda,
+                                              const DeviceMemory<float>& b, int ldb,
+                                              DeviceMemory<float>* c, int ldc,
+                                              blas::Epilogue epilogue,
+                                              const DeviceMemory<float>& bias) {
+  absl::StatusOr<CudaStream*> prepared = Prepare(stream, "cublasLtMatmul", m, n, k, 1);
+  if (!prepared.ok()) return prepared.status();
+  const GemmWithEpilogue g{transa, transb, m, n, k, a.base(), lda, b.base(), ldb, c->base(), ldc,
+                           epilogue, bias.base()};
+  absl::Status s = lt_.Run((*prepared)->handle(), g);
+  // No algorithm: nothing was enqueued, and the caller falls back.
+  if (s.ok() || absl::IsUnimplemented(s)) return s;
+  return (*prepared)->SetError(s);
 }
 
 }  // namespace minitf::se::cuda

@@ -17,11 +17,13 @@
 
 #include "absl/status/statusor.h"
 #include "stream/blas.h"
+#include "stream/cuda/cublas_lt_matmul.h"
 #include "stream/handle_pool.h"
 
 namespace minitf::se::cuda {
 
 class CudaExecutor;
+class CudaStream;
 
 class CudaBlas : public BlasSupport {
  public:
@@ -45,8 +47,20 @@ class CudaBlas : public BlasSupport {
                                         int ldb, int64_t stride_b, float beta,
                                         DeviceMemory<float>* c, int ldc, int64_t stride_c,
                                         uint64_t batch_count) override;
+  // Through cuBLASLt (cublas_lt_matmul.h); Unimplemented when it has no
+  // algorithm for the shape (nothing enqueued, the stream unharmed).
+  absl::Status DoBlasGemmWithEpilogue(Stream* stream, blas::Transpose transa,
+                                      blas::Transpose transb, uint64_t m, uint64_t n, uint64_t k,
+                                      const DeviceMemory<float>& a, int lda,
+                                      const DeviceMemory<float>& b, int ldb,
+                                      DeviceMemory<float>* c, int ldc, blas::Epilogue epilogue,
+                                      const DeviceMemory<float>& bias) override;
 
  private:
+  // The CudaStream behind `stream` with its device current, after checking
+  // that it is this device's and healthy and that the sizes fit an int.
+  absl::StatusOr<CudaStream*> Prepare(Stream* stream, const char* routine, uint64_t m,
+                                      uint64_t n, uint64_t k, uint64_t batch_count);
   // Checks `stream` and the sizes, then leases a handle, points it at the
   // stream, sets the math mode and runs `call`; a cuBLAS error becomes the
   // stream's.
@@ -55,6 +69,7 @@ class CudaBlas : public BlasSupport {
                        uint64_t batch_count, Call call);
   CudaExecutor* const parent_;  // Not owned.
   HandlePool<cublasHandle_t> handles_;
+  CublasLtMatmul lt_;
 };
 
 }  // namespace minitf::se::cuda
