@@ -71,6 +71,17 @@ class DnnSupport {
                                                 const DeviceMemory<float>& out_backprop,
                                                 DeviceMemory<float>* filter_backprop,
                                                 ScratchAllocator* scratch_allocator) = 0;
+  // output = Relu(conv(input, filter) + bias), `bias` out_depth floats,
+  // in the convolution's own call (cuDNN's fused convolution).
+  // Unimplemented where the plugin has no such call or `conv` no work (a
+  // zero size): the caller then adds the bias and applies the Relu itself.
+  virtual absl::Status DoFusedConvolveBiasRelu(
+      Stream* /*stream*/, const dnn::ConvolutionDescriptor& /*conv*/,
+      const DeviceMemory<float>& /*input*/, const DeviceMemory<float>& /*filter*/,
+      const DeviceMemory<float>& /*bias*/, DeviceMemory<float>* /*output*/,
+      ScratchAllocator* /*scratch_allocator*/) {
+    return absl::UnimplementedError("this DNN plugin has no fused convolution");
+  }
   // Max pooling (out_depth unused: the depth is in_depth) and its gradient.
   virtual absl::Status DoMaxPool(Stream* stream, const dnn::ConvolutionDescriptor& pool,
                                  const DeviceMemory<float>& input,

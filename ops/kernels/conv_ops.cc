@@ -9,8 +9,9 @@
 // The CUDA kernels support dilations of 1 only (the plugin's
 // ConvolutionDescriptor carries none): others are Unimplemented.
 // _FusedConv2D (the remapper's Conv2D + BiasAdd + activation) runs on both:
-// the convolution, then the bias and the activation in one pass (on CUDA, a
-// kernel of its own after cuDNN's convolution, fused_bias_activation_gpu.h).
+// the convolution, then the bias and the activation in one pass (on CUDA,
+// with a Relu, cuDNN's fused convolution; otherwise a kernel of its own
+// after cuDNN's convolution, fused_bias_activation_gpu.h).
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -311,6 +312,11 @@ MINITF_REGISTER_CONV(double);
 // one pass over the output (fused_bias_activation.h). `Device` adds
 //   static absl::Status AddBiasAndActivate(OpKernelContext*, FusedActivation,
 //                                          const Tensor& bias, Tensor* output);
+// and may add, for a library that fuses the bias and a Relu into the
+// convolution (cuDNN),
+//   static absl::StatusOr<bool> ConvolveBiasRelu(
+//       OpKernelContext*, const functor::Conv2DGeometry&, const Tensor& input,
+//       const Tensor& filter, const Tensor& bias, Tensor* output);  // false: not done
 template <typename Device>
 class FusedConv2DOp : public Conv2DOpBase<Device> {
  public:
@@ -345,6 +351,14 @@ class FusedConv2DOp : public Conv2DOpBase<Device> {
     Tensor* output = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, Conv2DOutputShape(*g), &output));
     if (output->NumElements() == 0) return;
+    if constexpr (requires { &Device::ConvolveBiasRelu; }) {
+      if (activation_ == FusedActivation::kRelu) {
+        absl::StatusOr<bool> fused =
+            Device::ConvolveBiasRelu(ctx, *g, ctx->input(0), ctx->input(1), bias, output);
+        OP_REQUIRES_OK(ctx, fused.status());
+        if (*fused) return;
+      }
+    }
     OP_REQUIRES_OK(ctx, Device::Convolve(ctx, *g, ctx->input(0), ctx->input(1), output));
     OP_REQUIRES_OK(ctx, Device::AddBiasAndActivate(ctx, activation_, bias, output));
   }
@@ -394,6 +408,27 @@ struct CudaConv2D {
       return dnn->DoConvolve(stream, ToDescriptor(g), AsDeviceMemory(input), AsDeviceMemory(filter),
                              &out, &scratch);
     });
+  }
+
+  // cuDNN's fused convolution (cudnnConvolutionBiasActivationForward), as
+  // TensorFlow's CUDA _FusedConv2D with a Relu; false where cuDNN declines
+  // it. The bias alone stays with the bias kernel: cuDNN fuses an identity
+  // activation with one algorithm only (IMPLICIT_PRECOMP_GEMM).
+  static absl::StatusOr<bool> ConvolveBiasRelu(OpKernelContext* ctx,
+                                               const functor::Conv2DGeometry& g,
+                                               const Tensor& input, const Tensor& filter,
+                                               const Tensor& bias, Tensor* output) {
+    bool done = false;
+    MINITF_RETURN_IF_ERROR(DnnOnComputeStream(ctx, [&](se::Stream* stream, se::DnnSupport* dnn) {
+      se::DeviceMemory<float> out = AsDeviceMemory(*output);
+      OpScratchAllocator scratch(ctx);
+      absl::Status s = dnn->DoFusedConvolveBiasRelu(stream, ToDescriptor(g), AsDeviceMemory(input),
+                                                    AsDeviceMemory(filter), AsDeviceMemory(bias),
+                                                    &out, &scratch);
+      done = s.ok();
+      return absl::IsUnimplemented(s) ? absl::OkStatus() : s;
+    }));
+    return done;
   }
 
   static absl::Status BackpropInput(OpKernelContext* ctx, const functor::Conv2DGeometry& g,

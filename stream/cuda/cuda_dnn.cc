@@ -104,6 +104,33 @@ absl::StatusOr<const float*> PaddedInput(ScratchArena* scratch, cudaStream_t str
   return static_cast<const float*>(*padded);
 }
 
+struct ActivationDescriptorDeleter {
+  void operator()(cudnnActivationStruct* d) const { cudnnDestroyActivationDescriptor(d); }
+};
+
+// What cudnnConvolutionBiasActivationForward adds: the bias's descriptor
+// and a Relu that keeps NaN (as the CPU's Relu).
+struct BiasRelu {
+  TensorDescriptor bias;
+  std::unique_ptr<cudnnActivationStruct, ActivationDescriptorDeleter> activation;
+};
+
+absl::StatusOr<BiasRelu> DescribeBiasRelu(int64_t channels, bool nchw) {
+  BiasRelu out;
+  cudnnTensorDescriptor_t bias = nullptr;
+  MINITF_RETURN_IF_CUDNN_ERROR(cudnnCreateTensorDescriptor(&bias));
+  out.bias.reset(bias);
+  MINITF_RETURN_IF_CUDNN_ERROR(cudnnSetTensor4dDescriptor(
+      bias, nchw ? CUDNN_TENSOR_NCHW : CUDNN_TENSOR_NHWC, CUDNN_DATA_FLOAT, 1,
+      static_cast<int>(channels), 1, 1));
+  cudnnActivationDescriptor_t activation = nullptr;
+  MINITF_RETURN_IF_CUDNN_ERROR(cudnnCreateActivationDescriptor(&activation));
+  out.activation.reset(activation);
+  MINITF_RETURN_IF_CUDNN_ERROR(cudnnSetActivationDescriptor(activation, CUDNN_ACTIVATION_RELU,
+                                                            CUDNN_PROPAGATE_NAN, 0.0));
+  return out;
+}
+
 absl::Status ZeroFill(cudaStream_t stream, float* data, int64_t count) {
   if (count == 0) return absl::OkStatus();
   MINITF_RETURN_IF_CUDA_ERROR(cudaMemsetAsync(data, 0, count * sizeof(float), stream));
@@ -190,7 +217,7 @@ absl::Status CudaDnn::RunConvolution(Stream* stream, const dnn::ConvolutionDescr
   absl::StatusOr<CudaStream*> s = CheckStream(stream);
   if (!s.ok()) return s.status();
   const cudaStream_t raw = (*s)->handle();
-  absl::Status status = [&]() -> absl::Status {
+  const absl::Status status = [&]() -> absl::Status {
     if (IsDegenerate(conv)) return ZeroFill(raw, result, result_elements);
     MINITF_ASSIGN_OR_RETURN(const bool nchw, ComputeInNchw());
     MINITF_ASSIGN_OR_RETURN(HandlePool<cudnnHandle_t>::Lease handle, handles_.Acquire());
@@ -198,8 +225,9 @@ absl::Status CudaDnn::RunConvolution(Stream* stream, const dnn::ConvolutionDescr
     ScratchArena scratch(parent_, raw, scratch_allocator);
     return body(Call{raw, handle.get(), &scratch, nchw});
   }();
-  if (!status.ok()) return (*s)->SetError(status);
-  return absl::OkStatus();
+  // A fusion cuDNN declined has left the stream as it was.
+  if (!status.ok() && !absl::IsUnimplemented(status)) return (*s)->SetError(status);
+  return status;
 }
 
 absl::StatusOr<const ConvolutionPlan*> CudaDnn::PlanFor(ConvolutionDirection direction,
@@ -283,6 +311,24 @@ absl::Status CudaDnn::DoConvolve(Stream* stream, const dnn::ConvolutionDescripto
                         conv.batch * conv.out_rows * conv.out_cols * conv.out_depth,
                         scratch_allocator, [&](const Call& call) {
                           return Convolve(call, conv, input.base(), filter.base(),
+                                          /*bias=*/nullptr, output->base());
+                        });
+}
+
+absl::Status CudaDnn::DoFusedConvolveBiasRelu(Stream* stream,
+                                              const dnn::ConvolutionDescriptor& conv,
+                                              const DeviceMemory<float>& input,
+                                              const DeviceMemory<float>& filter,
+                                              const DeviceMemory<float>& bias,
+                                              DeviceMemory<float>* output,
+                                              ScratchAllocator* scratch_allocator) {
+  // Without work the result is Relu(bias) everywhere, which the caller's
+  // bias pass gives.
+  if (IsDegenerate(conv)) return absl::UnimplementedError("a convolution without work");
+  return RunConvolution(stream, conv, output->base(),
+                        conv.batch * conv.out_rows * conv.out_cols * conv.out_depth,
+                        scratch_allocator, [&](const Call& call) {
+                          return Convolve(call, conv, input.base(), filter.base(), bias.base(),
                                           output->base());
                         });
 }
@@ -316,7 +362,8 @@ absl::Status CudaDnn::DoConvolveBackwardFilter(Stream* stream,
 }
 
 absl::Status CudaDnn::Convolve(const Call& call, const dnn::ConvolutionDescriptor& c,
-                               const float* input, const float* filter, float* output) {
+                               const float* input, const float* filter, const float* bias,
+                               float* output) {
   const cudaStream_t raw = call.stream;
   ScratchArena* const scratch = call.scratch;
   const bool nchw = call.nchw;
@@ -333,10 +380,25 @@ absl::Status CudaDnn::Convolve(const Call& call, const dnn::ConvolutionDescripto
   MINITF_ASSIGN_OR_RETURN(void* workspace, scratch->Allocate(plan->workspace_bytes));
   const CudnnConvolution& d = plan->descriptors;
   const float one = 1.0f, zero = 0.0f;
-  MINITF_RETURN_IF_CUDNN_ERROR(
-      cudnnConvolutionForward(call.handle, &one, d.input.get(), x, d.filter.get(), w, d.conv.get(),
-                              static_cast<cudnnConvolutionFwdAlgo_t>(plan->algorithm), workspace,
-                              plan->workspace_bytes, &zero, d.output.get(), y));
+  const auto algorithm = static_cast<cudnnConvolutionFwdAlgo_t>(plan->algorithm);
+  if (bias == nullptr) {
+    MINITF_RETURN_IF_CUDNN_ERROR(cudnnConvolutionForward(
+        call.handle, &one, d.input.get(), x, d.filter.get(), w, d.conv.get(), algorithm,
+        workspace, plan->workspace_bytes, &zero, d.output.get(), y));
+  } else {
+    // z (scaled by 0) is y itself; the bias is 1 x C x 1 x 1.
+    MINITF_ASSIGN_OR_RETURN(BiasRelu fused, DescribeBiasRelu(c.out_depth, nchw));
+    const cudnnStatus_t s = cudnnConvolutionBiasActivationForward(
+        call.handle, &one, d.input.get(), x, d.filter.get(), w, d.conv.get(), algorithm,
+        workspace, plan->workspace_bytes, &zero, d.output.get(), y, fused.bias.get(), bias,
+        fused.activation.get(), d.output.get(), y);
+    // cuDNN fuses some configurations only: the caller then runs the
+    // convolution and its own bias pass.
+    if (s == CUDNN_STATUS_NOT_SUPPORTED) {
+      return absl::UnimplementedError("cuDNN does not fuse this convolution's bias and Relu");
+    }
+    MINITF_RETURN_IF_CUDNN_ERROR(s);
+  }
   return FromComputeLayout(raw, nchw, y, y_dims, output);
 }
 

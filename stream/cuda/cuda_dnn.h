@@ -79,6 +79,14 @@ class CudaDnn : public DnnSupport {
                                         const DeviceMemory<float>& out_backprop,
                                         DeviceMemory<float>* filter_backprop,
                                         ScratchAllocator* scratch_allocator) override;
+  // cudnnConvolutionBiasActivationForward with a Relu that keeps NaN, the
+  // forward plan's algorithm.
+  absl::Status DoFusedConvolveBiasRelu(Stream* stream, const dnn::ConvolutionDescriptor& conv,
+                                       const DeviceMemory<float>& input,
+                                       const DeviceMemory<float>& filter,
+                                       const DeviceMemory<float>& bias,
+                                       DeviceMemory<float>* output,
+                                       ScratchAllocator* scratch_allocator) override;
   absl::Status DoMaxPool(Stream* stream, const dnn::ConvolutionDescriptor& pool,
                          const DeviceMemory<float>& input, DeviceMemory<float>* output) override;
   absl::Status DoMaxPoolBackward(Stream* stream, const dnn::ConvolutionDescriptor& pool,
@@ -114,7 +122,8 @@ class CudaDnn : public DnnSupport {
   absl::StatusOr<CudaStream*> CheckStream(Stream* stream) const;
   // Runs `body` with a Call on `stream`, or, when `conv` has no work (a
   // zero dimension), zero-fills the `result_elements` floats at `result`;
-  // a failure puts the stream into its error state.
+  // a failure puts the stream into its error state, except Unimplemented
+  // (what cuDNN declined: no algorithm, no fusion), which leaves it usable.
   absl::Status RunConvolution(Stream* stream, const dnn::ConvolutionDescriptor& conv,
                               float* result, int64_t result_elements,
                               ScratchAllocator* scratch_allocator,
@@ -134,8 +143,12 @@ class CudaDnn : public DnnSupport {
   // another value.
   absl::StatusOr<bool> ComputeInNchw() const;
 
+  // Convolves `input` by `filter` into `output`: with `bias` null,
+  // cudnnConvolutionForward; else the bias added and a Relu applied in
+  // cudnnConvolutionBiasActivationForward.
   absl::Status Convolve(const Call& call, const dnn::ConvolutionDescriptor& conv,
-                        const float* input, const float* filter, float* output);
+                        const float* input, const float* filter, const float* bias,
+                        float* output);
   absl::Status ConvolveBackwardData(const Call& call, const dnn::ConvolutionDescriptor& conv,
                                     const float* filter, const float* out_backprop,
                                     float* in_backprop);
