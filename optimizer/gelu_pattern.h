@@ -27,13 +27,13 @@ namespace minitf {
 struct GeluPattern {
   // Every node of the GELU, `output` among them; each reads only x's
   // output 0, scalar Consts and the others.
-  std::vector<Node *> nodes;
+  std::vector<Node*> nodes;
   // The node whose value is GELU(x); the only one read from outside.
-  Node *output = nullptr;
+  Node* output = nullptr;
   // fused_ops' name for it: "GeluApproximate" or "GeluExact".
   std::string activation;
   // The scalar Consts the nodes read (left for RemoveIfUnread).
-  std::vector<Node *> constants;
+  std::vector<Node*> constants;
 };
 
 // The GELU of `x`'s output 0, when x's every reader belongs to one: at most
@@ -41,8 +41,8 @@ struct GeluPattern {
 // Tanh, Erf, Erfc) that MayChange allows, on x's device, with no control
 // edges in or out, reading nothing but x, each other and scalar float or
 // double Consts. Otherwise nullopt.
-std::optional<GeluPattern> MatchGelu(const Node &x);
+std::optional<GeluPattern> MatchGelu(const Node& x);
 
-} // namespace minitf
+}  // namespace minitf
 
-#endif // MINITF_OPTIMIZER_GELU_PATTERN_H_
+#endif  // MINITF_OPTIMIZER_GELU_PATTERN_H_
