@@ -14,10 +14,6 @@
 namespace minitf::se::cuda {
 namespace {
 
-cublasOperation_t ToCublas(blas::Transpose t) {
-  return t == blas::Transpose::kTranspose ? CUBLAS_OP_T : CUBLAS_OP_N;
-}
-
 cublasLtEpilogue_t ToCublasLt(blas::Epilogue e) {
   return e == blas::Epilogue::kBiasGeluApproximate ? CUBLASLT_EPILOGUE_GELU_BIAS
                                                     : CUBLASLT_EPILOGUE_BIAS;

@@ -33,6 +33,11 @@ namespace minitf::se::cuda {
 
 class CudaExecutor;
 
+// cuBLAS's operation for a transpose flag (cuBLAS and cuBLASLt share it).
+inline cublasOperation_t ToCublas(blas::Transpose t) {
+  return t == blas::Transpose::kTranspose ? CUBLAS_OP_T : CUBLAS_OP_N;
+}
+
 // One column-major gemm with an epilogue: op(A) is m x k, op(B) k x n, D
 // m x n, the bias m floats.
 struct GemmWithEpilogue {

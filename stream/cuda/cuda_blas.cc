@@ -11,10 +11,6 @@
 namespace minitf::se::cuda {
 namespace {
 
-cublasOperation_t ToCublas(blas::Transpose t) {
-  return t == blas::Transpose::kTranspose ? CUBLAS_OP_T : CUBLAS_OP_N;
-}
-
 absl::StatusOr<cublasHandle_t> CreateHandle() {
   cublasHandle_t handle = nullptr;
   MINITF_RETURN_IF_CUBLAS_ERROR(cublasCreate(&handle));
