@@ -14,8 +14,12 @@ Output MatMul(const Scope& scope, Input a, Input b, const MatMulAttrs& attrs) {
       .Finalize1();
 }
 
-Output BiasAdd(const Scope& scope, Input value, Input bias) {
-  return OpBuilder(scope, "BiasAdd").Input(value).Input(bias).Finalize1();
+Output BiasAdd(const Scope& scope, Input value, Input bias, const BiasAddAttrs& attrs) {
+  return OpBuilder(scope, "BiasAdd")
+      .Input(value)
+      .Input(bias)
+      .Attr("data_format", attrs.data_format)
+      .Finalize1();
 }
 
 Output BiasAddGrad(const Scope& scope, Input out_backprop, const BiasAddGradAttrs& attrs) {

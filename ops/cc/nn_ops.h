@@ -30,13 +30,14 @@ struct MatMulAttrs {
 // product = op(a) * op(b) for matrices, op transposing where the attrs say.
 Output MatMul(const Scope& scope, Input a, Input b, const MatMulAttrs& attrs = {});
 
-// value + bias, the vector bias added along the last dimension of value.
-Output BiasAdd(const Scope& scope, Input value, Input bias);
-
-struct BiasAddGradAttrs {
+struct BiasAddAttrs {
   // "NHWC" (channels last) or "NCHW" (channels at dimension 1).
   std::string data_format = "NHWC";
 };
+using BiasAddGradAttrs = BiasAddAttrs;
+// value + bias, the vector bias added along value's channel dimension.
+Output BiasAdd(const Scope& scope, Input value, Input bias, const BiasAddAttrs& attrs = {});
+
 // The gradient of BiasAdd's bias: out_backprop summed over every dimension
 // but the channel one.
 Output BiasAddGrad(const Scope& scope, Input out_backprop, const BiasAddGradAttrs& attrs = {});
@@ -92,12 +93,13 @@ struct Conv2DAttrs {
   std::vector<int64_t> strides = {1, 1, 1, 1};
   // "SAME" or "VALID"; there is no default.
   std::string padding;
-  // Only "NHWC" is implemented.
+  // "NHWC" or "NCHW" (images [batch, depth, rows, cols]; strides and
+  // dilations in that order too).
   std::string data_format = "NHWC";
   std::vector<int64_t> dilations = {1, 1, 1, 1};
 };
 // input: [batch, rows, cols, in_depth]; filter: [rows, cols, in_depth, out_depth];
-// output: [batch, out_rows, out_cols, out_depth].
+// output: [batch, out_rows, out_cols, out_depth] (the images NCHW under NCHW).
 Output Conv2D(const Scope& scope, Input input, Input filter, const Conv2DAttrs& attrs);
 // The gradient of Conv2D with respect to its input; input_sizes: the int32
 // vector of the input's shape.

@@ -38,33 +38,33 @@ absl::Status MatMulShape(InferenceContext* c) {
   return absl::OkStatus();
 }
 
-// output = value, whose last dimension must match the bias's length.
+// output = value, whose channel dimension (the last under NHWC, dimension 1
+// under NCHW, where value has rank at least 3) must match the bias's length.
 absl::Status BiasAddShape(InferenceContext* c) {
   std::string data_format;
   MINITF_RETURN_IF_ERROR(c->GetAttr("data_format", &data_format));
-  if (data_format != "NHWC") {
-    return AttachNodeName(absl::UnimplementedError(absl::StrCat(
-                              "data_format '", data_format,
-                              "' is not supported: BiasAdd only supports NHWC")),
-                          c->node_def());
+  const bool nchw = data_format == "NCHW";
+  if (!nchw && data_format != "NHWC") {
+    return c->Error(absl::StrCat("data_format '", data_format,
+                                 "' is not supported: BiasAdd takes 'NHWC' or 'NCHW'"));
   }
   PartialTensorShape value, bias;
-  MINITF_RETURN_IF_ERROR(c->WithRankAtLeast(c->input(0), 2, &value));
+  MINITF_RETURN_IF_ERROR(c->WithRankAtLeast(c->input(0), nchw ? 3 : 2, &value));
   MINITF_RETURN_IF_ERROR(c->WithRank(c->input(1), 1, &bias));
   if (value.unknown_rank()) {
     c->set_output(0, value);
     return absl::OkStatus();
   }
-  const int last = value.dims() - 1;
-  const int64_t channels = value.dim_size(last);
+  const int channel_dim = nchw ? 1 : value.dims() - 1;
+  const int64_t channels = value.dim_size(channel_dim);
   const int64_t bias_size = bias.dim_size(0);
   if (channels >= 0 && bias_size >= 0 && channels != bias_size) {
     return c->Error(absl::StrCat("bias of shape ", bias.DebugString(),
-                                 " does not match the last dimension of value ",
-                                 value.DebugString()));
+                                 " does not match the channel dimension of value ",
+                                 value.DebugString(), " under ", data_format));
   }
   std::vector<int64_t> dims(value.dim_sizes().begin(), value.dim_sizes().end());
-  if (dims[last] < 0) dims[last] = bias_size;
+  if (dims[channel_dim] < 0) dims[channel_dim] = bias_size;
   c->set_output(0, PartialTensorShape(absl::Span<const int64_t>(dims)));
   return absl::OkStatus();
 }
@@ -145,14 +145,18 @@ absl::Status WindowedDim(InferenceContext* c, absl::string_view dimension, int64
 }
 
 // output: [batch, out_rows, out_cols, out_depth] from input
-// [batch, rows, cols, in_depth] and filter [rows, cols, in_depth, out_depth].
+// [batch, rows, cols, in_depth] and filter [rows, cols, in_depth, out_depth]
+// (under NCHW: [batch, out_depth, out_rows, out_cols] from
+// [batch, in_depth, rows, cols]).
 absl::Status Conv2DShape(InferenceContext* c) {
   absl::StatusOr<Conv2DParameters> params = ReadConv2DParameters(c->node_def());
   if (!params.ok()) return AttachNodeName(params.status(), c->node_def());
   PartialTensorShape input, filter;
   MINITF_RETURN_IF_ERROR(c->WithRank(c->input(0), 4, &input));
   MINITF_RETURN_IF_ERROR(c->WithRank(c->input(1), 4, &filter));
-  const int64_t in_depth = input.dim_size(3);
+  const int depth_dim = params->nchw ? 1 : 3;
+  const int rows_dim = params->nchw ? 2 : 1;
+  const int64_t in_depth = input.dim_size(depth_dim);
   const int64_t filter_depth = filter.dim_size(2);
   if (in_depth >= 0 && filter_depth >= 0 && in_depth != filter_depth) {
     return c->Error(absl::StrCat("input depth ", in_depth, " does not match filter in_depth ",
@@ -160,21 +164,24 @@ absl::Status Conv2DShape(InferenceContext* c) {
                                  ", filter shape ", filter.DebugString(), ")"));
   }
   int64_t rows, cols;
-  MINITF_RETURN_IF_ERROR(WindowedDim(c, "rows", input.dim_size(1), filter.dim_size(0),
+  MINITF_RETURN_IF_ERROR(WindowedDim(c, "rows", input.dim_size(rows_dim), filter.dim_size(0),
                                      params->stride_rows, params->dilation_rows, params->padding,
                                      &rows));
-  MINITF_RETURN_IF_ERROR(WindowedDim(c, "cols", input.dim_size(2), filter.dim_size(1),
+  MINITF_RETURN_IF_ERROR(WindowedDim(c, "cols", input.dim_size(rows_dim + 1), filter.dim_size(1),
                                      params->stride_cols, params->dilation_cols, params->padding,
                                      &cols));
-  c->set_output(0, PartialTensorShape({input.dim_size(0), rows, cols, filter.dim_size(3)}));
+  const int64_t batch = input.dim_size(0);
+  const int64_t out_depth = filter.dim_size(3);
+  c->set_output(0, params->nchw ? PartialTensorShape({batch, out_depth, rows, cols})
+                                : PartialTensorShape({batch, rows, cols, out_depth}));
   return absl::OkStatus();
 }
 
 // Grappler's remapper fusion of Conv2D, BiasAdd and an activation (as
 // TensorFlow's _FusedConv2D): output = act(conv2d(input, filter) + args[0]).
 // fused_ops is ["BiasAdd"] or ["BiasAdd", act] with act one of Relu, Relu6,
-// Elu, Tanh; num_args is 1, num_host_args 0. The window attrs are Conv2D's;
-// data_format NHWC and filter_format HWIO only. Made by the optimizer
+// Elu, Tanh; num_args is 1, num_host_args 0. The window attrs (data_format
+// included) are Conv2D's; filter_format HWIO only. Made by the optimizer
 // (optimizer/remapper.h); epsilon, leakyrelu_alpha and use_cudnn_on_gpu are
 // TensorFlow's attrs, unused by these fusions.
 absl::Status FusedConv2DShape(InferenceContext* c) {

@@ -1,9 +1,8 @@
 // Kernels: BiasAdd and BiasAddGrad on CPU (float, double, int32, int64) and
-// on CUDA GPUs (float). BiasAdd broadcasts the bias vector over every
-// position of `value` but its last dimension (on CUDA a broadcast Add,
-// cwise_ops_gpu.h); only data_format NHWC is implemented. BiasAddGrad sums
-// out_backprop over every dimension but the channel one (the last under
-// NHWC, dimension 1 under NCHW); on CUDA with the reduction kernel
+// on CUDA GPUs (float), NHWC and NCHW. BiasAdd adds the bias vector along
+// `value`'s channel dimension (the last under NHWC, dimension 1 under NCHW;
+// on CUDA a broadcast Add, cwise_ops_gpu.h). BiasAddGrad sums out_backprop
+// over every dimension but the channel one; on CUDA with the reduction kernel
 // (reduction_ops_gpu.h), in two passes when there are dimensions after the
 // channels.
 #include <cstdint>
@@ -27,70 +26,96 @@
 namespace minitf {
 namespace {
 
-// Unimplemented, naming the attr and its value, unless data_format is NHWC.
-// Errors are prefixed with the node by CreateOpKernel.
-absl::Status CheckBiasAddDataFormat(OpKernelConstruction* ctx) {
+// out_backprop (or BiasAdd's value) seen as [outer, channels, inner].
+struct BiasGradView {
+  int64_t outer = 1;
+  int64_t channels = 1;
+  int64_t inner = 1;
+};
+
+// `value` seen as [outer, channels, inner] around its channel dimension
+// (dimension 1 under NCHW, the last under NHWC).
+BiasGradView ChannelView(const Tensor& value, bool nchw) {
+  const int channel_dim = nchw ? 1 : value.dims() - 1;
+  BiasGradView view;
+  for (int d = 0; d < value.dims(); ++d) {
+    const int64_t size = value.dim_size(d);
+    if (d < channel_dim) view.outer *= size;
+    if (d == channel_dim) view.channels = size;
+    if (d > channel_dim) view.inner *= size;
+  }
+  return view;
+}
+
+// Whether BiasAdd's data_format is "NCHW" (true) or "NHWC" (false, also
+// when the attr is absent, as in graphs older than it); InvalidArgument
+// naming the format otherwise. Errors are prefixed with the node by
+// CreateOpKernel.
+absl::StatusOr<bool> BiasAddIsNCHW(OpKernelConstruction* ctx) {
   std::string data_format = "NHWC";
   if (HasNodeAttr(ctx->def(), "data_format")) {
     if (absl::Status s = ctx->GetAttr("data_format", &data_format); !s.ok()) return s;
   }
-  if (data_format == "NHWC") return absl::OkStatus();
-  return absl::UnimplementedError(absl::StrCat("data_format '", data_format,
-                                               "' is not supported: BiasAdd only supports NHWC"));
+  if (data_format == "NHWC") return false;
+  if (data_format == "NCHW") return true;
+  return absl::InvalidArgumentError(absl::StrCat(
+      "data_format '", data_format, "' is not supported: BiasAdd takes 'NHWC' or 'NCHW'"));
 }
 
-// The size of value's last dimension; InvalidArgument naming `op`'s node
-// unless value has rank at least 2 and bias is a vector of that size.
-absl::StatusOr<int64_t> BiasAddChannels(const Tensor& value, const Tensor& bias,
-                                        const OpKernel& op) {
+// value seen around its channel dimension; InvalidArgument naming `op`'s
+// node unless value has rank at least 2 and bias is a vector as long as
+// that dimension (as TensorFlow's kernel, which takes a matrix under NCHW
+// too: its channels are its columns).
+absl::StatusOr<BiasGradView> BiasAddView(const Tensor& value, const Tensor& bias, bool nchw,
+                                         const OpKernel& op) {
   if (value.dims() < 2) {
     return AttachNodeName(absl::InvalidArgumentError(
                               absl::StrCat("value must have rank at least 2, got shape ",
                                            value.shape().DebugString())),
                           op.def());
   }
-  const int64_t channels = value.dim_size(value.dims() - 1);
-  if (bias.dims() != 1 || bias.dim_size(0) != channels) {
-    return AttachNodeName(absl::InvalidArgumentError(absl::StrCat(
-                              "bias must be a vector of the last dimension of value: "
-                              "value has shape ",
-                              value.shape().DebugString(), ", bias has shape ",
-                              bias.shape().DebugString())),
-                          op.def());
+  const BiasGradView view = ChannelView(value, nchw);
+  if (bias.dims() != 1 || bias.dim_size(0) != view.channels) {
+    return AttachNodeName(
+        absl::InvalidArgumentError(absl::StrCat(
+            "bias must be a vector of the channel dimension of value (",
+            nchw ? "dimension 1 under NCHW" : "the last under NHWC", "): value has shape ",
+            value.shape().DebugString(), ", bias has shape ", bias.shape().DebugString())),
+        op.def());
   }
-  return channels;
+  return view;
 }
 
-// The skeleton every device shares: data_format checked when built, value
+// The skeleton every device shares: data_format read when built, value
 // and bias checked, the output allocated (in value's buffer when nothing
 // else holds it), an empty one returned; `Device` supplies only
 //   static absl::Status Add(OpKernelContext*, const Tensor& value,
-//                           const Tensor& bias, int64_t channels, Tensor* output);
-// with value seen as [NumElements() / channels, channels] and bias one row.
+//                           const Tensor& bias, const BiasGradView& view,
+//                           Tensor* output);
+// with value seen as [outer, channels, inner] (inner is 1 under NHWC) and
+// bias added along the channels.
 template <typename Device>
 class BiasAddOp : public OpKernel {
  public:
   explicit BiasAddOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
-    OP_REQUIRES_OK(ctx, CheckBiasAddDataFormat(ctx));
+    absl::StatusOr<bool> nchw = BiasAddIsNCHW(ctx);
+    OP_REQUIRES_OK(ctx, nchw.status());
+    nchw_ = *nchw;
   }
 
   void Compute(OpKernelContext* ctx) override {
     const Tensor& value = ctx->input(0);
     const Tensor& bias = ctx->input(1);
-    absl::StatusOr<int64_t> channels = BiasAddChannels(value, bias, *this);
-    OP_REQUIRES_OK(ctx, channels.status());
+    absl::StatusOr<BiasGradView> view = BiasAddView(value, bias, nchw_, *this);
+    OP_REQUIRES_OK(ctx, view.status());
     Tensor* output = nullptr;
     OP_REQUIRES_OK(ctx, ctx->forward_input_or_allocate_output({0}, 0, value.shape(), &output));
     if (value.NumElements() == 0) return;
-    OP_REQUIRES_OK(ctx, Device::Add(ctx, value, bias, *channels, output));
+    OP_REQUIRES_OK(ctx, Device::Add(ctx, value, bias, *view, output));
   }
-};
 
-// out_backprop seen as [outer, channels, inner].
-struct BiasGradView {
-  int64_t outer = 1;
-  int64_t channels = 1;
-  int64_t inner = 1;
+ private:
+  bool nchw_ = false;  // Constant after construction.
 };
 
 // Whether `data_format` is "NCHW" (true) or "NHWC" (false); InvalidArgument
@@ -116,15 +141,7 @@ absl::StatusOr<BiasGradView> BiasAddGradView(const Tensor& out_backprop, bool nc
             ", got shape ", out_backprop.shape().DebugString())),
         op.def());
   }
-  const int channel_dim = nchw ? 1 : out_backprop.dims() - 1;
-  BiasGradView view;
-  for (int d = 0; d < out_backprop.dims(); ++d) {
-    const int64_t size = out_backprop.dim_size(d);
-    if (d < channel_dim) view.outer *= size;
-    if (d == channel_dim) view.channels = size;
-    if (d > channel_dim) view.inner *= size;
-  }
-  return view;
+  return ChannelView(out_backprop, nchw);
 }
 
 // The skeleton every device shares: data_format read when built,
@@ -167,14 +184,24 @@ class BiasAddGradOp : public OpKernel {
 template <typename T>
 struct CpuBiasAdd {
   static absl::Status Add(OpKernelContext* ctx, const Tensor& value, const Tensor& bias,
-                          int64_t channels, Tensor* output) {
-    // View value as [rows, channels] and bias as one row repeated `rows` times.
-    const int64_t rows = value.NumElements() / channels;
-    const Eigen::DSizes<Eigen::DenseIndex, 2> one_row(1, channels);
-    const Eigen::DSizes<Eigen::DenseIndex, 2> repeat_rows(rows, 1);
-    output->shaped<T, 2>({rows, channels}).device(ctx->eigen_cpu_device()) =
-        value.shaped<T, 2>({rows, channels}) +
-        bias.vec<T>().reshape(one_row).broadcast(repeat_rows);
+                          const BiasGradView& view, Tensor* output) {
+    const Eigen::ThreadPoolDevice& d = ctx->eigen_cpu_device();
+    if (view.inner == 1) {
+      // [rows, channels] plus bias as one row repeated `rows` times.
+      const int64_t rows = view.outer;
+      const Eigen::DSizes<Eigen::DenseIndex, 2> one_row(1, view.channels);
+      const Eigen::DSizes<Eigen::DenseIndex, 2> repeat_rows(rows, 1);
+      output->shaped<T, 2>({rows, view.channels}).device(d) =
+          value.shaped<T, 2>({rows, view.channels}) +
+          bias.vec<T>().reshape(one_row).broadcast(repeat_rows);
+      return absl::OkStatus();
+    }
+    // NCHW: bias as [1, channels, 1] repeated over outer and inner.
+    const Eigen::DSizes<Eigen::DenseIndex, 3> column(1, view.channels, 1);
+    const Eigen::DSizes<Eigen::DenseIndex, 3> repeat(view.outer, 1, view.inner);
+    output->shaped<T, 3>({view.outer, view.channels, view.inner}).device(d) =
+        value.shaped<T, 3>({view.outer, view.channels, view.inner}) +
+        bias.vec<T>().reshape(column).broadcast(repeat);
     return absl::OkStatus();
   }
 
@@ -216,15 +243,20 @@ MINITF_REGISTER_BIAS_ADD(int64_t);
 #ifdef MINITF_WITH_CUDA
 struct CudaBiasAdd {
   static absl::Status Add(OpKernelContext* ctx, const Tensor& value, const Tensor& bias,
-                          int64_t channels, Tensor* output) {
+                          const BiasGradView& view, Tensor* output) {
+    // value as [outer, channels, inner]; the same bias element for every
+    // outer and inner position of its channel.
     gpu::BroadcastLayout layout;
-    layout.rank = 2;
-    layout.result_dims[0] = value.NumElements() / channels;
-    layout.result_dims[1] = channels;
-    layout.x_strides[0] = channels;
-    layout.x_strides[1] = 1;
-    layout.y_strides[0] = 0;  // The same bias row for every row of value.
+    layout.rank = 3;
+    layout.result_dims[0] = view.outer;
+    layout.result_dims[1] = view.channels;
+    layout.result_dims[2] = view.inner;
+    layout.x_strides[0] = view.channels * view.inner;
+    layout.x_strides[1] = view.inner;
+    layout.x_strides[2] = 1;
+    layout.y_strides[0] = 0;
     layout.y_strides[1] = 1;
+    layout.y_strides[2] = 0;
     return LaunchOnComputeStream(ctx, "BiasAdd", [&](cudaStream_t stream) {
       return gpu::LaunchBinaryOp(stream, gpu::BinaryOpKind::kAdd, layout, value.data<float>(),
                                  bias.data<float>(), output->data<float>());

@@ -1,10 +1,13 @@
-// Kernels: Conv2D, Conv2DBackpropInput and Conv2DBackpropFilter, NHWC with
-// HWIO filters, on the CPU (float through oneDNN, onednn_conv.h, where it is
+// Kernels: Conv2D, Conv2DBackpropInput and Conv2DBackpropFilter, with HWIO
+// filters, on the CPU (float through oneDNN, onednn_conv.h, where it is
 // on; double and the rest: the im2col functors of conv_functors.h on the
 // intra-op pool) and on CUDA GPUs (float: the
 // executor's DNN plugin, cuDNN). Every device reads the window attrs and
 // checks the inputs the same way (Conv2DOpBase), allocates the output and
-// skips an empty one; only the convolution differs. The sizes inputs of the
+// skips an empty one; only the convolution differs. The convolutions
+// compute in NHWC; under data_format NCHW the skeleton transposes the image
+// inputs to NHWC scratch tensors and the image output back (as TensorFlow's
+// CPU kernels do), with the device's own transpose. The sizes inputs of the
 // gradients (input_sizes, filter_sizes) are int32 in host memory on GPUs.
 // The CUDA kernels support dilations of 1 only (the plugin's
 // ConvolutionDescriptor carries none): others are Unimplemented.
@@ -12,6 +15,7 @@
 // the convolution, then the bias and the activation in one pass (on CUDA,
 // with a Relu, cuDNN's fused convolution; otherwise a kernel of its own
 // after cuDNN's convolution, fused_bias_activation_gpu.h).
+#include <array>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -35,6 +39,7 @@
 #ifdef MINITF_WITH_CUDA
 #include "ops/kernels/cuda/cuda_kernel_helpers.h"
 #include "ops/kernels/cuda/op_scratch_allocator.h"
+#include "ops/kernels/transpose_op_gpu.h"
 #include "stream/dnn.h"
 #endif
 
@@ -46,9 +51,20 @@ namespace {
 // built (then `Device::Check`ed), and the checks of the inputs that give the
 // convolution's geometry. `Device` supplies
 //   static absl::Status Check(const Conv2DParameters&, absl::string_view op);
+//   static absl::Status Transpose(OpKernelContext*, const Tensor& in,
+//                                 const std::array<int, 4>& perm, Tensor* out);
 // and the convolutions the subclasses below call. Errors are InvalidArgument
 // naming the node; the messages are those of MakeConv2DGeometry
 // (window_geometry.h) and of the checks below.
+// NCHW <-> NHWC: dimension i of the result is dimension perm[i] of the source.
+constexpr std::array<int, 4> kNchwToNhwc = {0, 2, 3, 1};
+constexpr std::array<int, 4> kNhwcToNchw = {0, 3, 1, 2};
+
+TensorShape Permuted(const TensorShape& shape, const std::array<int, 4>& perm) {
+  return TensorShape({shape.dim_size(perm[0]), shape.dim_size(perm[1]), shape.dim_size(perm[2]),
+                      shape.dim_size(perm[3])});
+}
+
 template <typename Device>
 class Conv2DOpBase : public OpKernel {
  public:
@@ -61,15 +77,42 @@ class Conv2DOpBase : public OpKernel {
   }
 
  protected:
+  bool nchw() const { return params_.nchw; }
+
+  // An NHWC shape (Conv2DOutputShape, Conv2DInputShape) in the layout of
+  // the op's images.
+  TensorShape ImageShape(const TensorShape& nhwc) const {
+    return nchw() ? Permuted(nhwc, kNhwcToNchw) : nhwc;
+  }
+
+  // Under NCHW: `image` transposed into a new NHWC scratch tensor.
+  static absl::Status ToNhwc(OpKernelContext* ctx, const Tensor& image, Tensor* nhwc) {
+    MINITF_RETURN_IF_ERROR(
+        ctx->allocate_temp(image.dtype(), Permuted(image.shape(), kNchwToNhwc), nhwc));
+    if (image.NumElements() == 0) return absl::OkStatus();
+    return Device::Transpose(ctx, image, kNchwToNhwc, nhwc);
+  }
+
+  // Under NCHW: a new NHWC scratch tensor for an image output of `output`'s
+  // dtype, computed into and then handed to FromNhwc.
+  static absl::Status NhwcScratch(OpKernelContext* ctx, const Tensor& output, Tensor* nhwc) {
+    return ctx->allocate_temp(output.dtype(), Permuted(output.shape(), kNchwToNhwc), nhwc);
+  }
+
+  // Under NCHW: the NHWC result transposed into the op's (non-empty) output.
+  static absl::Status FromNhwc(OpKernelContext* ctx, const Tensor& nhwc, Tensor* output) {
+    return Device::Transpose(ctx, nhwc, kNhwcToNchw, output);
+  }
+
   // Conv2D: input (0) convolved by filter (1). The output has the shape
-  // Conv2DOutputShape(g).
+  // ImageShape(Conv2DOutputShape(g)).
   absl::StatusOr<functor::Conv2DGeometry> Conv2DGeometryOf(OpKernelContext* ctx) const {
     return Geometry(ctx->input(0).shape(), ctx->input(1).shape());
   }
 
   // Conv2DBackpropInput: input_sizes (0, int32 in host memory), filter (1)
   // and out_backprop (2), which must have the convolution's output shape.
-  // The output (in_backprop) has the shape Conv2DInputShape(g).
+  // The output (in_backprop) has the shape ImageShape(Conv2DInputShape(g)).
   absl::StatusOr<functor::Conv2DGeometry> BackpropInputGeometryOf(OpKernelContext* ctx) const {
     MINITF_ASSIGN_OR_RETURN(const TensorShape input_shape,
                             ShapeFromSizes(ctx->input(0), "input_sizes"));
@@ -127,7 +170,7 @@ class Conv2DOpBase : public OpKernel {
   // out_backprop must have the shape of the convolution's output.
   absl::Status CheckOutBackprop(const functor::Conv2DGeometry& g,
                                 const Tensor& out_backprop) const {
-    const TensorShape expected = Conv2DOutputShape(g);
+    const TensorShape expected = ImageShape(Conv2DOutputShape(g));
     if (out_backprop.shape() == expected) return absl::OkStatus();
     return AttachNodeName(absl::InvalidArgumentError(absl::StrCat(
                               "out_backprop has shape ", out_backprop.shape().DebugString(),
@@ -151,9 +194,17 @@ class Conv2DOp : public Conv2DOpBase<Device> {
     absl::StatusOr<functor::Conv2DGeometry> g = this->Conv2DGeometryOf(ctx);
     OP_REQUIRES_OK(ctx, g.status());
     Tensor* output = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, Conv2DOutputShape(*g), &output));
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, this->ImageShape(Conv2DOutputShape(*g)), &output));
     if (output->NumElements() == 0) return;
-    OP_REQUIRES_OK(ctx, Device::Convolve(ctx, *g, ctx->input(0), ctx->input(1), output));
+    if (!this->nchw()) {
+      OP_REQUIRES_OK(ctx, Device::Convolve(ctx, *g, ctx->input(0), ctx->input(1), output));
+      return;
+    }
+    Tensor input, result;
+    OP_REQUIRES_OK(ctx, this->ToNhwc(ctx, ctx->input(0), &input));
+    OP_REQUIRES_OK(ctx, this->NhwcScratch(ctx, *output, &result));
+    OP_REQUIRES_OK(ctx, Device::Convolve(ctx, *g, input, ctx->input(1), &result));
+    OP_REQUIRES_OK(ctx, this->FromNhwc(ctx, result, output));
   }
 };
 
@@ -171,10 +222,19 @@ class Conv2DBackpropInputOp : public Conv2DOpBase<Device> {
     absl::StatusOr<functor::Conv2DGeometry> g = this->BackpropInputGeometryOf(ctx);
     OP_REQUIRES_OK(ctx, g.status());
     Tensor* in_backprop = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, Conv2DInputShape(*g), &in_backprop));
-    if (in_backprop->NumElements() == 0) return;
     OP_REQUIRES_OK(ctx,
-                   Device::BackpropInput(ctx, *g, ctx->input(1), ctx->input(2), in_backprop));
+                   ctx->allocate_output(0, this->ImageShape(Conv2DInputShape(*g)), &in_backprop));
+    if (in_backprop->NumElements() == 0) return;
+    if (!this->nchw()) {
+      OP_REQUIRES_OK(ctx,
+                     Device::BackpropInput(ctx, *g, ctx->input(1), ctx->input(2), in_backprop));
+      return;
+    }
+    Tensor out_backprop, result;
+    OP_REQUIRES_OK(ctx, this->ToNhwc(ctx, ctx->input(2), &out_backprop));
+    OP_REQUIRES_OK(ctx, this->NhwcScratch(ctx, *in_backprop, &result));
+    OP_REQUIRES_OK(ctx, Device::BackpropInput(ctx, *g, ctx->input(1), out_backprop, &result));
+    OP_REQUIRES_OK(ctx, this->FromNhwc(ctx, result, in_backprop));
   }
 };
 
@@ -194,8 +254,15 @@ class Conv2DBackpropFilterOp : public Conv2DOpBase<Device> {
     Tensor* filter_backprop = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, Conv2DFilterShape(*g), &filter_backprop));
     if (filter_backprop->NumElements() == 0) return;
-    OP_REQUIRES_OK(ctx, Device::BackpropFilter(ctx, *g, ctx->input(0), ctx->input(2),
-                                               filter_backprop));
+    if (!this->nchw()) {
+      OP_REQUIRES_OK(ctx, Device::BackpropFilter(ctx, *g, ctx->input(0), ctx->input(2),
+                                                 filter_backprop));
+      return;
+    }
+    Tensor input, out_backprop;
+    OP_REQUIRES_OK(ctx, this->ToNhwc(ctx, ctx->input(0), &input));
+    OP_REQUIRES_OK(ctx, this->ToNhwc(ctx, ctx->input(2), &out_backprop));
+    OP_REQUIRES_OK(ctx, Device::BackpropFilter(ctx, *g, input, out_backprop, filter_backprop));
   }
 };
 
@@ -290,6 +357,13 @@ struct CpuConv2D {
     return absl::OkStatus();
   }
 
+  static absl::Status Transpose(OpKernelContext* ctx, const Tensor& in,
+                                const std::array<int, 4>& perm, Tensor* out) {
+    out->shaped<T, 4>(out->shape().dim_sizes()).device(ctx->eigen_cpu_device()) =
+        in.shaped<T, 4>(in.shape().dim_sizes()).shuffle(perm);
+    return absl::OkStatus();
+  }
+
  private:
   static absl::Status AllocateWorkspace(OpKernelContext* ctx, int64_t elements,
                                         Tensor* workspace) {
@@ -349,21 +423,36 @@ class FusedConv2DOp : public Conv2DOpBase<Device> {
                                    " output channels, got shape ", bias.shape().DebugString())),
                                this->def()));
     Tensor* output = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, Conv2DOutputShape(*g), &output));
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, this->ImageShape(Conv2DOutputShape(*g)), &output));
     if (output->NumElements() == 0) return;
-    if constexpr (requires { &Device::ConvolveBiasRelu; }) {
-      if (activation_ == FusedActivation::kRelu) {
-        absl::StatusOr<bool> fused =
-            Device::ConvolveBiasRelu(ctx, *g, ctx->input(0), ctx->input(1), bias, output);
-        OP_REQUIRES_OK(ctx, fused.status());
-        if (*fused) return;
-      }
+    if (!this->nchw()) {
+      OP_REQUIRES_OK(ctx, ConvolveBiasActivate(ctx, *g, ctx->input(0), bias, output));
+      return;
     }
-    OP_REQUIRES_OK(ctx, Device::Convolve(ctx, *g, ctx->input(0), ctx->input(1), output));
-    OP_REQUIRES_OK(ctx, Device::AddBiasAndActivate(ctx, activation_, bias, output));
+    Tensor input, result;
+    OP_REQUIRES_OK(ctx, this->ToNhwc(ctx, ctx->input(0), &input));
+    OP_REQUIRES_OK(ctx, this->NhwcScratch(ctx, *output, &result));
+    OP_REQUIRES_OK(ctx, ConvolveBiasActivate(ctx, *g, input, bias, &result));
+    OP_REQUIRES_OK(ctx, this->FromNhwc(ctx, result, output));
   }
 
  private:
+  // output (NHWC) = activation(conv2d(input, filter) + bias).
+  absl::Status ConvolveBiasActivate(OpKernelContext* ctx, const functor::Conv2DGeometry& g,
+                                    const Tensor& input, const Tensor& bias, Tensor* output) {
+    if constexpr (requires { &Device::ConvolveBiasRelu; }) {
+      if (activation_ == FusedActivation::kRelu) {
+        MINITF_ASSIGN_OR_RETURN(
+            const bool fused,
+            Device::ConvolveBiasRelu(ctx, g, input, ctx->input(1), bias, output));
+        if (fused) return absl::OkStatus();
+      }
+    }
+    MINITF_RETURN_IF_ERROR(Device::Convolve(ctx, g, input, ctx->input(1), output));
+    return Device::AddBiasAndActivate(ctx, activation_, bias, output);
+  }
+
+
   FusedActivation activation_ = FusedActivation::kNone;  // Constant after construction.
 };
 
@@ -456,6 +545,15 @@ struct CudaConv2D {
   static absl::Status AddBiasAndActivate(OpKernelContext* ctx, FusedActivation activation,
                                          const Tensor& bias, Tensor* output) {
     return AddBiasAndActivateOnComputeStream(ctx, activation, bias, output);
+  }
+
+  static absl::Status Transpose(OpKernelContext* ctx, const Tensor& in,
+                                const std::array<int, 4>& perm, Tensor* out) {
+    const gpu::TransposeLayout layout =
+        gpu::MakeTransposeLayout(4, in.shape().dim_sizes().data(), perm.data());
+    return LaunchOnComputeStream(ctx, "Transpose", [&](cudaStream_t stream) {
+      return gpu::LaunchTranspose(stream, sizeof(float), layout, in.raw_data(), out->raw_data());
+    });
   }
 };
 

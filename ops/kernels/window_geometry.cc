@@ -23,24 +23,29 @@ absl::StatusOr<functor::Conv2DGeometry> MakeConv2DGeometry(const Conv2DParameter
                                                            const TensorShape& input,
                                                            const TensorShape& filter) {
   if (input.dims() != 4) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "input must be 4-dimensional [batch, rows, cols, depth], got shape ", input.DebugString()));
+    return absl::InvalidArgumentError(
+        absl::StrCat("input must be 4-dimensional ",
+                     attrs.nchw ? "[batch, depth, rows, cols]" : "[batch, rows, cols, depth]",
+                     ", got shape ", input.DebugString()));
   }
   if (filter.dims() != 4) {
     return absl::InvalidArgumentError(
         absl::StrCat("filter must be 4-dimensional [rows, cols, in_depth, out_depth], got shape ",
                      filter.DebugString()));
   }
-  if (input.dim_size(3) != filter.dim_size(2)) {
+  const int depth_dim = attrs.nchw ? 1 : 3;
+  const int rows_dim = attrs.nchw ? 2 : 1;
+  if (input.dim_size(depth_dim) != filter.dim_size(2)) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "input depth ", input.dim_size(3), " does not match filter in_depth ", filter.dim_size(2),
-        " (input shape ", input.DebugString(), ", filter shape ", filter.DebugString(), ")"));
+        "input depth ", input.dim_size(depth_dim), " does not match filter in_depth ",
+        filter.dim_size(2), " (input shape ", input.DebugString(), ", filter shape ",
+        filter.DebugString(), ")"));
   }
   functor::Conv2DGeometry g;
   g.batch = input.dim_size(0);
-  g.in_rows = input.dim_size(1);
-  g.in_cols = input.dim_size(2);
-  g.in_depth = input.dim_size(3);
+  g.in_rows = input.dim_size(rows_dim);
+  g.in_cols = input.dim_size(rows_dim + 1);
+  g.in_depth = input.dim_size(depth_dim);
   g.filter_rows = filter.dim_size(0);
   g.filter_cols = filter.dim_size(1);
   g.out_depth = filter.dim_size(3);

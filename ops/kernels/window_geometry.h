@@ -19,8 +19,9 @@
 
 namespace minitf {
 
-// input: [batch, in_rows, in_cols, in_depth];
-// filter: [filter_rows, filter_cols, in_depth, out_depth].
+// input: [batch, in_rows, in_cols, in_depth] ([batch, in_depth, in_rows,
+// in_cols] when attrs.nchw); filter: [filter_rows, filter_cols, in_depth,
+// out_depth]. The geometry, and the shapes below, are NHWC either way.
 absl::StatusOr<functor::Conv2DGeometry> MakeConv2DGeometry(const Conv2DParameters& attrs,
                                                            const TensorShape& input,
                                                            const TensorShape& filter);

@@ -16,12 +16,14 @@ std::string ListString(const std::vector<int64_t>& values) {
   return absl::StrCat("[", absl::StrJoin(values, ", "), "]");
 }
 
-// A 4-element NHWC list attr (strides, ksize, dilations): every entry
-// positive, the batch and depth entries 1.
-absl::Status CheckNhwcList(absl::string_view attr, const std::vector<int64_t>& values) {
+// A 4-element list attr (strides, ksize, dilations) in the order of the
+// images' layout: every entry positive, the batch and depth entries 1.
+absl::Status CheckWindowList(absl::string_view attr, const std::vector<int64_t>& values,
+                             bool nchw) {
   if (values.size() != 4) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(attr, " must have 4 elements (NHWC), got ", ListString(values)));
+    return absl::InvalidArgumentError(absl::StrCat(attr, " must have 4 elements (",
+                                                   nchw ? "NCHW" : "NHWC", "), got ",
+                                                   ListString(values)));
   }
   for (int64_t v : values) {
     if (v < 1) {
@@ -29,28 +31,34 @@ absl::Status CheckNhwcList(absl::string_view attr, const std::vector<int64_t>& v
           absl::StrCat(attr, " must be positive, got ", ListString(values)));
     }
   }
-  if (values[0] != 1 || values[3] != 1) {
+  if (values[0] != 1 || values[nchw ? 1 : 3] != 1) {
     return absl::UnimplementedError(absl::StrCat(
         attr, " in the batch and depth dimensions must be 1, got ", ListString(values)));
   }
   return absl::OkStatus();
 }
 
-// "NCHW" fails with `nchw_code`: TensorFlow's CPU Conv2D says Unimplemented,
-// its pooling kernels InvalidArgument ("Default MaxPoolingOp only supports
-// NHWC on device type CPU").
-absl::Status CheckDataFormat(const NodeDef& def, absl::StatusCode nchw_code) {
+// The data_format attr ("NHWC" where absent): true for "NCHW", false for
+// "NHWC", InvalidArgument naming the value otherwise.
+absl::StatusOr<bool> ReadIsNchw(const NodeDef& def) {
   std::string data_format = "NHWC";
   if (HasNodeAttr(def, "data_format")) {
     MINITF_RETURN_IF_ERROR(GetNodeAttr(def, "data_format", &data_format));
   }
-  if (data_format == "NHWC") return absl::OkStatus();
-  if (data_format == "NCHW") {
-    return absl::Status(nchw_code, absl::StrCat("data_format 'NCHW' is not supported: ", def.op,
-                                                " only supports NHWC (as TensorFlow's CPU kernel)"));
-  }
+  if (data_format == "NHWC") return false;
+  if (data_format == "NCHW") return true;
   return absl::InvalidArgumentError(
-      absl::StrCat("invalid data_format '", data_format, "'; expected 'NHWC'"));
+      absl::StrCat("invalid data_format '", data_format, "'; expected 'NHWC' or 'NCHW'"));
+}
+
+// The pools take NHWC only: "NCHW" is InvalidArgument, as TensorFlow's
+// kernels without oneDNN say ("Default MaxPoolingOp only supports NHWC on
+// device type CPU").
+absl::Status CheckPoolDataFormat(const NodeDef& def) {
+  MINITF_ASSIGN_OR_RETURN(const bool nchw, ReadIsNchw(def));
+  if (!nchw) return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrCat("data_format 'NCHW' is not supported: ", def.op,
+                                                 " only supports NHWC"));
 }
 
 // TensorFlow 2.x writes explicit_paddings = [] on these ops; anything else
@@ -110,33 +118,35 @@ absl::StatusOr<WindowedSize> ComputeWindowedSize(int64_t input, int64_t window, 
 }
 
 absl::StatusOr<Conv2DParameters> ReadConv2DParameters(const NodeDef& def) {
+  MINITF_ASSIGN_OR_RETURN(const bool nchw, ReadIsNchw(def));
   std::vector<int64_t> strides;
   MINITF_RETURN_IF_ERROR(GetNodeAttr(def, "strides", &strides));
-  MINITF_RETURN_IF_ERROR(CheckNhwcList("strides", strides));
+  MINITF_RETURN_IF_ERROR(CheckWindowList("strides", strides, nchw));
   std::vector<int64_t> dilations = {1, 1, 1, 1};
   if (HasNodeAttr(def, "dilations")) {
     MINITF_RETURN_IF_ERROR(GetNodeAttr(def, "dilations", &dilations));
   }
-  MINITF_RETURN_IF_ERROR(CheckNhwcList("dilations", dilations));
-  MINITF_RETURN_IF_ERROR(CheckDataFormat(def, absl::StatusCode::kUnimplemented));
+  MINITF_RETURN_IF_ERROR(CheckWindowList("dilations", dilations, nchw));
   MINITF_ASSIGN_OR_RETURN(Padding padding, ReadPadding(def));
   MINITF_RETURN_IF_ERROR(CheckNoExplicitPaddings(def));
+  const int rows = nchw ? 2 : 1;
   Conv2DParameters params;
-  params.stride_rows = strides[1];
-  params.stride_cols = strides[2];
-  params.dilation_rows = dilations[1];
-  params.dilation_cols = dilations[2];
+  params.stride_rows = strides[rows];
+  params.stride_cols = strides[rows + 1];
+  params.dilation_rows = dilations[rows];
+  params.dilation_cols = dilations[rows + 1];
   params.padding = padding;
+  params.nchw = nchw;
   return params;
 }
 
 absl::StatusOr<Pool2DParameters> ReadPool2DParameters(const NodeDef& def) {
   std::vector<int64_t> ksize, strides;
   MINITF_RETURN_IF_ERROR(GetNodeAttr(def, "ksize", &ksize));
-  MINITF_RETURN_IF_ERROR(CheckNhwcList("ksize", ksize));
+  MINITF_RETURN_IF_ERROR(CheckPoolDataFormat(def));
+  MINITF_RETURN_IF_ERROR(CheckWindowList("ksize", ksize, /*nchw=*/false));
   MINITF_RETURN_IF_ERROR(GetNodeAttr(def, "strides", &strides));
-  MINITF_RETURN_IF_ERROR(CheckNhwcList("strides", strides));
-  MINITF_RETURN_IF_ERROR(CheckDataFormat(def, absl::StatusCode::kInvalidArgument));
+  MINITF_RETURN_IF_ERROR(CheckWindowList("strides", strides, /*nchw=*/false));
   MINITF_ASSIGN_OR_RETURN(Padding padding, ReadPadding(def));
   MINITF_RETURN_IF_ERROR(CheckNoExplicitPaddings(def));
   Pool2DParameters params;

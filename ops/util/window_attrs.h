@@ -12,9 +12,10 @@
 // passes them on as they are (CreateOpKernel prefixes the node), a shape
 // function wraps them with AttachNodeName.
 //
-// Only NHWC is supported: data_format "NCHW" is Unimplemented for the
-// convolutions and InvalidArgument for the pools (TensorFlow's CPU kernels'
-// codes); padding "EXPLICIT" (with a non-empty explicit_paddings) and
+// The convolutions take data_format "NHWC" and "NCHW" (the strides and
+// dilations then list [batch, depth, rows, cols]); the pools NHWC only
+// ("NCHW" is InvalidArgument, TensorFlow's CPU kernels' code without
+// oneDNN). Padding "EXPLICIT" (with a non-empty explicit_paddings) and
 // strides, dilations and pooling windows other than 1 in the batch and
 // depth dimensions are Unimplemented.
 #ifndef MINITF_OPS_UTIL_WINDOW_ATTRS_H_
@@ -57,6 +58,9 @@ struct Conv2DParameters {
   int64_t dilation_rows = 1;
   int64_t dilation_cols = 1;
   Padding padding = Padding::kValid;
+  // data_format "NCHW": images are [batch, depth, rows, cols]; otherwise
+  // [batch, rows, cols, depth]. Filters are HWIO either way.
+  bool nchw = false;
 };
 // Reads strides, padding, explicit_paddings, data_format and dilations.
 absl::StatusOr<Conv2DParameters> ReadConv2DParameters(const NodeDef& def);

@@ -1,4 +1,4 @@
-// CPU/CUDA parity of Conv2D, its two gradients (cuDNN), MaxPool and
+// CPU/CUDA parity of Conv2D, its two gradients (cuDNN; NHWC and NCHW), MaxPool and
 // MaxPoolGrad over VALID and SAME padding, strides 1 and 2, and odd sizes
 // whose SAME padding is asymmetric; shape errors match the CPU's, and
 // dilations are Unimplemented on CUDA. cuDNN computes in NHWC here; ctest
@@ -89,6 +89,34 @@ TEST_F(ConvPoolCudaTest, Conv2DBackpropFilterMatchesCpu) {
     ExpectCudaMatchesCpu(ConvNode("Conv2DBackpropFilter", c),
                          {RandomTensor(c.input, -1, 1, 5), SizesOf(c.filter),
                           RandomTensor(ConvOutputShape(c), -1, 1, 6)},
+                         1e-4, 1e-4);
+  }
+}
+
+// NCHW: the transposes around cuDNN's NHWC convolution (conv_ops.cc).
+TEST_F(ConvPoolCudaTest, NchwMatchesCpu) {
+  const auto nchw = [](const TensorShape& nhwc) {
+    return TensorShape({nhwc.dim_size(0), nhwc.dim_size(3), nhwc.dim_size(1), nhwc.dim_size(2)});
+  };
+  for (const ConvCase& c : ConvCases()) {
+    SCOPED_TRACE(c.input.DebugString() + " " + c.filter.DebugString() + " " + c.padding);
+    const auto node = [&](const std::string& op) {
+      NodeDef def = ConvNode(op, c);
+      def.attr["strides"] = std::vector<int64_t>{1, 1, c.stride, c.stride};
+      def.attr["data_format"] = "NCHW";
+      return def;
+    };
+    const TensorShape out = nchw(ConvOutputShape(c));
+    ExpectCudaMatchesCpu(node("Conv2D"),
+                         {RandomTensor(nchw(c.input), -1, 1, 7), RandomTensor(c.filter, -1, 1, 8)},
+                         1e-4, 1e-4);
+    ExpectCudaMatchesCpu(node("Conv2DBackpropInput"),
+                         {SizesOf(nchw(c.input)), RandomTensor(c.filter, -1, 1, 9),
+                          RandomTensor(out, -1, 1, 10)},
+                         1e-4, 1e-4);
+    ExpectCudaMatchesCpu(node("Conv2DBackpropFilter"),
+                         {RandomTensor(nchw(c.input), -1, 1, 11), SizesOf(c.filter),
+                          RandomTensor(out, -1, 1, 12)},
                          1e-4, 1e-4);
   }
 }

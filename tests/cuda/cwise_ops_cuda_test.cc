@@ -1,7 +1,7 @@
 // CPU/CUDA parity of the element-wise CUDA kernels: Add, Sub, Mul, Div,
 // Maximum, Minimum and the comparisons (with broadcasting), the unary math
-// ops and activations,
-// ReluGrad and BiasAdd, on random inputs; shape errors match the CPU's.
+// ops and activations, ReluGrad and BiasAdd (NHWC and NCHW), on random
+// inputs; shape errors match the CPU's.
 // Skipped without a GPU.
 #include <cmath>
 #include <string>
@@ -112,6 +112,10 @@ TEST_F(CwiseOpsCudaTest, BiasAddMatchesCpu) {
                                               RandomTensor(TensorShape({6}), -1, 1, 6)});
   ExpectCudaMatchesCpu(FloatNode("BiasAdd"),
                        {RandomTensor(TensorShape({3, 5})), RandomTensor(TensorShape({4}))});
+  // NCHW: the bias along dimension 1.
+  ExpectCudaMatchesCpu(MakeNodeDef("n", "BiasAdd", {{"T", DT_FLOAT}, {"data_format", "NCHW"}}),
+                       {RandomTensor(TensorShape({2, 6, 3, 5}), -1, 1, 7),
+                        RandomTensor(TensorShape({6}), -1, 1, 8)});
 }
 
 }  // namespace

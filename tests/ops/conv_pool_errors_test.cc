@@ -65,12 +65,9 @@ void ExpectAttrError(const std::string& op, AttrValueMap attrs, absl::StatusCode
   ExpectNodeError(shapes.status(), code, detail);
 }
 
-TEST(ConvPoolErrorsTest, NchwIsUnimplemented) {
-  for (const char* op : {"Conv2D", "Conv2DBackpropInput", "Conv2DBackpropFilter"}) {
-    ExpectAttrError(op, With(ConvAttrs(), "data_format", "NCHW"), absl::StatusCode::kUnimplemented,
-                    "NCHW");
-  }
-  // The pools say InvalidArgument, as TensorFlow's ("Default MaxPoolingOp
+TEST(ConvPoolErrorsTest, PoolsRejectNchw) {
+  // The convolutions take NCHW (conv_nchw_test.cc); the pools say
+  // InvalidArgument, as TensorFlow's without oneDNN ("Default MaxPoolingOp
   // only supports NHWC on device type CPU").
   for (const char* op : {"MaxPool", "MaxPoolGrad", "AvgPool", "AvgPoolGrad"}) {
     ExpectAttrError(op, With(PoolAttrs(), "data_format", "NCHW"),
@@ -164,8 +161,8 @@ TEST(ConvPoolErrorsTest, UnsupportedValuesOfTensorFlow2AttrsNameNodeAttrAndValue
   ExpectAttrError("Conv2DBackpropFilter",
                   With(ConvAttrs(), "dilations", std::vector<int64_t>{2, 1, 1, 1}),
                   absl::StatusCode::kUnimplemented, "dilations");
-  ExpectAttrError("BiasAdd", {{"T", DT_FLOAT}, {"data_format", "NCHW"}},
-                  absl::StatusCode::kUnimplemented, "data_format 'NCHW'");
+  ExpectAttrError("BiasAdd", {{"T", DT_FLOAT}, {"data_format", "NCDHW"}},
+                  absl::StatusCode::kInvalidArgument, "data_format 'NCDHW'");
 }
 
 TEST(ConvPoolErrorsTest, ChannelMismatchBetweenInputAndFilter) {

@@ -2,7 +2,8 @@
 // the coverage rule are in gpu_parity.h): MatMul in every transpose
 // combination, BatchMatMul in every adjoint combination, BiasAdd and
 // BiasAddGrad, L2Loss, the activations and their gradients, Softmax and LogSoftmax,
-// the dense and sparse cross entropies, Conv2D and its two gradients,
+// the dense and sparse cross entropies, Conv2D and its two gradients (NHWC
+// and NCHW),
 // MaxPool, AvgPool and their gradients (SAME and VALID, strides 1 and 2),
 // BatchMatMulV2 with broadcast batch dimensions, and fused batch
 // normalization (training, inference, NCHW) and its gradients; the
@@ -208,6 +209,12 @@ std::vector<ParityCase> ActivationCases() {
                          return std::vector<Output>{ops::BiasAdd(s.WithOpName("op"), in[0], in[1])};
                        }});
     }
+    cases.push_back({absl::StrCat("BiasAdd_", TypeName(t), "_NCHW"),
+                     {Random(t, {2, 5, 3, 2}), Random(t, {5})},
+                     [](const Scope& s, const std::vector<Output>& in) {
+                       return std::vector<Output>{
+                           ops::BiasAdd(s.WithOpName("op"), in[0], in[1], {.data_format = "NCHW"})};
+                     }});
     cases.push_back({absl::StrCat("ReluGrad_", TypeName(t)),
                      {Random(t, {4, 6}), Random(t, {4, 6})},
                      [](const Scope& s, const std::vector<Output>& in) {
@@ -283,6 +290,30 @@ std::vector<ParityCase> ConvCases() {
                          }});
       }
     }
+    // NCHW: the same convolutions with the channels at dimension 1.
+    const ops::Conv2DAttrs nchw = {
+        .strides = {1, 1, 2, 2}, .padding = "SAME", .data_format = "NCHW"};
+    const std::string suffix = absl::StrCat("_", TypeName(t), "_NCHW");
+    cases.push_back({"Conv2D" + suffix,
+                     {Random(t, {2, 3, 7, 7}), Random(t, TensorShape(filter))},
+                     [nchw](const Scope& s, const std::vector<Output>& in) {
+                       return std::vector<Output>{
+                           ops::Conv2D(s.WithOpName("op"), in[0], in[1], nchw)};
+                     }});
+    cases.push_back({"Conv2DBackpropInput" + suffix,
+                     {IndexVector(DT_INT32, {2, 3, 7, 7}), Random(t, TensorShape(filter)),
+                      Random(t, {2, 4, 4, 4})},
+                     [nchw](const Scope& s, const std::vector<Output>& in) {
+                       return std::vector<Output>{ops::Conv2DBackpropInput(
+                           s.WithOpName("op"), in[0], in[1], in[2], nchw)};
+                     }});
+    cases.push_back({"Conv2DBackpropFilter" + suffix,
+                     {Random(t, {2, 3, 7, 7}), IndexVector(DT_INT32, filter),
+                      Random(t, {2, 4, 4, 4})},
+                     [nchw](const Scope& s, const std::vector<Output>& in) {
+                       return std::vector<Output>{ops::Conv2DBackpropFilter(
+                           s.WithOpName("op"), in[0], in[1], in[2], nchw)};
+                     }});
   }
   return cases;
 }

@@ -31,6 +31,11 @@ TEST(NnGradTest, BiasAddBothFormats) {
   EXPECT_LT(GradientError({{2, 3}, {3}}, {2, 3},
                           [](const Scope& s, const Xs& x) { return ops::BiasAdd(s, x[0], x[1]); }),
             kTolerance);
+  EXPECT_LT(GradientError({{2, 3, 2, 2}, {3}}, {2, 3, 2, 2},
+                          [](const Scope& s, const Xs& x) {
+                            return ops::BiasAdd(s, x[0], x[1], {.data_format = "NCHW"});
+                          }),
+            kTolerance);
   EXPECT_LT(GradientError({{2, 3, 2}}, {3},
                           [](const Scope& s, const Xs& x) {
                             return ops::BiasAddGrad(s, x[0], {.data_format = "NCHW"});
@@ -119,6 +124,14 @@ TEST(NnGradTest, Conv2DAndItsBackprops) {
               kFloatTolerance)
         << padding;
   }
+  // NCHW: the gradients keep the layout.
+  const ops::Conv2DAttrs nchw{.strides = {1, 1, 2, 1}, .padding = "SAME", .data_format = "NCHW"};
+  EXPECT_LT(GradientError({{1, 2, 4, 3}, {2, 3, 2, 2}}, {1, 2, 2, 3},
+                          [&](const Scope& s, const Xs& x) {
+                            return ops::Conv2D(s, x[0], x[1], nchw);
+                          },
+                          DT_FLOAT),
+            kFloatTolerance);
   const ops::Conv2DAttrs same{.padding = "SAME"};
   EXPECT_LT(GradientError({{2, 2, 2, 3}, {1, 3, 3, 3}}, {1, 3, 3, 2},
                           [&](const Scope& s, const Xs& x) {

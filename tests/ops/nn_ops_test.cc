@@ -137,6 +137,86 @@ TEST(BiasAddTest, RejectsBiasOfTheWrongLength) {
   EXPECT_FALSE(rank1.ok());
 }
 
+// `t` (float, channels last) with its last dimension moved to dimension 1,
+// as TensorFlow's bias tests make their NCHW inputs (NHWC -> NCHW, and
+// NDHWC -> NCDHW).
+Tensor ChannelsToDimensionOne(const Tensor& t) {
+  const int rank = t.dims();
+  const int64_t channels = t.dim_size(rank - 1);
+  int64_t spatial = 1;
+  std::vector<int64_t> dims = {t.dim_size(0), channels};
+  for (int d = 1; d < rank - 1; ++d) {
+    spatial *= t.dim_size(d);
+    dims.push_back(t.dim_size(d));
+  }
+  Tensor out(DT_FLOAT, TensorShape(dims));
+  const float* in = t.data<float>();
+  float* o = out.data<float>();
+  for (int64_t n = 0; n < t.dim_size(0); ++n) {
+    for (int64_t p = 0; p < spatial; ++p) {
+      for (int64_t c = 0; c < channels; ++c) {
+        o[(n * channels + c) * spatial + p] = in[(n * spatial + p) * channels + c];
+      }
+    }
+  }
+  return out;
+}
+
+Tensor Counting(const TensorShape& shape) {
+  Tensor t(DT_FLOAT, shape);
+  for (int64_t i = 0; i < t.NumElements(); ++i) t.data<float>()[i] = 0.25f * i - 3;
+  return t;
+}
+
+// TensorFlow's bias_op_test: every value's NCHW (and NCDHW) result is its
+// NHWC result with the channels moved the same way.
+TEST(BiasAddTest, NchwAddsAlongDimensionOne) {
+  const Tensor bias = Tensor::FromVector<float>({10, -20, 30, -40});
+  for (const TensorShape& shape :
+       {TensorShape({2, 3, 5, 4}), TensorShape({2, 2, 3, 2, 4}), TensorShape({3, 2, 4})}) {
+    SCOPED_TRACE(shape.DebugString());
+    const Tensor nhwc = Counting(shape);
+    const Tensor expected = RunOne(MakeNodeDef("b", "BiasAdd", {{"T", DT_FLOAT}}), {nhwc, bias});
+    const Tensor nchw =
+        RunOne(MakeNodeDef("b", "BiasAdd", {{"T", DT_FLOAT}, {"data_format", "NCHW"}}),
+               {ChannelsToDimensionOne(nhwc), bias});
+    ExpectTensorEqual(nchw, ChannelsToDimensionOne(expected));
+  }
+  // By hand: [1, 2, 1, 2] NCHW plus [1, 100].
+  const Tensor small = Tensor::FromVector<float>({1, 2, 3, 4}, TensorShape({1, 2, 1, 2}));
+  ExpectTensorEqual(RunOne(MakeNodeDef("b", "BiasAdd", {{"T", DT_FLOAT}, {"data_format", "NCHW"}}),
+                           {small, Tensor::FromVector<float>({1, 100})}),
+                    Tensor::FromVector<float>({2, 3, 103, 104}, TensorShape({1, 2, 1, 2})));
+}
+
+TEST(BiasAddTest, NchwShapesAndErrors) {
+  const NodeDef nchw =
+      MakeNodeDef("nchw_bias", "BiasAdd", {{"T", DT_FLOAT}, {"data_format", "NCHW"}});
+  auto shapes = InferShapes(nchw, {PartialTensorShape({-1, -1, 4, 4}), PartialTensorShape({3})});
+  ASSERT_TRUE(shapes.ok()) << shapes.status();
+  EXPECT_EQ((*shapes)[0], PartialTensorShape({-1, 3, 4, 4}));
+  // The channels are dimension 1, not the last one.
+  auto mismatch = InferShapes(nchw, {PartialTensorShape({2, 3, 4, 4}), PartialTensorShape({4})});
+  ASSERT_FALSE(mismatch.ok());
+  EXPECT_THAT(mismatch.status().message(), AllOf(HasSubstr("nchw_bias"), HasSubstr("NCHW")));
+  // TensorFlow's shape function wants rank 3 or more under NCHW.
+  EXPECT_FALSE(InferShapes(nchw, {PartialTensorShape({2, 3}), PartialTensorShape({3})}).ok());
+  KernelRunner runner(nchw);
+  auto out =
+      runner.Run({Tensor(DT_FLOAT, TensorShape({2, 3, 4})), Tensor(DT_FLOAT, TensorShape({4}))});
+  ASSERT_FALSE(out.ok());
+  EXPECT_EQ(out.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(out.status().message(),
+              AllOf(HasSubstr("nchw_bias"), HasSubstr("dimension 1 under NCHW"), HasSubstr("[4]")));
+  // Another format fails when the kernel is built, naming it.
+  KernelRunner ncdhw(MakeNodeDef("odd", "BiasAdd", {{"T", DT_FLOAT}, {"data_format", "NCDHW"}}));
+  auto odd =
+      ncdhw.Run({Tensor(DT_FLOAT, TensorShape({2, 3, 4})), Tensor(DT_FLOAT, TensorShape({3}))});
+  ASSERT_FALSE(odd.ok());
+  EXPECT_EQ(odd.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(odd.status().message(), AllOf(HasSubstr("odd"), HasSubstr("'NCDHW'")));
+}
+
 // ---- Activations ----
 
 // ---- L2Loss (TensorFlow's nn_test.py L2LossTest) ----
