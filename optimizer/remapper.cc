@@ -58,10 +58,6 @@ bool SameDevice(const Node& a, const Node& b) {
 
 bool Match(Node* bias_add, Pattern* p) {
   if (bias_add->type_string() != "BiasAdd" || !MayChange(*bias_add)) return false;
-  std::string format;
-  if (!GetNodeAttr(bias_add->def(), "data_format", &format).ok() || format != "NHWC") {
-    return false;
-  }
   const Edge* in = DataInput(*bias_add, 0);
   if (in == nullptr) return false;
   Node* contraction = in->src();
@@ -70,6 +66,15 @@ bool Match(Node* bias_add, Pattern* p) {
       OnlyConsumer(*contraction) != bias_add || !SameDevice(*contraction, *bias_add)) {
     return false;
   }
+  // The bias must go along the contraction's channels: a MatMul's columns
+  // (BiasAdd's NHWC), a Conv2D's depth in its own data_format.
+  std::string format, channels_format = "NHWC";
+  if (!GetNodeAttr(bias_add->def(), "data_format", &format).ok()) return false;
+  if (op == "Conv2D" && HasNodeAttr(contraction->def(), "data_format") &&
+      !GetNodeAttr(contraction->def(), "data_format", &channels_format).ok()) {
+    return false;
+  }
+  if (format != channels_format) return false;
   p->contraction = contraction;
   p->bias_add = bias_add;
   p->activation = nullptr;

@@ -5,10 +5,12 @@
 // alone reads it, become one _FusedMatMul or _FusedConv2D node
 // (ops/defs/nn_ops.cc) with the name of the last node fused, its device, and
 // the control inputs of all of them. Fused only where the device has the
-// fused kernel for the type (the CPU, float and double), the BiasAdd is NHWC
-// and nothing else reads the fused nodes' outputs (a training graph's
-// gradients read the activation's output, which the fused node gives, and
-// never the product or the convolution itself).
+// fused kernel for the type (the CPU, float and double), the BiasAdd adds
+// along the contraction's channels (NHWC after a MatMul, the Conv2D's own
+// data_format, NHWC or NCHW, after a Conv2D) and nothing else reads the fused
+// nodes' outputs (a training graph's gradients read the activation's output,
+// which the fused node gives, and never the product or the convolution
+// itself).
 //
 //   bool changed = FuseContractionBiasAdd(graph, nullptr);
 //   changed |= FuseBatchNormRelu(graph, nullptr);

@@ -117,7 +117,7 @@ struct MaxPoolAttrs {
   std::vector<int64_t> strides;  // No default.
   // "SAME" or "VALID"; there is no default.
   std::string padding;
-  // Only "NHWC" is implemented.
+  // "NHWC" or "NCHW" (ksize and strides in that order too).
   std::string data_format = "NHWC";
 };
 // The maximum of each window, per channel: [batch, out_rows, out_cols, depth].

@@ -2,7 +2,7 @@
 // activations (Relu, Relu6, LeakyRelu, Elu, Sigmoid, Tanh) and the gradients
 // ReluGrad, Relu6Grad, LeakyReluGrad, EluGrad, Softmax, LogSoftmax,
 // SoftmaxCrossEntropyWithLogits, SparseSoftmaxCrossEntropyWithLogits, and
-// the NHWC image ops Conv2D, Conv2DBackpropInput, Conv2DBackpropFilter,
+// the image ops (NHWC or NCHW) Conv2D, Conv2DBackpropInput, Conv2DBackpropFilter,
 // MaxPool, MaxPoolGrad, AvgPool and AvgPoolGrad. (Batch normalization:
 // batch_norm_ops.cc.)
 #include <string>
@@ -215,18 +215,24 @@ absl::Status Conv2DBackpropShape(InferenceContext* c, int sizes_input) {
 }
 
 // MaxPool and AvgPool. output: [batch, out_rows, out_cols, depth] from input
-// [batch, rows, cols, depth].
+// [batch, rows, cols, depth] (under NCHW: [batch, depth, out_rows, out_cols]
+// from [batch, depth, rows, cols]).
 absl::Status PoolShape(InferenceContext* c) {
   absl::StatusOr<Pool2DParameters> params = ReadPool2DParameters(c->node_def());
   if (!params.ok()) return AttachNodeName(params.status(), c->node_def());
   PartialTensorShape input;
   MINITF_RETURN_IF_ERROR(c->WithRank(c->input(0), 4, &input));
+  const int rows_dim = params->nchw ? 2 : 1;
   int64_t rows, cols;
-  MINITF_RETURN_IF_ERROR(WindowedDim(c, "rows", input.dim_size(1), params->window_rows,
+  MINITF_RETURN_IF_ERROR(WindowedDim(c, "rows", input.dim_size(rows_dim), params->window_rows,
                                      params->stride_rows, 1, params->padding, &rows));
-  MINITF_RETURN_IF_ERROR(WindowedDim(c, "cols", input.dim_size(2), params->window_cols,
-                                     params->stride_cols, 1, params->padding, &cols));
-  c->set_output(0, PartialTensorShape({input.dim_size(0), rows, cols, input.dim_size(3)}));
+  MINITF_RETURN_IF_ERROR(WindowedDim(c, "cols", input.dim_size(rows_dim + 1),
+                                     params->window_cols, params->stride_cols, 1,
+                                     params->padding, &cols));
+  const int64_t batch = input.dim_size(0);
+  const int64_t depth = input.dim_size(params->nchw ? 1 : 3);
+  c->set_output(0, params->nchw ? PartialTensorShape({batch, depth, rows, cols})
+                                : PartialTensorShape({batch, rows, cols, depth}));
   return absl::OkStatus();
 }
 

@@ -1,20 +1,19 @@
 // Kernels: Conv2D, Conv2DBackpropInput and Conv2DBackpropFilter, with HWIO
-// filters, on the CPU (float through oneDNN, onednn_conv.h, where it is
-// on; double and the rest: the im2col functors of conv_functors.h on the
-// intra-op pool) and on CUDA GPUs (float: the
-// executor's DNN plugin, cuDNN). Every device reads the window attrs and
-// checks the inputs the same way (Conv2DOpBase), allocates the output and
-// skips an empty one; only the convolution differs. The convolutions
-// compute in NHWC; under data_format NCHW the skeleton transposes the image
-// inputs to NHWC scratch tensors and the image output back (as TensorFlow's
-// CPU kernels do), with the device's own transpose. The sizes inputs of the
-// gradients (input_sizes, filter_sizes) are int32 in host memory on GPUs.
-// The CUDA kernels support dilations of 1 only (the plugin's
-// ConvolutionDescriptor carries none): others are Unimplemented.
-// _FusedConv2D (the remapper's Conv2D + BiasAdd + activation) runs on both:
-// the convolution, then the bias and the activation in one pass (on CUDA,
-// with a Relu, cuDNN's fused convolution; otherwise a kernel of its own
-// after cuDNN's convolution, fused_bias_activation_gpu.h).
+// filters, on the CPU (float through oneDNN, onednn_conv.h, where it is on;
+// double and the rest: the im2col functors of conv_functors.h on the intra-op
+// pool) and on CUDA GPUs (float: the executor's DNN plugin, cuDNN). Every
+// device reads the window attrs and checks the inputs the same way
+// (Conv2DOpBase), allocates the output and skips an empty one; only the
+// convolution differs. The convolutions compute in NHWC; under data_format
+// NCHW the skeleton transposes the image inputs to NHWC scratch tensors and
+// the image output back (image_layout.h). The sizes inputs of the gradients
+// (input_sizes, filter_sizes) are int32 in host memory on GPUs. The CUDA
+// kernels support dilations of 1 only (the plugin's ConvolutionDescriptor
+// carries none): others are Unimplemented. _FusedConv2D (the remapper's
+// Conv2D + BiasAdd + activation) runs on both: the convolution, then the bias
+// and the activation in one pass (on CUDA, with a Relu, cuDNN's fused
+// convolution; otherwise a kernel of its own after cuDNN's convolution,
+// fused_bias_activation_gpu.h).
 #include <array>
 #include <optional>
 #include <string>
@@ -26,6 +25,7 @@
 #include "absl/strings/string_view.h"
 #include "ops/kernels/conv_functors.h"
 #include "ops/kernels/fused_bias_activation.h"
+#include "ops/kernels/image_layout.h"
 #include "ops/kernels/onednn_conv.h"
 #include "ops/kernels/onednn_host.h"
 #include "ops/kernels/window_geometry.h"
@@ -39,7 +39,6 @@
 #ifdef MINITF_WITH_CUDA
 #include "ops/kernels/cuda/cuda_kernel_helpers.h"
 #include "ops/kernels/cuda/op_scratch_allocator.h"
-#include "ops/kernels/transpose_op_gpu.h"
 #include "stream/dnn.h"
 #endif
 
@@ -56,15 +55,6 @@ namespace {
 // and the convolutions the subclasses below call. Errors are InvalidArgument
 // naming the node; the messages are those of MakeConv2DGeometry
 // (window_geometry.h) and of the checks below.
-// NCHW <-> NHWC: dimension i of the result is dimension perm[i] of the source.
-constexpr std::array<int, 4> kNchwToNhwc = {0, 2, 3, 1};
-constexpr std::array<int, 4> kNhwcToNchw = {0, 3, 1, 2};
-
-TensorShape Permuted(const TensorShape& shape, const std::array<int, 4>& perm) {
-  return TensorShape({shape.dim_size(perm[0]), shape.dim_size(perm[1]), shape.dim_size(perm[2]),
-                      shape.dim_size(perm[3])});
-}
-
 template <typename Device>
 class Conv2DOpBase : public OpKernel {
  public:
@@ -83,25 +73,6 @@ class Conv2DOpBase : public OpKernel {
   // the op's images.
   TensorShape ImageShape(const TensorShape& nhwc) const {
     return nchw() ? Permuted(nhwc, kNhwcToNchw) : nhwc;
-  }
-
-  // Under NCHW: `image` transposed into a new NHWC scratch tensor.
-  static absl::Status ToNhwc(OpKernelContext* ctx, const Tensor& image, Tensor* nhwc) {
-    MINITF_RETURN_IF_ERROR(
-        ctx->allocate_temp(image.dtype(), Permuted(image.shape(), kNchwToNhwc), nhwc));
-    if (image.NumElements() == 0) return absl::OkStatus();
-    return Device::Transpose(ctx, image, kNchwToNhwc, nhwc);
-  }
-
-  // Under NCHW: a new NHWC scratch tensor for an image output of `output`'s
-  // dtype, computed into and then handed to FromNhwc.
-  static absl::Status NhwcScratch(OpKernelContext* ctx, const Tensor& output, Tensor* nhwc) {
-    return ctx->allocate_temp(output.dtype(), Permuted(output.shape(), kNchwToNhwc), nhwc);
-  }
-
-  // Under NCHW: the NHWC result transposed into the op's (non-empty) output.
-  static absl::Status FromNhwc(OpKernelContext* ctx, const Tensor& nhwc, Tensor* output) {
-    return Device::Transpose(ctx, nhwc, kNhwcToNchw, output);
   }
 
   // Conv2D: input (0) convolved by filter (1). The output has the shape
@@ -201,10 +172,10 @@ class Conv2DOp : public Conv2DOpBase<Device> {
       return;
     }
     Tensor input, result;
-    OP_REQUIRES_OK(ctx, this->ToNhwc(ctx, ctx->input(0), &input));
-    OP_REQUIRES_OK(ctx, this->NhwcScratch(ctx, *output, &result));
+    OP_REQUIRES_OK(ctx, ImageToNhwc<Device>(ctx, ctx->input(0), &input));
+    OP_REQUIRES_OK(ctx, NhwcScratchFor(ctx, *output, &result));
     OP_REQUIRES_OK(ctx, Device::Convolve(ctx, *g, input, ctx->input(1), &result));
-    OP_REQUIRES_OK(ctx, this->FromNhwc(ctx, result, output));
+    OP_REQUIRES_OK(ctx, ImageFromNhwc<Device>(ctx, result, output));
   }
 };
 
@@ -231,10 +202,10 @@ class Conv2DBackpropInputOp : public Conv2DOpBase<Device> {
       return;
     }
     Tensor out_backprop, result;
-    OP_REQUIRES_OK(ctx, this->ToNhwc(ctx, ctx->input(2), &out_backprop));
-    OP_REQUIRES_OK(ctx, this->NhwcScratch(ctx, *in_backprop, &result));
+    OP_REQUIRES_OK(ctx, ImageToNhwc<Device>(ctx, ctx->input(2), &out_backprop));
+    OP_REQUIRES_OK(ctx, NhwcScratchFor(ctx, *in_backprop, &result));
     OP_REQUIRES_OK(ctx, Device::BackpropInput(ctx, *g, ctx->input(1), out_backprop, &result));
-    OP_REQUIRES_OK(ctx, this->FromNhwc(ctx, result, in_backprop));
+    OP_REQUIRES_OK(ctx, ImageFromNhwc<Device>(ctx, result, in_backprop));
   }
 };
 
@@ -260,8 +231,8 @@ class Conv2DBackpropFilterOp : public Conv2DOpBase<Device> {
       return;
     }
     Tensor input, out_backprop;
-    OP_REQUIRES_OK(ctx, this->ToNhwc(ctx, ctx->input(0), &input));
-    OP_REQUIRES_OK(ctx, this->ToNhwc(ctx, ctx->input(2), &out_backprop));
+    OP_REQUIRES_OK(ctx, ImageToNhwc<Device>(ctx, ctx->input(0), &input));
+    OP_REQUIRES_OK(ctx, ImageToNhwc<Device>(ctx, ctx->input(2), &out_backprop));
     OP_REQUIRES_OK(ctx, Device::BackpropFilter(ctx, *g, input, out_backprop, filter_backprop));
   }
 };
@@ -359,9 +330,7 @@ struct CpuConv2D {
 
   static absl::Status Transpose(OpKernelContext* ctx, const Tensor& in,
                                 const std::array<int, 4>& perm, Tensor* out) {
-    out->shaped<T, 4>(out->shape().dim_sizes()).device(ctx->eigen_cpu_device()) =
-        in.shaped<T, 4>(in.shape().dim_sizes()).shuffle(perm);
-    return absl::OkStatus();
+    return CpuTransposeImage<T>(ctx, in, perm, out);
   }
 
  private:
@@ -430,10 +399,10 @@ class FusedConv2DOp : public Conv2DOpBase<Device> {
       return;
     }
     Tensor input, result;
-    OP_REQUIRES_OK(ctx, this->ToNhwc(ctx, ctx->input(0), &input));
-    OP_REQUIRES_OK(ctx, this->NhwcScratch(ctx, *output, &result));
+    OP_REQUIRES_OK(ctx, ImageToNhwc<Device>(ctx, ctx->input(0), &input));
+    OP_REQUIRES_OK(ctx, NhwcScratchFor(ctx, *output, &result));
     OP_REQUIRES_OK(ctx, ConvolveBiasActivate(ctx, *g, input, bias, &result));
-    OP_REQUIRES_OK(ctx, this->FromNhwc(ctx, result, output));
+    OP_REQUIRES_OK(ctx, ImageFromNhwc<Device>(ctx, result, output));
   }
 
  private:
@@ -511,11 +480,11 @@ struct CudaConv2D {
     MINITF_RETURN_IF_ERROR(DnnOnComputeStream(ctx, [&](se::Stream* stream, se::DnnSupport* dnn) {
       se::DeviceMemory<float> out = AsDeviceMemory(*output);
       OpScratchAllocator scratch(ctx);
-      absl::Status s = dnn->DoFusedConvolveBiasRelu(stream, ToDescriptor(g), AsDeviceMemory(input),
-                                                    AsDeviceMemory(filter), AsDeviceMemory(bias),
-                                                    &out, &scratch);
-      done = s.ok();
-      return absl::IsUnimplemented(s) ? absl::OkStatus() : s;
+      return UnlessDeclined(
+          dnn->DoFusedConvolveBiasRelu(stream, ToDescriptor(g), AsDeviceMemory(input),
+                                       AsDeviceMemory(filter), AsDeviceMemory(bias), &out,
+                                       &scratch),
+          &done);
     }));
     return done;
   }
@@ -549,11 +518,7 @@ struct CudaConv2D {
 
   static absl::Status Transpose(OpKernelContext* ctx, const Tensor& in,
                                 const std::array<int, 4>& perm, Tensor* out) {
-    const gpu::TransposeLayout layout =
-        gpu::MakeTransposeLayout(4, in.shape().dim_sizes().data(), perm.data());
-    return LaunchOnComputeStream(ctx, "Transpose", [&](cudaStream_t stream) {
-      return gpu::LaunchTranspose(stream, sizeof(float), layout, in.raw_data(), out->raw_data());
-    });
+    return CudaTransposeImage(ctx, in, perm, out);
   }
 };
 

@@ -263,13 +263,13 @@ struct CudaMatMul {
     MINITF_RETURN_IF_ERROR(
         BlasOnComputeStream(ctx, [&](se::Stream* stream, se::BlasSupport* blas) {
           se::DeviceMemory<float> c = AsDeviceMemory(*product);
-          absl::Status s = blas->DoBlasGemmWithEpilogue(
-              stream, BlasTranspose(plan.transpose_b), BlasTranspose(plan.transpose_a), plan.n,
-              plan.m, plan.k, AsDeviceMemory(b), static_cast<int>(b.dim_size(1)),
-              AsDeviceMemory(a), static_cast<int>(a.dim_size(1)), &c, static_cast<int>(plan.n),
-              epilogue, AsDeviceMemory(bias));
-          done = s.ok();
-          return absl::IsUnimplemented(s) ? absl::OkStatus() : s;
+          return UnlessDeclined(
+              blas->DoBlasGemmWithEpilogue(
+                  stream, BlasTranspose(plan.transpose_b), BlasTranspose(plan.transpose_a), plan.n,
+                  plan.m, plan.k, AsDeviceMemory(b), static_cast<int>(b.dim_size(1)),
+                  AsDeviceMemory(a), static_cast<int>(a.dim_size(1)), &c,
+                  static_cast<int>(plan.n), epilogue, AsDeviceMemory(bias)),
+              &done);
         }));
     return done;
   }

@@ -1,9 +1,13 @@
-// Kernels: MaxPool and MaxPoolGrad, NHWC, on the CPU (float, double: the
+// Kernels: MaxPool and MaxPoolGrad, NHWC and NCHW, on the CPU (float, double: the
 // device-agnostic functors of pooling_functors.h on the intra-op pool) and
 // on CUDA GPUs (float: the executor's DNN plugin, cuDNN, whose pooling
 // follows TensorFlow's tie-breaking). Every device reads the window attrs
 // and checks the inputs the same way (Pool2DOpBase), allocates the output
-// and skips an empty one; only the pooling differs.
+// and skips an empty one; only the pooling differs. The pools compute in
+// NHWC: under NCHW between transposes (image_layout.h).
+#include <array>
+
+#include "ops/kernels/image_layout.h"
 #include "ops/kernels/pooling_functors.h"
 #include "ops/kernels/pooling_ops_common.h"
 #include "runtime/kernel_registry.h"
@@ -22,6 +26,7 @@ namespace {
 // output = maxpool(input), by
 //   static absl::Status Device::MaxPool(OpKernelContext*, const functor::Pool2DGeometry&,
 //                                       const Tensor& input, Tensor* output);
+// (NHWC tensors) and Device::Transpose (image_layout.h).
 template <typename Device>
 class MaxPoolOp : public Pool2DOpBase {
  public:
@@ -31,9 +36,17 @@ class MaxPoolOp : public Pool2DOpBase {
     absl::StatusOr<functor::Pool2DGeometry> g = MaxPoolGeometryOf(ctx);
     OP_REQUIRES_OK(ctx, g.status());
     Tensor* output = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, Pool2DOutputShape(*g), &output));
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, ImageShape(Pool2DOutputShape(*g)), &output));
     if (output->NumElements() == 0) return;
-    OP_REQUIRES_OK(ctx, Device::MaxPool(ctx, *g, ctx->input(0), output));
+    if (!nchw()) {
+      OP_REQUIRES_OK(ctx, Device::MaxPool(ctx, *g, ctx->input(0), output));
+      return;
+    }
+    Tensor input, result;
+    OP_REQUIRES_OK(ctx, ImageToNhwc<Device>(ctx, ctx->input(0), &input));
+    OP_REQUIRES_OK(ctx, NhwcScratchFor(ctx, *output, &result));
+    OP_REQUIRES_OK(ctx, Device::MaxPool(ctx, *g, input, &result));
+    OP_REQUIRES_OK(ctx, ImageFromNhwc<Device>(ctx, result, output));
   }
 };
 
@@ -55,8 +68,18 @@ class MaxPoolGradOp : public Pool2DOpBase {
     Tensor* in_backprop = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, orig_input.shape(), &in_backprop));
     if (in_backprop->NumElements() == 0) return;
-    OP_REQUIRES_OK(ctx, Device::MaxPoolGrad(ctx, *g, orig_input, ctx->input(1), ctx->input(2),
-                                            in_backprop));
+    if (!nchw()) {
+      OP_REQUIRES_OK(ctx, Device::MaxPoolGrad(ctx, *g, orig_input, ctx->input(1), ctx->input(2),
+                                              in_backprop));
+      return;
+    }
+    Tensor input, output, grad, result;
+    OP_REQUIRES_OK(ctx, ImageToNhwc<Device>(ctx, orig_input, &input));
+    OP_REQUIRES_OK(ctx, ImageToNhwc<Device>(ctx, ctx->input(1), &output));
+    OP_REQUIRES_OK(ctx, ImageToNhwc<Device>(ctx, ctx->input(2), &grad));
+    OP_REQUIRES_OK(ctx, NhwcScratchFor(ctx, *in_backprop, &result));
+    OP_REQUIRES_OK(ctx, Device::MaxPoolGrad(ctx, *g, input, output, grad, &result));
+    OP_REQUIRES_OK(ctx, ImageFromNhwc<Device>(ctx, result, in_backprop));
   }
 };
 
@@ -74,6 +97,11 @@ struct CpuMaxPool {
     functor::MaxPoolGradFunctor<T>()(ctx->eigen_cpu_device(), g, orig_input.data<T>(),
                                      grad.data<T>(), in_backprop->data<T>());
     return absl::OkStatus();
+  }
+
+  static absl::Status Transpose(OpKernelContext* ctx, const Tensor& in,
+                                const std::array<int, 4>& perm, Tensor* out) {
+    return CpuTransposeImage<T>(ctx, in, perm, out);
   }
 };
 
@@ -121,6 +149,11 @@ struct CudaMaxPool {
       return dnn->DoMaxPoolBackward(stream, ToDescriptor(g), AsDeviceMemory(orig_input),
                                     AsDeviceMemory(orig_output), AsDeviceMemory(grad), &result);
     });
+  }
+
+  static absl::Status Transpose(OpKernelContext* ctx, const Tensor& in,
+                                const std::array<int, 4>& perm, Tensor* out) {
+    return CudaTransposeImage(ctx, in, perm, out);
   }
 };
 

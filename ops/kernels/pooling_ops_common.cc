@@ -1,6 +1,7 @@
 #include "ops/kernels/pooling_ops_common.h"
 
 #include "absl/strings/str_cat.h"
+#include "ops/kernels/image_layout.h"
 #include "runtime/node_def_util.h"
 #include "runtime/op_requires.h"
 
@@ -10,6 +11,10 @@ Pool2DOpBase::Pool2DOpBase(OpKernelConstruction* ctx) : OpKernel(ctx) {
   absl::StatusOr<Pool2DParameters> params = ReadPool2DParameters(ctx->def());
   OP_REQUIRES_OK(ctx, params.status());
   params_ = *params;
+}
+
+TensorShape Pool2DOpBase::ImageShape(const TensorShape& nhwc) const {
+  return nchw() ? Permuted(nhwc, kNhwcToNchw) : nhwc;
 }
 
 absl::StatusOr<functor::Pool2DGeometry> Pool2DOpBase::MaxPoolGeometryOf(
@@ -22,7 +27,7 @@ absl::StatusOr<functor::Pool2DGeometry> Pool2DOpBase::MaxPoolGradGeometryOf(
   const Tensor& orig_input = ctx->input(0);
   absl::StatusOr<functor::Pool2DGeometry> g = Geometry(orig_input.shape());
   if (!g.ok()) return g.status();
-  const TensorShape pooled = Pool2DOutputShape(*g);
+  const TensorShape pooled = ImageShape(Pool2DOutputShape(*g));
   if (absl::Status s =
           CheckPooledShape("orig_output", ctx->input(1), orig_input.shape(), pooled);
       !s.ok()) {
@@ -62,7 +67,8 @@ absl::StatusOr<functor::Pool2DGeometry> Pool2DOpBase::AvgPoolGradGeometryOf(
   }
   absl::StatusOr<functor::Pool2DGeometry> g = Geometry(*orig_input);
   if (!g.ok()) return g.status();
-  if (absl::Status s = CheckPooledShape("grad", ctx->input(1), *orig_input, Pool2DOutputShape(*g));
+  if (absl::Status s =
+          CheckPooledShape("grad", ctx->input(1), *orig_input, ImageShape(Pool2DOutputShape(*g)));
       !s.ok()) {
     return s;
   }

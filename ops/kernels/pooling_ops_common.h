@@ -28,8 +28,15 @@ class Pool2DOpBase : public OpKernel {
   explicit Pool2DOpBase(OpKernelConstruction* ctx);
 
  protected:
+  // data_format NCHW: the kernels compute in NHWC between transposes
+  // (image_layout.h).
+  bool nchw() const { return params_.nchw; }
+
+  // An NHWC shape (Pool2DOutputShape, an input's) in the op's layout.
+  TensorShape ImageShape(const TensorShape& nhwc) const;
+
   // MaxPool and AvgPool: the pooling of input (0). The output has the shape
-  // Pool2DOutputShape(g).
+  // ImageShape(Pool2DOutputShape(g)).
   absl::StatusOr<functor::Pool2DGeometry> MaxPoolGeometryOf(OpKernelContext* ctx) const;
 
   // MaxPoolGrad: the pooling of orig_input (0), whose orig_output (1) and
@@ -37,8 +44,9 @@ class Pool2DOpBase : public OpKernel {
   absl::StatusOr<functor::Pool2DGeometry> MaxPoolGradGeometryOf(OpKernelContext* ctx) const;
 
   // AvgPoolGrad: the pooling of an input of the shape orig_input_shape (0,
-  // an int32 vector of 4 sizes in host memory), whose grad (1) must have the
-  // pooled shape. The output has the shape orig_input_shape holds.
+  // an int32 vector of 4 sizes in host memory, in the op's layout), whose
+  // grad (1) must have the pooled shape. The output has the shape
+  // orig_input_shape holds.
   absl::StatusOr<functor::Pool2DGeometry> AvgPoolGradGeometryOf(OpKernelContext* ctx) const;
 
  private:

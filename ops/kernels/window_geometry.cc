@@ -90,14 +90,17 @@ TensorShape Conv2DFilterShape(const functor::Conv2DGeometry& g) {
 absl::StatusOr<functor::Pool2DGeometry> MakePool2DGeometry(const Pool2DParameters& attrs,
                                                            const TensorShape& input) {
   if (input.dims() != 4) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "input must be 4-dimensional [batch, rows, cols, depth], got shape ", input.DebugString()));
+    return absl::InvalidArgumentError(
+        absl::StrCat("input must be 4-dimensional ",
+                     attrs.nchw ? "[batch, depth, rows, cols]" : "[batch, rows, cols, depth]",
+                     ", got shape ", input.DebugString()));
   }
+  const int rows_dim = attrs.nchw ? 2 : 1;
   functor::Pool2DGeometry g;
   g.batch = input.dim_size(0);
-  g.in_rows = input.dim_size(1);
-  g.in_cols = input.dim_size(2);
-  g.depth = input.dim_size(3);
+  g.in_rows = input.dim_size(rows_dim);
+  g.in_cols = input.dim_size(rows_dim + 1);
+  g.depth = input.dim_size(attrs.nchw ? 1 : 3);
   g.window_rows = attrs.window_rows;
   g.window_cols = attrs.window_cols;
   g.stride_rows = attrs.stride_rows;

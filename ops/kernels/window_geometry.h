@@ -32,7 +32,8 @@ TensorShape Conv2DInputShape(const functor::Conv2DGeometry& g);
 // [filter_rows, filter_cols, in_depth, out_depth]: that of Conv2DBackpropFilter's.
 TensorShape Conv2DFilterShape(const functor::Conv2DGeometry& g);
 
-// input: [batch, in_rows, in_cols, depth].
+// input: [batch, in_rows, in_cols, depth] ([batch, depth, in_rows,
+// in_cols] when attrs.nchw); the geometry and the shape below are NHWC.
 absl::StatusOr<functor::Pool2DGeometry> MakePool2DGeometry(const Pool2DParameters& attrs,
                                                            const TensorShape& input);
 // [batch, out_rows, out_cols, depth].

@@ -51,16 +51,6 @@ absl::StatusOr<bool> ReadIsNchw(const NodeDef& def) {
       absl::StrCat("invalid data_format '", data_format, "'; expected 'NHWC' or 'NCHW'"));
 }
 
-// The pools take NHWC only: "NCHW" is InvalidArgument, as TensorFlow's
-// kernels without oneDNN say ("Default MaxPoolingOp only supports NHWC on
-// device type CPU").
-absl::Status CheckPoolDataFormat(const NodeDef& def) {
-  MINITF_ASSIGN_OR_RETURN(const bool nchw, ReadIsNchw(def));
-  if (!nchw) return absl::OkStatus();
-  return absl::InvalidArgumentError(absl::StrCat("data_format 'NCHW' is not supported: ", def.op,
-                                                 " only supports NHWC"));
-}
-
 // TensorFlow 2.x writes explicit_paddings = [] on these ops; anything else
 // needs padding 'EXPLICIT', which is not implemented.
 absl::Status CheckNoExplicitPaddings(const NodeDef& def) {
@@ -143,18 +133,20 @@ absl::StatusOr<Conv2DParameters> ReadConv2DParameters(const NodeDef& def) {
 absl::StatusOr<Pool2DParameters> ReadPool2DParameters(const NodeDef& def) {
   std::vector<int64_t> ksize, strides;
   MINITF_RETURN_IF_ERROR(GetNodeAttr(def, "ksize", &ksize));
-  MINITF_RETURN_IF_ERROR(CheckPoolDataFormat(def));
-  MINITF_RETURN_IF_ERROR(CheckWindowList("ksize", ksize, /*nchw=*/false));
+  MINITF_ASSIGN_OR_RETURN(const bool nchw, ReadIsNchw(def));
+  MINITF_RETURN_IF_ERROR(CheckWindowList("ksize", ksize, nchw));
   MINITF_RETURN_IF_ERROR(GetNodeAttr(def, "strides", &strides));
-  MINITF_RETURN_IF_ERROR(CheckWindowList("strides", strides, /*nchw=*/false));
+  MINITF_RETURN_IF_ERROR(CheckWindowList("strides", strides, nchw));
   MINITF_ASSIGN_OR_RETURN(Padding padding, ReadPadding(def));
   MINITF_RETURN_IF_ERROR(CheckNoExplicitPaddings(def));
+  const int rows = nchw ? 2 : 1;
   Pool2DParameters params;
-  params.window_rows = ksize[1];
-  params.window_cols = ksize[2];
-  params.stride_rows = strides[1];
-  params.stride_cols = strides[2];
+  params.window_rows = ksize[rows];
+  params.window_cols = ksize[rows + 1];
+  params.stride_rows = strides[rows];
+  params.stride_cols = strides[rows + 1];
   params.padding = padding;
+  params.nchw = nchw;
   return params;
 }
 

@@ -12,12 +12,10 @@
 // passes them on as they are (CreateOpKernel prefixes the node), a shape
 // function wraps them with AttachNodeName.
 //
-// The convolutions take data_format "NHWC" and "NCHW" (the strides and
-// dilations then list [batch, depth, rows, cols]); the pools NHWC only
-// ("NCHW" is InvalidArgument, TensorFlow's CPU kernels' code without
-// oneDNN). Padding "EXPLICIT" (with a non-empty explicit_paddings) and
-// strides, dilations and pooling windows other than 1 in the batch and
-// depth dimensions are Unimplemented.
+// data_format is "NHWC" or "NCHW" (the strides, dilations and pooling windows
+// then list [batch, depth, rows, cols]). Padding "EXPLICIT" (with a non-empty
+// explicit_paddings) and strides, dilations and pooling windows other than 1
+// in the batch and depth dimensions are Unimplemented.
 #ifndef MINITF_OPS_UTIL_WINDOW_ATTRS_H_
 #define MINITF_OPS_UTIL_WINDOW_ATTRS_H_
 
@@ -72,6 +70,7 @@ struct Pool2DParameters {
   int64_t stride_rows = 1;
   int64_t stride_cols = 1;
   Padding padding = Padding::kValid;
+  bool nchw = false;  // As Conv2DParameters::nchw.
 };
 // Reads ksize, strides, padding, explicit_paddings and data_format.
 absl::StatusOr<Pool2DParameters> ReadPool2DParameters(const NodeDef& def);

@@ -194,6 +194,24 @@ TEST_F(ConvPoolCudaTest, MaxPoolAndGradMatchCpu) {
   }
 }
 
+// NCHW: cuDNN's NHWC pooling between transposes (image_layout.h).
+TEST_F(ConvPoolCudaTest, NchwMaxPoolAndGradMatchCpu) {
+  NodeDef pool = MakeNodeDef("p", "MaxPool",
+                             {{"T", DT_FLOAT},
+                              {"ksize", std::vector<int64_t>{1, 1, 3, 3}},
+                              {"strides", std::vector<int64_t>{1, 1, 2, 2}},
+                              {"padding", "SAME"},
+                              {"data_format", "NCHW"}});
+  const Tensor input = RandomTensor(TensorShape({2, 3, 7, 9}), -1, 1, 9);
+  ExpectCudaMatchesCpu(pool, {input});
+  test::KernelRunner cpu(pool);
+  const Tensor output = (*cpu.Run({input}))[0];
+  NodeDef grad = pool;
+  grad.op = "MaxPoolGrad";
+  ExpectCudaMatchesCpu(grad, {input, output, RandomTensor(output.shape(), -1, 1, 10)}, 1e-5,
+                       1e-5);
+}
+
 TEST_F(ConvPoolCudaTest, MaxPoolGradShapeErrorsMatchCpu) {
   const PoolCase p = {TensorShape({1, 4, 4, 1}), 2, 2, "VALID"};
   ExpectCudaMatchesCpu(PoolNode("MaxPoolGrad", p),

@@ -207,17 +207,6 @@ void ExpectNodeError(const absl::Status& status, absl::StatusCode code, const st
   EXPECT_THAT(status.message(), AllOf(HasSubstr("'pool'"), HasSubstr(detail)));
 }
 
-TEST(AvgPoolErrorsTest, NchwIsRejectedAsByTensorFlowsCpuKernel) {
-  for (const char* op : {"AvgPool", "AvgPoolGrad"}) {
-    SCOPED_TRACE(op);
-    AttrValueMap attrs = PoolAttrs(k2x2Stride2, DT_FLOAT);
-    attrs["data_format"] = "NCHW";
-    KernelRunner runner(MakeNodeDef("pool", op, attrs));
-    ExpectNodeError(runner.status(), absl::StatusCode::kInvalidArgument, "data_format 'NCHW'");
-    EXPECT_THAT(runner.status().message(), HasSubstr("only supports NHWC"));
-  }
-}
-
 TEST(AvgPoolErrorsTest, PoolingAcrossBatchOrDepthIsUnimplemented) {
   AttrValueMap attrs = PoolAttrs(k2x2Stride2, DT_FLOAT);
   attrs["ksize"] = std::vector<int64_t>{1, 2, 2, 2};

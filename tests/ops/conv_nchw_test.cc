@@ -38,24 +38,9 @@ NodeDef NchwNode(const std::string& op, const ConvSpec& s, DataType dtype) {
   return MakeNodeDef("conv", op, NchwAttrs(s, dtype));
 }
 
-// A [N, H, W, C] tensor (float or double) as [N, C, H, W].
 template <typename T>
 Tensor ToNchw(const Tensor& nhwc) {
-  const int64_t n = nhwc.dim_size(0), h = nhwc.dim_size(1), w = nhwc.dim_size(2),
-                c = nhwc.dim_size(3);
-  Tensor out(nhwc.dtype(), TensorShape({n, c, h, w}));
-  const T* in = nhwc.data<T>();
-  T* o = out.data<T>();
-  for (int64_t b = 0; b < n; ++b) {
-    for (int64_t y = 0; y < h; ++y) {
-      for (int64_t x = 0; x < w; ++x) {
-        for (int64_t k = 0; k < c; ++k) {
-          o[((b * c + k) * h + y) * w + x] = in[((b * h + y) * w + x) * c + k];
-        }
-      }
-    }
-  }
-  return out;
+  return test::NhwcToNchw<T>(nhwc);
 }
 
 Tensor Sizes(const TensorShape& shape) {

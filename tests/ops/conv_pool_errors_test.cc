@@ -65,16 +65,12 @@ void ExpectAttrError(const std::string& op, AttrValueMap attrs, absl::StatusCode
   ExpectNodeError(shapes.status(), code, detail);
 }
 
-TEST(ConvPoolErrorsTest, PoolsRejectNchw) {
-  // The convolutions take NCHW (conv_nchw_test.cc); the pools say
-  // InvalidArgument, as TensorFlow's without oneDNN ("Default MaxPoolingOp
-  // only supports NHWC on device type CPU").
-  for (const char* op : {"MaxPool", "MaxPoolGrad", "AvgPool", "AvgPoolGrad"}) {
-    ExpectAttrError(op, With(PoolAttrs(), "data_format", "NCHW"),
-                    absl::StatusCode::kInvalidArgument, "data_format 'NCHW'");
-  }
+TEST(ConvPoolErrorsTest, AnUnknownDataFormatIsInvalid) {
+  // NHWC and NCHW run (conv_nchw_test.cc, pool_nchw_test.cc).
   ExpectAttrError("Conv2D", With(ConvAttrs(), "data_format", "HWCN"),
                   absl::StatusCode::kInvalidArgument, "HWCN");
+  ExpectAttrError("MaxPool", With(PoolAttrs(), "data_format", "NCHW_VECT_C"),
+                  absl::StatusCode::kInvalidArgument, "'NCHW_VECT_C'");
 }
 
 TEST(ConvPoolErrorsTest, BadStrides) {

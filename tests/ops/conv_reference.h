@@ -1,7 +1,7 @@
 // Direct-loop references for the image-op tests: Conv2D, its two gradients,
 // MaxPool and MaxPoolGrad, written for clarity and independently of the
 // kernels (their own SAME / VALID arithmetic, no im2col), accumulating in
-// double. Also random tensors with a fixed seed.
+// double. Also random tensors with a fixed seed, and NhwcToNchw.
 //
 //   Tensor x = RandomTensor<float>({2, 5, 5, 3}, /*seed=*/1);
 //   Tensor y = RefConv2D<float>(x, filter, {.stride_rows = 2, .same = true});
@@ -212,6 +212,27 @@ Tensor RefMaxPoolGrad(const Tensor& x, const Tensor& dy, const PoolSpec& s) {
     dx[argmax] += dyv(yi);
   });
   return FromDoubles<T>(dx, x.shape());
+}
+
+// A [N, H, W, C] tensor as [N, C, H, W] (TensorFlow's image tests make
+// their NCHW cases so, from the NHWC ones).
+template <typename T>
+Tensor NhwcToNchw(const Tensor& nhwc) {
+  const int64_t n = nhwc.dim_size(0), h = nhwc.dim_size(1), w = nhwc.dim_size(2),
+                c = nhwc.dim_size(3);
+  Tensor out(nhwc.dtype(), TensorShape({n, c, h, w}));
+  const T* in = nhwc.data<T>();
+  T* o = out.data<T>();
+  for (int64_t b = 0; b < n; ++b) {
+    for (int64_t y = 0; y < h; ++y) {
+      for (int64_t x = 0; x < w; ++x) {
+        for (int64_t k = 0; k < c; ++k) {
+          o[((b * c + k) * h + y) * w + x] = in[((b * h + y) * w + x) * c + k];
+        }
+      }
+    }
+  }
+  return out;
 }
 
 }  // namespace minitf::test

@@ -344,6 +344,23 @@ std::vector<ParityCase> PoolCases() {
                          }});
       }
     }
+    // NCHW: [2, 3, 7, 7] pooled 3x3 with stride 2, SAME.
+    const ops::MaxPoolAttrs nchw = {.ksize = {1, 1, 3, 3},
+                                    .strides = {1, 1, 2, 2},
+                                    .padding = "SAME",
+                                    .data_format = "NCHW"};
+    cases.push_back({absl::StrCat("MaxPool_", TypeName(t), "_NCHW"),
+                     {Random(t, {2, 3, 7, 7})},
+                     [nchw](const Scope& s, const std::vector<Output>& in) {
+                       return std::vector<Output>{ops::MaxPool(s.WithOpName("op"), in[0], nchw)};
+                     }});
+    cases.push_back({absl::StrCat("MaxPoolGrad_", TypeName(t), "_NCHW"),
+                     {Random(t, {2, 3, 7, 7}), Random(t, {2, 3, 4, 4})},
+                     [nchw](const Scope& s, const std::vector<Output>& in) {
+                       auto pooled = ops::MaxPool(s.WithOpName("pool"), in[0], nchw);
+                       return std::vector<Output>{
+                           ops::MaxPoolGrad(s.WithOpName("op"), in[0], pooled, in[1], nchw)};
+                     }});
   }
   return cases;
 }

@@ -2,7 +2,7 @@
 // remapper_test: MatMul + BiasAdd, and + Relu, fused into one
 // _FusedMatMul named after the last node; Conv2D + BiasAdd + Relu6 into one
 // _FusedConv2D with the convolution's window, in a training graph too, on a
-// GPU as on the CPU; a contraction whose output something else reads, a
+// GPU as on the CPU, in NCHW as in NHWC; a contraction whose output something else reads, a
 // bias add on a device without the kernel, and an unplaced graph left
 // alone; and through a
 // session, a small network and a convolution's training step give the same
@@ -101,16 +101,22 @@ TEST(RemapperTest, WhatCannotBeFusedStays) {
 // through `activation` (Relu or Relu6); with its gradients when `train`. A
 // training step never reads the convolution's output; ReluGrad reads the
 // Relu's output, Relu6Grad the Relu6's input (as TensorFlow's gradients).
-Scope ConvLayer(const std::string& activation, bool train, bool convolution_read_twice = false) {
+// Under `nchw` the images are [2,3,6,6] and both the Conv2D and the
+// BiasAdd say NCHW.
+Scope ConvLayer(const std::string& activation, bool train, bool convolution_read_twice = false,
+                bool nchw = false) {
   Scope root = Scope::NewRootScope();
   auto x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
   Tensor f(DT_FLOAT, TensorShape({3, 3, 3, 4}));
   for (int i = 0; i < f.NumElements(); ++i) f.flat<float>()(i) = 0.05f * static_cast<float>(i % 9 - 4);
   auto filter = ops::Const(root.WithOpName("f"), f);
   auto b = ops::Const(root.WithOpName("b"), {0.5f, -0.5f, 0.25f, 0.0f});
+  const std::string format = nchw ? "NCHW" : "NHWC";
+  const std::vector<int64_t> strides = nchw ? std::vector<int64_t>{1, 1, 2, 2}
+                                            : std::vector<int64_t>{1, 2, 2, 1};
   auto conv = ops::Conv2D(root.WithOpName("conv"), x, filter,
-                          {.strides = {1, 2, 2, 1}, .padding = "SAME"});
-  auto sum = ops::BiasAdd(root.WithOpName("ba"), conv, b);
+                          {.strides = strides, .padding = "SAME", .data_format = format});
+  auto sum = ops::BiasAdd(root.WithOpName("ba"), conv, b, {.data_format = format});
   Output act = activation == "Relu" ? ops::Relu(root.WithOpName("act"), sum)
                                     : ops::Relu6(root.WithOpName("act"), sum);
   auto loss = ops::Sum(root.WithOpName("loss"), ops::Square(root, act), {0, 1, 2, 3});
@@ -153,6 +159,45 @@ TEST(RemapperTest, ConvBiasAddAndActivationBecomeOneFusedConv2D) {
   }
   std::unique_ptr<Graph> read_twice = ToPlacedGraph(ConvLayer("Relu", true, true), kCpu);
   EXPECT_FALSE(FuseContractionBiasAdd(read_twice.get(), nullptr));
+}
+
+// An NCHW Conv2D and an NCHW BiasAdd fuse into an NCHW _FusedConv2D (as
+// Grappler's remapper on a GPU); a BiasAdd along another dimension than the
+// convolution's channels does not fuse.
+TEST(RemapperTest, AnNchwConvolutionFusesInItsLayout) {
+  std::unique_ptr<Graph> g = ToPlacedGraph(ConvLayer("Relu", true, false, true), kCpu);
+  EXPECT_TRUE(FuseContractionBiasAdd(g.get(), nullptr));
+  const Node* fused = g->FindNode("act");
+  ASSERT_NE(fused, nullptr);
+  EXPECT_EQ(fused->type_string(), "_FusedConv2D");
+  std::string format;
+  ASSERT_TRUE(GetNodeAttr(fused->def(), "data_format", &format).ok());
+  EXPECT_EQ(format, "NCHW");
+  std::vector<int64_t> strides;
+  ASSERT_TRUE(GetNodeAttr(fused->def(), "strides", &strides).ok());
+  EXPECT_EQ(strides, (std::vector<int64_t>{1, 1, 2, 2}));
+
+  Scope root = Scope::NewRootScope();
+  auto x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  auto conv = ops::Conv2D(root.WithOpName("conv"), x,
+                          ops::Const(root, Tensor(DT_FLOAT, TensorShape({3, 3, 3, 4}))),
+                          {.strides = {1, 1, 2, 2}, .padding = "SAME", .data_format = "NCHW"});
+  // NHWC: a bias along the output's last dimension (its columns).
+  ops::BiasAdd(root.WithOpName("ba"), conv, ops::Const(root, {1.0f, 2.0f, 3.0f}));
+  std::unique_ptr<Graph> mixed = ToPlacedGraph(root, kCpu);
+  EXPECT_FALSE(FuseContractionBiasAdd(mixed.get(), nullptr));
+  EXPECT_EQ(CountOps(*mixed, "_FusedConv2D"), 0);
+}
+
+TEST(RemapperSessionTest, AnNchwFusedConvolutionTrainsAsTheUnfusedOne) {
+  GraphDef def;
+  ASSERT_TRUE(ConvLayer("Relu", true, false, true).ToGraphDef(&def).ok());
+  Tensor xv(DT_FLOAT, TensorShape({2, 3, 6, 6}));
+  for (int i = 0; i < xv.NumElements(); ++i) {
+    xv.flat<float>()(i) = 0.1f * static_cast<float>(i % 17) - 0.6f;
+  }
+  ExpectSameValues(
+      RunUnoptimizedAndOptimized(def, {{"x", xv}}, {"loss:0", "d_filter:0", "d_bias:0"}), 1e-5f);
 }
 
 // CUDA has both fused kernels for float (and SimGPU, CUDA's kernel set):

@@ -104,6 +104,15 @@ absl::Status BlasOnComputeStream(OpKernelContext* ctx, Call&& call) {
   return AttachNodeName(call(*stream, *blas), ctx->op_kernel().def());
 }
 
+// For a library call that fuses more than the plain one (cuBLASLt's
+// epilogues, cuDNN's fused convolution) and may decline: sets *ran to
+// whether it ran, and returns its error, OK when it declined (Unimplemented:
+// the caller then does the work its plain way).
+inline absl::Status UnlessDeclined(absl::Status call, bool* ran) {
+  *ran = call.ok();
+  return absl::IsUnimplemented(call) ? absl::OkStatus() : call;
+}
+
 // A row-major operand read as column-major is its transpose, so a GEMM
 // passes each operand's own transpose flag through unchanged.
 inline se::blas::Transpose BlasTranspose(bool transpose) {
