@@ -234,8 +234,18 @@ def _sparse_softmax_cross_entropy_with_logits(labels=None, logits=None,
     return _apply("SparseSoftmaxCrossEntropyWithLogits", [logits, labels], None, name)[0]
 
 
-def _bias_add(value, bias, name: Optional[str] = None):
-    return _apply("BiasAdd", [value, bias], None, name)
+def _bias_add(value, bias, data_format: Optional[str] = None, name: Optional[str] = None):
+    """tf.nn.bias_add: data_format "N...C" (NHWC, the default) or "NC..." (NCHW)."""
+    attrs = None
+    if data_format is not None:
+        if data_format.startswith("NC"):
+            attrs = {"data_format": "NCHW"}
+        elif data_format.startswith("N") and data_format.endswith("C"):
+            attrs = {"data_format": "NHWC"}
+        else:
+            raise ValueError(
+                f"data_format must be of the form `N...C` or `NC...`, got {data_format!r}")
+    return _apply("BiasAdd", [value, bias], attrs, name)
 
 
 nn = _Namespace(

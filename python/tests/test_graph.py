@@ -192,6 +192,21 @@ def test_gen_ops_take_inputs_by_position_and_attrs_by_keyword(graph):
         np.testing.assert_allclose(sess.run(grad), [4.0, 6.0])
 
 
+def test_bias_add_takes_tensorflows_data_formats(graph):
+    value = tf.constant(np.arange(8, dtype=np.float32).reshape(1, 2, 2, 2))
+    bias = tf.constant([10.0, 100.0])
+    nchw = tf.nn.bias_add(value, bias, data_format="NCHW")
+    nc_dots = tf.nn.bias_add(value, bias, data_format="NC...")
+    nhwc = tf.nn.bias_add(value, bias, data_format="N...C")
+    with pytest.raises(ValueError, match="N...C"):
+        tf.nn.bias_add(value, bias, data_format="CHWN")
+    with tf.Session(graph=graph, config=CPU) as sess:
+        v = np.arange(8, dtype=np.float32).reshape(1, 2, 2, 2)
+        np.testing.assert_allclose(sess.run(nchw), v + np.array([10.0, 100.0]).reshape(1, 2, 1, 1))
+        np.testing.assert_allclose(sess.run(nc_dots), sess.run(nchw))
+        np.testing.assert_allclose(sess.run(nhwc), v + np.array([10.0, 100.0]))
+
+
 def test_control_dependencies_and_group(graph):
     v = tf.Variable(0, name="counter")
     inc = v.assign_add(1)
