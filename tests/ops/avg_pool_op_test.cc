@@ -21,6 +21,7 @@ using test::KernelRunner;
 using test::MakeNodeDef;
 using test::PoolSpec;
 using test::RandomTensor;
+using test::SizesOf;
 using ::testing::AllOf;
 using ::testing::HasSubstr;
 
@@ -37,12 +38,6 @@ NodeDef PoolNode(const std::string& op, const PoolSpec& s, DataType dtype = DT_F
 
 Tensor Image(std::initializer_list<float> values, int64_t rows, int64_t cols, int64_t depth = 1) {
   return Tensor::FromVector<float>(values, TensorShape({1, rows, cols, depth}));
-}
-
-Tensor ShapeOf(const TensorShape& shape) {
-  std::vector<int32_t> dims;
-  for (int d = 0; d < shape.dims(); ++d) dims.push_back(static_cast<int32_t>(shape.dim_size(d)));
-  return Tensor::FromVector<int32_t>(dims, TensorShape({static_cast<int64_t>(dims.size())}));
 }
 
 Tensor RunOne(NodeDef def, const std::vector<Tensor>& inputs, int threads = 2) {
@@ -109,12 +104,12 @@ TEST(AvgPoolGradTest, SharesEachGradientAmongTheWindowsElements) {
   same.same = true;
   const Tensor dy = Image({4, 2, 6, 5}, 2, 2);
   // Windows of 4, 2, 2 and 1 elements: 1 each, 1 each, 3 each, 5.
-  ExpectTensorNear(RunOne(PoolNode("AvgPoolGrad", same), {ShapeOf({1, 3, 3, 1}), dy}),
+  ExpectTensorNear(RunOne(PoolNode("AvgPoolGrad", same), {SizesOf({1, 3, 3, 1}), dy}),
                    Image({1, 1, 1, 1, 1, 1, 3, 3, 5}, 3, 3));
   // Overlapping 2x2 stride 1 VALID windows add up.
   ExpectTensorNear(
       RunOne(PoolNode("AvgPoolGrad", {.window_rows = 2, .window_cols = 2}),
-             {ShapeOf({1, 3, 3, 1}), Image({4, 8, 12, 16}, 2, 2)}),
+             {SizesOf({1, 3, 3, 1}), Image({4, 8, 12, 16}, 2, 2)}),
       Image({1, 3, 2, 4, 10, 6, 3, 7, 4}, 3, 3));
 }
 
@@ -145,7 +140,7 @@ void ExpectMatchesReference(DataType dtype, double tolerance) {
                        RefAvgPool<T>(x, c.spec), tolerance, tolerance);
       const Tensor dy = RandomTensor<T>(test::RefPoolOutputShape(c.x, c.spec), seed++);
       ExpectTensorNear(
-          RunOne(PoolNode("AvgPoolGrad", c.spec, dtype), {ShapeOf(c.x), dy}, threads),
+          RunOne(PoolNode("AvgPoolGrad", c.spec, dtype), {SizesOf(c.x), dy}, threads),
           RefAvgPoolGrad<T>(c.x, dy, c.spec), tolerance, tolerance);
     }
   }
@@ -169,7 +164,7 @@ TEST(AvgPoolGradTest, MatchesFiniteDifferencesOfAvgPool) {
     for (int64_t i = 0; i < y.NumElements(); ++i) sum += y.flat<double>()(i) * w.flat<double>()(i);
     return sum;
   };
-  const Tensor grad = RunOne(PoolNode("AvgPoolGrad", spec, DT_DOUBLE), {ShapeOf(x_shape), w});
+  const Tensor grad = RunOne(PoolNode("AvgPoolGrad", spec, DT_DOUBLE), {SizesOf(x_shape), w});
   const double h = 1e-4;
   for (int64_t i = 0; i < x.NumElements(); ++i) {
     const double saved = x.flat<double>()(i);
@@ -188,7 +183,7 @@ TEST(AvgPoolTest, ShapeFunctions) {
                             {PartialTensorShape({-1, 7, 8, 3})});
   ASSERT_TRUE(pooled.ok()) << pooled.status();
   EXPECT_EQ((*pooled)[0].DebugString(), PartialTensorShape({-1, 3, 3, 3}).DebugString());
-  const Tensor sizes = ShapeOf({2, 7, 8, 3});
+  const Tensor sizes = SizesOf({2, 7, 8, 3});
   auto grad = InferShapes(PoolNode("AvgPoolGrad", k2x2Stride2),
                           {PartialTensorShape({4}), PartialTensorShape({2, 3, 4, 3})},
                           {&sizes});
@@ -222,14 +217,14 @@ TEST(AvgPoolErrorsTest, BadShapes) {
   ExpectNodeError(pool.Run({Tensor(DT_FLOAT, TensorShape({4, 4}))}).status(),
                   absl::StatusCode::kInvalidArgument, "4-dimensional");
   KernelRunner grad(PoolNode("AvgPoolGrad", k2x2Stride2));
-  ExpectNodeError(grad.Run({ShapeOf({1, 4, 4}), Tensor(DT_FLOAT, TensorShape({1, 2, 2, 1}))})
+  ExpectNodeError(grad.Run({SizesOf({1, 4, 4}), Tensor(DT_FLOAT, TensorShape({1, 2, 2, 1}))})
                       .status(),
                   absl::StatusCode::kInvalidArgument, "orig_input_shape must be a vector of 4");
   ExpectNodeError(grad.Run({Tensor::FromVector<int32_t>({1, -4, 4, 1}),
                             Tensor(DT_FLOAT, TensorShape({1, 2, 2, 1}))})
                       .status(),
                   absl::StatusCode::kInvalidArgument, "must not be negative");
-  ExpectNodeError(grad.Run({ShapeOf({1, 4, 4, 1}), Tensor(DT_FLOAT, TensorShape({1, 3, 3, 1}))})
+  ExpectNodeError(grad.Run({SizesOf({1, 4, 4, 1}), Tensor(DT_FLOAT, TensorShape({1, 3, 3, 1}))})
                       .status(),
                   absl::StatusCode::kInvalidArgument, "grad has shape [1,3,3,1]");
   auto shapes = InferShapes(PoolNode("AvgPool", k2x2Stride2), {PartialTensorShape({4, 4})});

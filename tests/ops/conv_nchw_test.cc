@@ -20,7 +20,9 @@ using test::ExpectTensorNear;
 using test::InferShapes;
 using test::KernelRunner;
 using test::MakeNodeDef;
+using test::NhwcToNchw;
 using test::RandomTensor;
+using test::SizesOf;
 using ::testing::HasSubstr;
 
 constexpr double kFloatTolerance = 1e-4;
@@ -36,17 +38,6 @@ AttrValueMap NchwAttrs(const ConvSpec& s, DataType dtype) {
 
 NodeDef NchwNode(const std::string& op, const ConvSpec& s, DataType dtype) {
   return MakeNodeDef("conv", op, NchwAttrs(s, dtype));
-}
-
-template <typename T>
-Tensor ToNchw(const Tensor& nhwc) {
-  return test::NhwcToNchw<T>(nhwc);
-}
-
-Tensor Sizes(const TensorShape& shape) {
-  Tensor t(DT_INT32, TensorShape({shape.dims()}));
-  for (int i = 0; i < shape.dims(); ++i) t.vec<int32_t>()(i) = shape.dim_size(i);
-  return t;
 }
 
 Tensor RunOne(NodeDef def, const std::vector<Tensor>& inputs, int threads = 2) {
@@ -89,18 +80,18 @@ void ExpectEveryOpMatchesTheNhwcReference(double tolerance) {
     const Tensor f = RandomTensor<T>(c.filter, seed++);
     const TensorShape out_shape = test::RefConvOutputShape(c.input, c.filter, c.spec);
     const Tensor dy = RandomTensor<T>(out_shape, seed++);
-    const Tensor x_nchw = ToNchw<T>(x);
-    const Tensor dy_nchw = ToNchw<T>(dy);
+    const Tensor x_nchw = NhwcToNchw<T>(x);
+    const Tensor dy_nchw = NhwcToNchw<T>(dy);
     for (int threads : {1, 2}) {
       ExpectTensorNear(RunOne(NchwNode("Conv2D", c.spec, dtype), {x_nchw, f}, threads),
-                       ToNchw<T>(test::RefConv2D<T>(x, f, c.spec)), tolerance, tolerance);
+                       NhwcToNchw<T>(test::RefConv2D<T>(x, f, c.spec)), tolerance, tolerance);
       ExpectTensorNear(RunOne(NchwNode("Conv2DBackpropInput", c.spec, dtype),
-                              {Sizes(x_nchw.shape()), f, dy_nchw}, threads),
-                       ToNchw<T>(test::RefConv2DBackpropInput<T>(c.input, f, dy, c.spec)),
+                              {SizesOf(x_nchw.shape()), f, dy_nchw}, threads),
+                       NhwcToNchw<T>(test::RefConv2DBackpropInput<T>(c.input, f, dy, c.spec)),
                        tolerance, tolerance);
       // The filter's gradient is HWIO in both layouts.
       ExpectTensorNear(RunOne(NchwNode("Conv2DBackpropFilter", c.spec, dtype),
-                              {x_nchw, Sizes(c.filter), dy_nchw}, threads),
+                              {x_nchw, SizesOf(c.filter), dy_nchw}, threads),
                        test::RefConv2DBackpropFilter<T>(x, c.filter, dy, c.spec), tolerance,
                        tolerance);
     }
@@ -130,8 +121,9 @@ TEST(ConvNchwTest, FusedConv2DWithBiasAndRelu) {
   nhwc["strides"] = std::vector<int64_t>{1, 2, 2, 1};
   nhwc["dilations"] = std::vector<int64_t>{1, 1, 1, 1};
   const Tensor expected = RunOne(MakeNodeDef("fused", "_FusedConv2D", nhwc), {x, f, bias});
-  ExpectTensorNear(RunOne(MakeNodeDef("fused", "_FusedConv2D", nchw), {ToNchw<float>(x), f, bias}),
-                   ToNchw<float>(expected), kFloatTolerance, kFloatTolerance);
+  ExpectTensorNear(
+      RunOne(MakeNodeDef("fused", "_FusedConv2D", nchw), {NhwcToNchw<float>(x), f, bias}),
+      NhwcToNchw<float>(expected), kFloatTolerance, kFloatTolerance);
 }
 
 TEST(ConvNchwTest, EmptyBatchAndNoPositions) {
@@ -145,7 +137,7 @@ TEST(ConvNchwTest, EmptyBatchAndNoPositions) {
   zeros.flat<float>().setZero();
   ExpectTensorNear(
       RunOne(NchwNode("Conv2DBackpropFilter", same, DT_FLOAT),
-             {no_images, Sizes(f.shape()), Tensor(DT_FLOAT, TensorShape({0, 5, 4, 4}))}),
+             {no_images, SizesOf(f.shape()), Tensor(DT_FLOAT, TensorShape({0, 5, 4, 4}))}),
       zeros);
 }
 
@@ -190,7 +182,7 @@ TEST(ConvNchwTest, StridesAndErrorsFollowTheLayout) {
   // out_backprop must have the NCHW output shape.
   KernelRunner backprop(NchwNode("Conv2DBackpropInput", {}, DT_FLOAT));
   auto nhwc_dy =
-      backprop.Run({Sizes(TensorShape({1, 2, 4, 4})), Tensor(DT_FLOAT, TensorShape({2, 2, 2, 5})),
+      backprop.Run({SizesOf(TensorShape({1, 2, 4, 4})), Tensor(DT_FLOAT, TensorShape({2, 2, 2, 5})),
                     Tensor(DT_FLOAT, TensorShape({1, 3, 3, 5}))});
   ASSERT_FALSE(nhwc_dy.ok());
   EXPECT_THAT(nhwc_dy.status().message(),

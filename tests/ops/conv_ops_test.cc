@@ -24,6 +24,7 @@ using test::InferShapes;
 using test::KernelRunner;
 using test::MakeNodeDef;
 using test::RandomTensor;
+using test::SizesOf;
 
 constexpr double kFloatTolerance = 1e-4;
 constexpr double kDoubleTolerance = 1e-9;
@@ -34,13 +35,6 @@ NodeDef ConvNode(const std::string& op, const ConvSpec& s, DataType dtype = DT_F
                       {"strides", std::vector<int64_t>{1, s.stride_rows, s.stride_cols, 1}},
                       {"dilations", std::vector<int64_t>{1, s.dilation_rows, s.dilation_cols, 1}},
                       {"padding", s.same ? "SAME" : "VALID"}});
-}
-
-// The int32 vector of a shape's dimensions (input_sizes, filter_sizes).
-Tensor Sizes(const TensorShape& shape) {
-  Tensor t(DT_INT32, TensorShape({shape.dims()}));
-  for (int i = 0; i < shape.dims(); ++i) t.vec<int32_t>()(i) = shape.dim_size(i);
-  return t;
 }
 
 Tensor Image(std::initializer_list<float> values, int64_t rows, int64_t cols, int64_t depth = 1) {
@@ -107,11 +101,11 @@ TEST(Conv2DBackpropTest, GradientsMatchHandComputation) {
   const Tensor ones = Image({1, 1, 1, 1}, 2, 2);
   // Each input pixel collects the filter taps of the windows that cover it.
   ExpectTensorNear(RunOne(ConvNode("Conv2DBackpropInput", {}),
-                          {Sizes(TensorShape({1, 3, 3, 1})), HandFilter(), ones}),
+                          {SizesOf(TensorShape({1, 3, 3, 1})), HandFilter(), ones}),
                    Image({1, 3, 2, 4, 10, 6, 3, 7, 4}, 3, 3));
   // Each tap collects the inputs it multiplied: f[0,0] saw 1 + 2 + 4 + 5.
   ExpectTensorNear(RunOne(ConvNode("Conv2DBackpropFilter", {}),
-                          {HandInput(), Sizes(TensorShape({2, 2, 1, 1})), ones}),
+                          {HandInput(), SizesOf(TensorShape({2, 2, 1, 1})), ones}),
                    Tensor::FromVector<float>({12, 16, 24, 28}, TensorShape({2, 2, 1, 1})));
 }
 
@@ -179,10 +173,10 @@ TEST(Conv2DBackpropTest, MatchesTheReferenceGradients) {
     const Tensor df = test::RefConv2DBackpropFilter<float>(x, c.filter, dy, c.spec);
     for (int threads : {1, 4}) {
       ExpectTensorNear(
-          RunOne(ConvNode("Conv2DBackpropInput", c.spec), {Sizes(c.input), f, dy}, threads), dx,
+          RunOne(ConvNode("Conv2DBackpropInput", c.spec), {SizesOf(c.input), f, dy}, threads), dx,
           kFloatTolerance, kFloatTolerance);
       ExpectTensorNear(
-          RunOne(ConvNode("Conv2DBackpropFilter", c.spec), {x, Sizes(c.filter), dy}, threads), df,
+          RunOne(ConvNode("Conv2DBackpropFilter", c.spec), {x, SizesOf(c.filter), dy}, threads), df,
           kFloatTolerance, kFloatTolerance);
     }
   }
@@ -229,10 +223,10 @@ TEST(Conv2DBackpropTest, MatchesFiniteDifferencesOfAScalarLoss) {
       return grad;
     };
     ExpectTensorNear(
-        RunOne(ConvNode("Conv2DBackpropInput", c.spec, DT_DOUBLE), {Sizes(c.input), f, dy}),
+        RunOne(ConvNode("Conv2DBackpropInput", c.spec, DT_DOUBLE), {SizesOf(c.input), f, dy}),
         numeric_gradient(x), kDoubleTolerance, kDoubleTolerance);
     ExpectTensorNear(
-        RunOne(ConvNode("Conv2DBackpropFilter", c.spec, DT_DOUBLE), {x, Sizes(c.filter), dy}),
+        RunOne(ConvNode("Conv2DBackpropFilter", c.spec, DT_DOUBLE), {x, SizesOf(c.filter), dy}),
         numeric_gradient(f), kDoubleTolerance, kDoubleTolerance);
   }
 }
@@ -250,7 +244,7 @@ TEST(Conv2DTest, EmptyBatchAndEmptyDepth) {
   ExpectTensorNear(zeros, Zeros(TensorShape({1, 2, 2, 2})));
   // No positions: the filter gradient is zero.
   Tensor df = RunOne(ConvNode("Conv2DBackpropFilter", {.same = true}),
-                     {no_images, Sizes(f.shape()), Tensor(DT_FLOAT, TensorShape({0, 4, 4, 5}))});
+                     {no_images, SizesOf(f.shape()), Tensor(DT_FLOAT, TensorShape({0, 4, 4, 5}))});
   ExpectTensorNear(df, Zeros(f.shape()));
 }
 
@@ -273,14 +267,14 @@ TEST(Conv2DShapeTest, OutputFollowsPaddingArithmetic) {
 }
 
 TEST(Conv2DShapeTest, BackpropShapesComeFromConstantSizes) {
-  const Tensor input_sizes = Sizes(TensorShape({2, 7, 6, 3}));
+  const Tensor input_sizes = SizesOf(TensorShape({2, 7, 6, 3}));
   auto known = InferShapes(
       ConvNode("Conv2DBackpropInput", {.same = true}),
       {PartialTensorShape({4}), PartialTensorShape({3, 2, 3, 4}), PartialTensorShape({2, 7, 6, 4})},
       {&input_sizes});
   ASSERT_TRUE(known.ok()) << known.status();
   EXPECT_EQ((*known)[0], PartialTensorShape({2, 7, 6, 3}));
-  const Tensor filter_sizes = Sizes(TensorShape({3, 2, 3, 4}));
+  const Tensor filter_sizes = SizesOf(TensorShape({3, 2, 3, 4}));
   auto filter = InferShapes(
       ConvNode("Conv2DBackpropFilter", {.same = true}),
       {PartialTensorShape({2, 7, 6, 3}), PartialTensorShape({4}), PartialTensorShape({2, 7, 6, 4})},

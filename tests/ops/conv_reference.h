@@ -1,7 +1,7 @@
 // Direct-loop references for the image-op tests: Conv2D, its two gradients,
 // MaxPool and MaxPoolGrad, written for clarity and independently of the
 // kernels (their own SAME / VALID arithmetic, no im2col), accumulating in
-// double. Also random tensors with a fixed seed, and NhwcToNchw.
+// double. Also random tensors with a fixed seed, SizesOf and NhwcToNchw.
 //
 //   Tensor x = RandomTensor<float>({2, 5, 5, 3}, /*seed=*/1);
 //   Tensor y = RefConv2D<float>(x, filter, {.stride_rows = 2, .same = true});
@@ -212,6 +212,14 @@ Tensor RefMaxPoolGrad(const Tensor& x, const Tensor& dy, const PoolSpec& s) {
     dx[argmax] += dyv(yi);
   });
   return FromDoubles<T>(dx, x.shape());
+}
+
+// The int32 vector of a shape's dimensions (input_sizes, filter_sizes,
+// orig_input_shape).
+inline Tensor SizesOf(const TensorShape& shape) {
+  Tensor t(DT_INT32, TensorShape({shape.dims()}));
+  for (int i = 0; i < shape.dims(); ++i) t.vec<int32_t>()(i) = shape.dim_size(i);
+  return t;
 }
 
 // A [N, H, W, C] tensor as [N, C, H, W] (TensorFlow's image tests make

@@ -22,6 +22,7 @@ using test::MakeNodeDef;
 using test::NhwcToNchw;
 using test::PoolSpec;
 using test::RandomTensor;
+using test::SizesOf;
 using ::testing::HasSubstr;
 
 AttrValueMap PoolAttrs(const PoolSpec& s, DataType dtype, bool nchw) {
@@ -36,12 +37,6 @@ AttrValueMap PoolAttrs(const PoolSpec& s, DataType dtype, bool nchw) {
           {"strides", strides},
           {"padding", s.same ? "SAME" : "VALID"},
           {"data_format", nchw ? "NCHW" : "NHWC"}};
-}
-
-Tensor Sizes(const TensorShape& shape) {
-  Tensor t(DT_INT32, TensorShape({shape.dims()}));
-  for (int i = 0; i < shape.dims(); ++i) t.vec<int32_t>()(i) = shape.dim_size(i);
-  return t;
 }
 
 Tensor RunOne(const std::string& op, const AttrValueMap& attrs, const std::vector<Tensor>& inputs) {
@@ -90,8 +85,8 @@ void ExpectEveryPoolMatchesNhwc(double tolerance) {
     ExpectTensorNear(RunOne("AvgPool", nchw, {NhwcToNchw<T>(x)}),
                      NhwcToNchw<T>(RunOne("AvgPool", nhwc, {x})), tolerance, tolerance);
     ExpectTensorNear(
-        RunOne("AvgPoolGrad", nchw, {Sizes(NhwcToNchw<T>(x).shape()), NhwcToNchw<T>(dy)}),
-        NhwcToNchw<T>(RunOne("AvgPoolGrad", nhwc, {Sizes(c.input), dy})), tolerance, tolerance);
+        RunOne("AvgPoolGrad", nchw, {SizesOf(NhwcToNchw<T>(x).shape()), NhwcToNchw<T>(dy)}),
+        NhwcToNchw<T>(RunOne("AvgPoolGrad", nhwc, {SizesOf(c.input), dy})), tolerance, tolerance);
   }
 }
 
