@@ -3,7 +3,9 @@
 // OpenBLAS; ops/kernels/onednn_conv.h: oneDNN) on ResNet-50's shapes
 // at batch 32, over an intra-op pool of every schedulable CPU, as a
 // training step runs them. Counter: GFLOP (two per multiply-add of the
-// convolution, whatever the method does in addition), shown per second.
+// convolution, whatever the method does in addition), shown per second. The
+// label names oneDNN's algorithm (Winograd for the 3x3 stride-1 windows;
+// MINITF_ONEDNN_WINOGRAD=0 keeps them direct).
 //
 //   build/bin/bench_cpu_conv --benchmark_min_time=1
 #include <algorithm>
@@ -99,6 +101,7 @@ void BM_Conv(benchmark::State& state, Direction direction) {
       state.SkipWithError(std::string(bytes.status().message()).c_str());
       return;
     }
+    state.SetLabel(conv.winograd() ? "oneDNN Winograd" : "oneDNN direct");
     std::vector<float> workspace(*bytes / sizeof(float) + 16);
     void* aligned = workspace.data();
     size_t space = workspace.size() * sizeof(float);

@@ -241,25 +241,27 @@ class Conv2DBackpropFilterOp : public Conv2DOpBase<Device> {
 // (onednn_conv.h), with the workspace it asks for; nullopt: not taken (the
 // caller uses im2col).
 template <typename T>
-std::optional<absl::Status> TryOneDnn(OpKernelContext* ctx, functor::OneDnnConv::Direction direction,
+std::optional<absl::Status> TryOneDnn(OpKernelContext* ctx,
+                                      functor::OneDnnConv::Direction direction,
                                       const functor::Conv2DGeometry& g, const T* a, const T* b,
                                       T* out) {
   if constexpr (!std::is_same_v<T, float>) {
     return std::nullopt;
   } else {
     if (!functor::OneDnnEnabled()) return std::nullopt;
-    functor::OneDnnConv conv(direction, g);
-    const absl::StatusOr<int64_t> bytes = conv.WorkspaceBytes();
-    if (absl::IsUnimplemented(bytes.status())) {
-      VLOG(1, "{}: {}; im2col instead", ctx->op_kernel().name(), bytes.status().message());
+    const absl::StatusOr<std::shared_ptr<const functor::OneDnnConv>> conv =
+        functor::SharedOneDnnConv(direction, g);
+    if (absl::IsUnimplemented(conv.status())) {
+      VLOG(1, "{}: {}; im2col instead", ctx->op_kernel().name(), conv.status().message());
       return std::nullopt;
     }
-    if (!bytes.ok()) return bytes.status();
+    if (!conv.ok()) return conv.status();
     Tensor workspace;
-    const int64_t floats = (*bytes + sizeof(float) - 1) / static_cast<int64_t>(sizeof(float));
+    const int64_t floats =
+        ((*conv)->workspace_bytes() + sizeof(float) - 1) / static_cast<int64_t>(sizeof(float));
     MINITF_RETURN_IF_ERROR(ctx->allocate_temp(DT_FLOAT, TensorShape({floats}), &workspace));
-    return conv.Run(ctx->eigen_cpu_device().numThreads(), a, b, out,
-                    floats == 0 ? nullptr : workspace.data<float>());
+    return (*conv)->Run(ctx->eigen_cpu_device().numThreads(), a, b, out,
+                        floats == 0 ? nullptr : workspace.data<float>());
   }
 }
 

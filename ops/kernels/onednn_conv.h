@@ -1,14 +1,29 @@
 // The float NHWC convolution and its two gradients on the host through
 // oneDNN, the library TensorFlow's x86 builds convolve with: JIT kernels for
 // the widest vector unit the processor has (AVX-512, AVX2), chosen when the
-// process runs, working on the tensors' own NHWC layout. The filter (HWIO) is
-// reordered into the layout the chosen kernel wants, in the caller's
-// workspace; so is the filter gradient before it is written back as HWIO.
+// process runs.
+//
+// Algorithm: a 3x3 window of stride and dilation 1 over at least 32 4x4
+// output tiles takes oneDNN's Winograd kernels, F(4x4, 3x3), which multiply
+// 2.25x less and run ResNet-50's 3x3 convolutions about 1.9x faster in every
+// direction on this project's AVX-512 machine (docs/BENCHMARKS.md) at a cost
+// in rounding: within 2e-6 of the largest output, relative, on ResNet-50's
+// sizes. TensorFlow's CPU kernels convolve directly (on a GPU, cuDNN picks
+// Winograd the same way); MINITF_ONEDNN_WINOGRAD=0 (onednn_host.h) keeps
+// every convolution direct. Everything else, and whatever Winograd refuses
+// (a processor without AVX-512, channels it does not block), runs oneDNN's
+// direct kernels.
+//
+// Layouts: the direct kernels work on the tensors' own NHWC layout and
+// reorder the filter (HWIO) into the layout they want; Winograd's reorder all
+// three tensors into its blocked layouts and back. Reorders go through the
+// caller's workspace, the written tensor (the output or a gradient) last.
 //
 //   if (OneDnnEnabled()) {  // onednn_host.h
-//     OneDnnConv conv(OneDnnConv::Direction::kForward, g);
-//     std::vector<uint8_t> workspace(*conv.WorkspaceBytes());
-//     MINITF_RETURN_IF_ERROR(conv.Run(threads, input, filter, output, workspace.data()));
+//     MINITF_ASSIGN_OR_RETURN(std::shared_ptr<const OneDnnConv> conv,
+//                             SharedOneDnnConv(OneDnnConv::Direction::kForward, g));
+//     std::vector<uint8_t> workspace(conv->workspace_bytes());
+//     MINITF_RETURN_IF_ERROR(conv->Run(threads, input, filter, output, workspace.data()));
 //   }
 //
 // When: whenever oneDNN is on (onednn_host.h: unless TF_ENABLE_ONEDNN_OPTS
@@ -58,17 +73,30 @@ class OneDnnConv {
   // uses im2col.
   absl::StatusOr<int64_t> WorkspaceBytes();
 
+  // What WorkspaceBytes() returned, and whether the plan it made is
+  // Winograd's. REQUIRES: WorkspaceBytes() was ok.
+  int64_t workspace_bytes() const;
+  bool winograd() const;
+
   // Computes `out`, overwriting all of it. REQUIRES: WorkspaceBytes() was
   // ok; `workspace` holds that many bytes, 64-byte aligned; no buffer
   // overlaps another; threads >= 1.
-  absl::Status Run(int threads, const float* a, const float* b, float* out, void* workspace);
+  absl::Status Run(int threads, const float* a, const float* b, float* out, void* workspace) const;
+
+  struct Plan;  // Defined in the .cc only.
 
  private:
-  struct Plan;
   Direction direction_;
   Conv2DGeometry g_;
   std::unique_ptr<Plan> plan_;  // Made by WorkspaceBytes.
 };
+
+// The process's plan for one direction and geometry, made on its first use
+// and kept, as TensorFlow's oneDNN kernels keep their primitives (at most
+// 1024; past that the cache starts over); its WorkspaceBytes() was ok.
+// Unimplemented (remembered too) where oneDNN has no kernel: use im2col.
+absl::StatusOr<std::shared_ptr<const OneDnnConv>> SharedOneDnnConv(OneDnnConv::Direction direction,
+                                                                   const Conv2DGeometry& g);
 
 }  // namespace minitf::functor
 

@@ -38,12 +38,30 @@ const std::optional<std::string>& CachedWhyOff() {
 
 }  // namespace
 
-absl::StatusOr<bool> ParseOneDnnOpts(const std::string& value) {
+absl::StatusOr<bool> ParseOnOff(absl::string_view variable, const std::string& value) {
   const std::string lower = absl::AsciiStrToLower(value);
   if (lower == "1" || lower == "true") return true;
   if (lower == "0" || lower == "false") return false;
   return absl::InvalidArgumentError(
-      absl::StrCat("TF_ENABLE_ONEDNN_OPTS=\"", value, "\" is not one of 0, 1, false, true"));
+      absl::StrCat(variable, "=\"", value, "\" is not one of 0, 1, false, true"));
+}
+
+absl::StatusOr<bool> ParseOneDnnOpts(const std::string& value) {
+  return ParseOnOff("TF_ENABLE_ONEDNN_OPTS", value);
+}
+
+bool OneDnnWinogradEnabled() {
+  static const bool on = [] {
+    const std::optional<std::string> value = GetEnv("MINITF_ONEDNN_WINOGRAD");
+    if (!value.has_value()) return true;
+    const absl::StatusOr<bool> parsed = ParseOnOff("MINITF_ONEDNN_WINOGRAD", *value);
+    if (!parsed.ok()) {
+      LOG(ERROR, "{}; Winograd stays on (the default)", parsed.status().message());
+      return true;
+    }
+    return *parsed;
+  }();
+  return on;
 }
 
 bool OneDnnEnabled() { return !CachedWhyOff().has_value(); }

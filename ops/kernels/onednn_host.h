@@ -22,6 +22,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 
 namespace minitf::functor {
 
@@ -31,9 +32,17 @@ bool OneDnnEnabled();
 // Why not, when !OneDnnEnabled() ("TF_ENABLE_ONEDNN_OPTS=0", ...); "" else.
 std::string WhyOneDnnOff();
 
-// A TF_ENABLE_ONEDNN_OPTS value: 1 or true (in any case) is on, 0 or false
-// off; InvalidArgument naming the variable otherwise.
+// The value of a switch in the environment: 1 or true (in any case) is on,
+// 0 or false off; InvalidArgument naming `variable` and the value otherwise.
+absl::StatusOr<bool> ParseOnOff(absl::string_view variable, const std::string& value);
+
+// ParseOnOff of a TF_ENABLE_ONEDNN_OPTS value.
 absl::StatusOr<bool> ParseOneDnnOpts(const std::string& value);
+
+// Whether the 3x3 stride-1 float convolutions may take oneDNN's Winograd
+// kernels (onednn_conv.h): on unless MINITF_ONEDNN_WINOGRAD is 0 or false
+// (read once; a value that is not a boolean is logged, the default kept).
+bool OneDnnWinogradEnabled();
 
 // "oneDNN 2.6.3, up to avx512": the library and the widest vector unit its
 // kernels may use (the processor's, capped by MINITF_MAX_CPU_ISA).

@@ -120,7 +120,7 @@ profile)
     "$dir/log" || fail "no line naming the products' libraries: $(grep '^host matrix' "$dir/log")"
   grep -Eq "^host loops: (baseline|avx2|avx512) \(the processor has (baseline|avx2|avx512)\)$" \
     "$dir/log" || fail "no line naming the host loops' width"
-  grep -Eq "^host convolutions: oneDNN [0-9]+\.[0-9]+\.[0-9]+, up to (avx512|avx2)$" "$dir/log" ||
+  grep -Eq "^host convolutions: oneDNN [0-9]+\.[0-9]+\.[0-9]+, up to (avx512; Winograd for 3x3 stride 1|avx2)$" "$dir/log" ||
     fail "no line naming oneDNN: $(grep '^host convolutions' "$dir/log")"
   # MINITF_VLOG=1 prints the verbose lines (the GPU device's creation among
   # them) though the program's own threshold is warn.
