@@ -1,10 +1,13 @@
-// Kernels: Softmax and LogSoftmax on CPU (float, double), and Softmax on
+// Kernels: Softmax and LogSoftmax on CPU (float, double; row by row over the
+// intra-op pool), and Softmax on
 // CUDA GPUs (float, softmax_ops_gpu.cu), over the last dimension.
 //
 // Each row is shifted by its maximum before exponentiating, so large logits
 // do not overflow: softmax(x) = exp(x - max x) / sum(exp(x - max x)) and
 // log_softmax(x) = (x - max x) - log(sum(exp(x - max x))). The row sums
 // add in SumAccumulator<T> (double for float), on CUDA too.
+#include <cmath>
+
 #include "ops/kernels/softmax_ops_common.h"
 #include "ops/kernels/sum_accumulator.h"
 #include "runtime/kernel_registry.h"
@@ -41,34 +44,36 @@ class SoftmaxOp : public OpKernel {
   }
 };
 
+// Row by row over the intra-op pool: each row's maximum, its shifted
+// exponentials and their sum, then the row scaled (or shifted by the sum's
+// log), all while the row is in cache.
 template <typename T, bool kLog>
 struct CpuSoftmax {
   static absl::Status Launch(OpKernelContext* ctx, const Tensor& logits, int64_t rows,
                              int64_t classes, Tensor* softmax) {
-    const auto& device = ctx->eigen_cpu_device();
-    auto in = logits.shaped<T, 2>({rows, classes});
-    auto out = softmax->shaped<T, 2>({rows, classes});
-
-    // Per-row reductions come back as [rows]; seen as [rows, 1] and repeated
-    // across the classes they line up with the [rows, classes] input.
-    const Eigen::array<Eigen::DenseIndex, 1> along_classes = {1};
-    const Eigen::DSizes<Eigen::DenseIndex, 2> rows_by_one(rows, 1);
-    const Eigen::DSizes<Eigen::DenseIndex, 2> one_by_classes(1, classes);
-    Eigen::Tensor<T, 1, Eigen::RowMajor> row_max(rows);
-    row_max.device(device) = in.maximum(along_classes);
-    // `out` may share `in`'s buffer: each element is read before it is written.
+    using Row = Eigen::Array<T, Eigen::Dynamic, 1>;
     using Acc = SumAccumulator<T>;
-    Eigen::Tensor<T, 1, Eigen::RowMajor> row_sum(rows);
-    if constexpr (kLog) {
-      out.device(device) = in - row_max.reshape(rows_by_one).broadcast(one_by_classes);
-      row_sum.device(device) =
-          out.exp().template cast<Acc>().sum(along_classes).log().template cast<T>();
-      out.device(device) = out - row_sum.reshape(rows_by_one).broadcast(one_by_classes);
-    } else {
-      out.device(device) = (in - row_max.reshape(rows_by_one).broadcast(one_by_classes)).exp();
-      row_sum.device(device) = out.template cast<Acc>().sum(along_classes).template cast<T>();
-      out.device(device) = out / row_sum.reshape(rows_by_one).broadcast(one_by_classes);
-    }
+    const T* in = logits.data<T>();
+    T* out = softmax->data<T>();
+    // `out` may share `in`'s buffer: each row is read before it is written.
+    const auto rows_in = [&](int64_t begin, int64_t end) {
+      for (int64_t r = begin; r < end; ++r) {
+        const Eigen::Map<const Row> x(in + r * classes, classes);
+        Eigen::Map<Row> y(out + r * classes, classes);
+        const T max = x.maxCoeff();
+        if constexpr (kLog) {
+          y = x - max;
+          const T log_sum = static_cast<T>(std::log(y.exp().template cast<Acc>().sum()));
+          y -= log_sum;
+        } else {
+          y = (x - max).exp();
+          y /= static_cast<T>(y.template cast<Acc>().sum());
+        }
+      }
+    };
+    const double bytes = static_cast<double>(classes * sizeof(T));
+    ctx->eigen_cpu_device().parallelFor(
+        rows, Eigen::TensorOpCost(2 * bytes, bytes, 30.0 * static_cast<double>(classes)), rows_in);
     return absl::OkStatus();
   }
 };

@@ -1,7 +1,9 @@
 // Tests of the nn ops: MatMul, BiasAdd, L2Loss, Relu, ReluGrad, Sigmoid, Tanh,
 // Softmax and SparseSoftmaxCrossEntropyWithLogits: kernels against
 // hand-computed values, shape functions, errors, and the graph builders.
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -311,6 +313,51 @@ TEST(SoftmaxTest, IsStableForLargeLogits) {
   Tensor out = RunOne(MakeNodeDef("sm", "Softmax", {{"T", DT_FLOAT}}),
                       {Matrix({1000, 1000, -1000, 1000}, 2, 2)});
   ExpectTensorNear(out, Matrix({0.5f, 0.5f, 0, 1}, 2, 2));
+}
+
+// Many rows, split over the runner's two threads, against the definition in
+// double: rows of random logits over [-20, 20], and a row of -infinity but
+// one (those classes get 0, or -infinity from LogSoftmax, as in
+// TensorFlow). Softmax's rows sum to 1.
+TEST(SoftmaxTest, ManyRowsMatchTheDefinitionInDouble) {
+  const int64_t rows = 211, classes = 37;
+  std::vector<float> logits(rows * classes);
+  uint32_t state = 12345;
+  for (float& v : logits) {
+    state = state * 1664525u + 1013904223u;
+    v = -20.0f + 40.0f * static_cast<float>(state >> 8) / static_cast<float>(1 << 24);
+  }
+  for (int64_t j = 1; j < classes; ++j) logits[5 * classes + j] = -INFINITY;
+  const Tensor input =
+      Tensor::FromVector<float>(std::vector<float>(logits), TensorShape({rows, classes}));
+  const Tensor softmax = RunOne(MakeNodeDef("sm", "Softmax", {{"T", DT_FLOAT}}), {input});
+  const Tensor log_softmax = RunOne(MakeNodeDef("lsm", "LogSoftmax", {{"T", DT_FLOAT}}), {input});
+  ASSERT_EQ(softmax.NumElements(), rows * classes);
+  ASSERT_EQ(log_softmax.NumElements(), rows * classes);
+  for (int64_t r = 0; r < rows; ++r) {
+    const float* x = logits.data() + r * classes;
+    double max = x[0];
+    for (int64_t j = 1; j < classes; ++j) max = std::max(max, static_cast<double>(x[j]));
+    double sum = 0;
+    for (int64_t j = 0; j < classes; ++j) sum += std::exp(x[j] - max);
+    double row_total = 0;
+    for (int64_t j = 0; j < classes; ++j) {
+      const double p = std::exp(x[j] - max) / sum;
+      const double log_p = (x[j] - max) - std::log(sum);
+      const float got = softmax.data<float>()[r * classes + j];
+      const float got_log = log_softmax.data<float>()[r * classes + j];
+      ASSERT_NEAR(got, p, 1e-6 * p + 1e-12) << "Softmax row " << r << ", class " << j;
+      if (std::isinf(log_p)) {
+        EXPECT_EQ(got_log, -INFINITY) << "LogSoftmax row " << r << ", class " << j;
+      } else {
+        ASSERT_NEAR(got_log, log_p, 1e-6 * (1 + std::abs(log_p)))
+            << "LogSoftmax row " << r << ", class " << j;
+      }
+      row_total += got;
+    }
+    EXPECT_NEAR(row_total, 1.0, 1e-5) << "row " << r;
+  }
+  EXPECT_EQ(softmax.data<float>()[5 * classes], 1.0f);
 }
 
 TEST(SoftmaxTest, RejectsScalars) {
