@@ -1,6 +1,6 @@
 // Kernels: Softmax and LogSoftmax on CPU (float, double; row by row over the
-// intra-op pool), and Softmax on
-// CUDA GPUs (float, softmax_ops_gpu.cu), over the last dimension.
+// intra-op pool), and Softmax on CUDA GPUs (float, softmax_ops_gpu.cu), over
+// the last dimension.
 //
 // Each row is shifted by its maximum before exponentiating, so large logits
 // do not overflow: softmax(x) = exp(x - max x) / sum(exp(x - max x)) and
