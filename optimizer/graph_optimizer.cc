@@ -8,6 +8,7 @@
 #include "optimizer/constant_folding.h"
 #include "optimizer/convert_pow.h"
 #include "optimizer/dependency_optimizer.h"
+#include "optimizer/div_to_reciprocal_mul.h"
 #include "optimizer/graph_dump.h"
 #include "optimizer/optimizer_cse.h"
 #include "optimizer/remapper.h"
@@ -39,6 +40,9 @@ absl::Status GraphOptimizer::OptimizeOn(Device* host, Graph* graph) const {
       // The folded values tell shape functions more (a Sum's axes).
       if (folded) MINITF_RETURN_IF_ERROR(RefineShapes(graph));
     }
+    // Grappler's constant folding strength-reduces a division by a constant
+    // (TensorFlow's GraphOptimizer does not).
+    if (rewrite.On(rewrite.constant_folding)) changed |= ReduceDivToReciprocalMul(graph, nullptr);
     if (rewrite.On(rewrite.arithmetic_optimization)) {
       changed |= SimplifyArithmetic(graph, nullptr);
       changed |= ConvertPow(graph, nullptr);
