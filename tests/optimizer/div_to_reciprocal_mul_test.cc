@@ -164,7 +164,9 @@ TEST(DivToReciprocalMulTest, ValuesAreTheQuotientsToARounding) {
       } else if (std::abs(quotient) >= std::numeric_limits<float>::min()) {
         EXPECT_NEAR(product, quotient, 1.2e-7f * std::abs(quotient)) << j;
       }
-      if (!std::isnan(quotient)) EXPECT_EQ(std::signbit(product), std::signbit(quotient)) << j;
+      if (!std::isnan(quotient)) {
+        EXPECT_EQ(std::signbit(product), std::signbit(quotient)) << j;
+      }
     }
   }
   ASSERT_EQ(results[1].back().NumElements(), 5);
