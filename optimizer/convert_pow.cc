@@ -5,7 +5,6 @@
 #include <utility>
 #include <vector>
 
-#include "absl/strings/str_cat.h"
 #include "optimizer/node_rules.h"
 #include "runtime/types.h"
 
@@ -64,17 +63,6 @@ NodeDef OpDef(const std::string& op, DataType type) {
   return def;
 }
 
-// "<scope>/ArithmeticOptimizer/ConvertPow_<name>_inner", made unique.
-std::string InnerName(const Graph& graph, const std::string& pow_name) {
-  const size_t slash = pow_name.rfind('/');
-  const std::string scope = slash == std::string::npos ? "" : pow_name.substr(0, slash + 1);
-  const std::string base = absl::StrCat(scope, "ArithmeticOptimizer/ConvertPow_",
-                                        pow_name.substr(scope.size()), "_inner");
-  std::string name = base;
-  for (int i = 1; graph.FindNode(name) != nullptr; ++i) name = absl::StrCat(base, "_", i);
-  return name;
-}
-
 // Replaces `pow` (whose exponent is k) as the header says; false when it
 // stays.
 bool Convert(Graph* graph, Node* pow, double k) {
@@ -92,7 +80,8 @@ bool Convert(Graph* graph, Node* pow, double k) {
   Node* inner = nullptr;
   if (k == 3) {
     NodeDef square = OpDef("Square", type);
-    square.name = InnerName(*graph, pow->name());
+    square.name =
+        OptimizedNodeName(*graph, pow->name(), "ArithmeticOptimizer", "ConvertPow_", "_inner");
     square.device = pow->requested_device();
     absl::StatusOr<Node*> added = graph->AddNode(std::move(square));
     if (!added.ok()) return false;

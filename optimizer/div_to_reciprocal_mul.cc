@@ -5,7 +5,6 @@
 #include <utility>
 #include <vector>
 
-#include "absl/strings/str_cat.h"
 #include "optimizer/node_rules.h"
 #include "runtime/types.h"
 
@@ -27,17 +26,6 @@ std::optional<Tensor> Reciprocals(const Tensor& c) {
   }
 }
 
-// "<scope>/ConstantFolding/<name>_recip", made unique.
-std::string ReciprocalName(const Graph& graph, const std::string& div_name) {
-  const size_t slash = div_name.rfind('/');
-  const std::string scope = slash == std::string::npos ? "" : div_name.substr(0, slash + 1);
-  const std::string base =
-      absl::StrCat(scope, "ConstantFolding/", div_name.substr(scope.size()), "_recip");
-  std::string name = base;
-  for (int i = 1; graph.FindNode(name) != nullptr; ++i) name = absl::StrCat(base, "_", i);
-  return name;
-}
-
 // Replaces `div` as the header says; false when it stays.
 bool Reduce(Graph* graph, Node* div) {
   const Edge* x = DataInput(*div, 0);
@@ -51,7 +39,7 @@ bool Reduce(Graph* graph, Node* div) {
   mul.attr["T"] = div->output_type(0);
   if (!HasKernel(mul, device)) return false;
   NodeDef constant;
-  constant.name = ReciprocalName(*graph, div->name());
+  constant.name = OptimizedNodeName(*graph, div->name(), "ConstantFolding", "", "_recip");
   constant.op = "Const";
   constant.device = div->requested_device();
   constant.attr["dtype"] = reciprocals->dtype();

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "platform/status_macros.h"
 #include "runtime/kernel_registry.h"
 #include "runtime/types.h"
@@ -108,6 +109,18 @@ void Reconnect(Graph* graph, Node* node, absl::Span<const Reader> readers) {
       graph->AddEdge(node, r.output, r.dst, r.input);
     }
   }
+}
+
+std::string OptimizedNodeName(const Graph& graph, const std::string& name,
+                              absl::string_view optimizer, absl::string_view prefix,
+                              absl::string_view suffix) {
+  const size_t slash = name.rfind('/');
+  const std::string scope = slash == std::string::npos ? "" : name.substr(0, slash + 1);
+  const std::string base =
+      absl::StrCat(scope, optimizer, "/", prefix, name.substr(scope.size()), suffix);
+  std::string unique = base;
+  for (int i = 1; graph.FindNode(unique) != nullptr; ++i) unique = absl::StrCat(base, "_", i);
+  return unique;
 }
 
 absl::StatusOr<Node*> ReplaceNode(Graph* graph, Node* n, NodeDef def,

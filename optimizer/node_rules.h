@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "runtime/graph.h"
 
@@ -40,6 +41,14 @@ std::string DeviceTypeOf(const std::string& device);
 // platform, or on a GPU one for SimGPU and, in a build with CUDA's kernels,
 // one for CUDA; false when the name is empty (an unplaced graph).
 bool HasKernel(const NodeDef& def, const std::string& device);
+
+// The name Grappler gives a node its optimizer adds for `name`:
+// "<scope>/<optimizer>/<prefix><base><suffix>", scope and base being the
+// parts of `name` before and after its last '/', made unique in `graph` with
+// "_1", "_2", ... ("a/b" -> "a/ConstantFolding/b_recip").
+std::string OptimizedNodeName(const Graph& graph, const std::string& name,
+                              absl::string_view optimizer, absl::string_view prefix,
+                              absl::string_view suffix);
 
 // An output of a node, as a replacement's input.
 struct OutputRef {

@@ -21,11 +21,7 @@ namespace {
 using test::ToGraph;
 using test::CountOps;
 using test::InputOf;
-
-std::string OpOf(const Graph& graph, const std::string& name) {
-  const Node* n = graph.FindNode(name);
-  return n == nullptr ? "" : n->type_string();
-}
+using test::OpOf;
 
 Output Known(const Scope& root, const std::string& name, PartialTensorShape shape) {
   return ops::Placeholder(root.WithOpName(name), DT_FLOAT, {.shape = std::move(shape)});

@@ -27,15 +27,11 @@ namespace minitf {
 namespace {
 
 using test::InputOf;
+using test::OpOf;
 using test::kCpu;
 using test::kGpu;
 using test::RunUnoptimizedAndOptimized;
 using test::ToPlacedGraph;
-
-std::string OpOf(const Graph& graph, const std::string& name) {
-  const Node* n = graph.FindNode(name);
-  return n == nullptr ? "" : n->type_string();
-}
 
 Output Pair(const Scope& root, const std::string& name, float a, float b) {
   return ops::Const(root.WithOpName(name), Tensor::FromVector<float>({a, b}, TensorShape({1, 2})));

@@ -24,15 +24,11 @@ namespace minitf {
 namespace {
 
 using test::InputOf;
+using test::OpOf;
 using test::kCpu;
 using test::kGpu;
 using test::RunUnoptimizedAndOptimized;
 using test::ToPlacedGraph;
-
-std::string OpOf(const Graph& graph, const std::string& name) {
-  const Node* n = graph.FindNode(name);
-  return n == nullptr ? "" : n->type_string();
-}
 
 const Tensor& ValueOf(const Node& constant) { return constant.def().attr.at("value").tensor(); }
 

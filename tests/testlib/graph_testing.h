@@ -1,5 +1,5 @@
 // Small helpers for tests of graph passes: a Scope's graph as a Graph, the
-// count of an op's nodes, the node feeding an input.
+// count of an op's nodes, a node's op, the node feeding an input.
 #ifndef MINITF_TESTS_TESTLIB_GRAPH_TESTING_H_
 #define MINITF_TESTS_TESTLIB_GRAPH_TESTING_H_
 
@@ -24,6 +24,12 @@ inline int CountOps(const Graph& graph, const std::string& op) {
   int count = 0;
   for (const Node* n : graph.op_nodes()) count += n->type_string() == op;
   return count;
+}
+
+// The op of node `name`, or "" when there is none.
+inline std::string OpOf(const Graph& graph, const std::string& name) {
+  const Node* n = graph.FindNode(name);
+  return n == nullptr ? "" : n->type_string();
 }
 
 // The node feeding data input `i` of `name`; null (and a failure when
