@@ -15,6 +15,7 @@
 #include <optional>
 #include <type_traits>
 
+#include "ops/kernels/cpu_broadcast_rows.h"
 #include "ops/kernels/cpu_elementwise_loops.h"
 #include "ops/kernels/cwise_ops_common.h"
 #include "platform/logging.h"
@@ -276,6 +277,12 @@ struct CpuBinary {
       }
       const auto ys = xf.constant(yf(0));
       out.device(d) = Fn::template Apply<T>(xf, ys);
+    } else if (const std::optional<functor::BroadcastRows> rows = functor::BroadcastRowsOf(bcast);
+               rows.has_value()) {
+      // Each row a flat expression: Eigen's broadcast of such a view copies
+      // the repeated operand into blocks first (cpu_broadcast_rows.h).
+      const auto combine = [](const auto& a, const auto& b) { return Fn::template Apply<T>(a, b); };
+      functor::CombineRows<T>(d, *rows, x.data<T>(), y.data<T>(), z->data<T>(), combine);
     } else {
       EvaluateBroadcast<T, Fn>(d, bcast, x, y, z);
     }
