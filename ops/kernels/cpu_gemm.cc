@@ -121,6 +121,13 @@ void GemmUsing(GemmLibrary library, const Eigen::ThreadPoolDevice* device,
   const bool by_rows = args.m >= args.n;
   const int64_t extent = by_rows ? args.m : args.n;
   const int64_t blocks = std::min(shards, extent);
+  // The blocks run on the pool's threads, the calling thread waiting: were
+  // it to compute a block too, two products running side by side (the
+  // gradients of one layer, on two inter-op threads) would keep one thread
+  // more than the pool has on the cores, each block sliced in time with
+  // another and losing its cache. A caller that is one of the pool's own
+  // threads takes the last block: its core would idle otherwise.
+  const bool caller_computes = device->currentThreadId() >= 0;
   Eigen::Barrier done(static_cast<unsigned>(blocks));
   for (int64_t b = 0; b < blocks; ++b) {
     const int64_t begin = extent * b / blocks;
@@ -129,8 +136,8 @@ void GemmUsing(GemmLibrary library, const Eigen::ThreadPoolDevice* device,
       Blas(library, by_rows ? Rows(args, begin, end) : Columns(args, begin, end));
       done.Notify();
     };
-    if (b + 1 == blocks) {
-      run();  // The calling thread takes the last block.
+    if (caller_computes && b + 1 == blocks) {
+      run();
     } else {
       device->enqueueNoNotification(run);
     }

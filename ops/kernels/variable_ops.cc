@@ -311,11 +311,22 @@ struct CpuScatter : HostIndexCheck {
     T* out = var->flat<T>().data();
     const T* in = updates.flat<T>().data();
     const bool scalar = updates.dims() == 0;
-    for (size_t i = 0; i < rows->size(); ++i) {
-      T* row = out + (*rows)[i] * row_size;
-      const T* update = scalar ? in : in + static_cast<int64_t>(i) * row_size;
-      for (int64_t k = 0; k < row_size; ++k) row[k] += update[scalar ? 0 : k];
-    }
+    const int64_t count = static_cast<int64_t>(rows->size());
+    // Each thread takes a range of columns in every row, so a row named
+    // twice is never updated by two threads at once, and each element gets
+    // its additions in the order of the indices, whatever the split.
+    const Eigen::TensorOpCost cost(2.0 * count * sizeof(T), count * sizeof(T), count);
+    ctx->eigen_cpu_device().parallelFor(row_size, cost, [&](Eigen::Index begin, Eigen::Index end) {
+      for (int64_t i = 0; i < count; ++i) {
+        T* row = out + (*rows)[i] * row_size;
+        if (scalar) {
+          for (int64_t k = begin; k < end; ++k) row[k] += in[0];
+        } else {
+          const T* update = in + i * row_size;
+          for (int64_t k = begin; k < end; ++k) row[k] += update[k];
+        }
+      }
+    });
     return absl::OkStatus();
   }
 };

@@ -136,6 +136,20 @@ TEST_F(CpuGemmTest, FloatThroughOneDnnMatchesTheTripleLoopOnOneThreadAndOnAPool)
   }
 }
 
+// A product asked for by one of the pool's own threads (the blocks of a
+// caller outside the pool run on the pool alone; this caller takes one).
+TEST_F(CpuGemmTest, ProductsFromThePoolsOwnThreadsAreComplete) {
+  Eigen::Barrier done(1);
+  pool_.Schedule([&] {
+    EXPECT_GE(device_.currentThreadId(), 0);
+    for (const Case<float>& c : Cases<float>()) {
+      ExpectProduct<float>(GemmLibrary::kOpenBlas, &device_, c, 1e-4f);
+    }
+    done.Notify();
+  });
+  done.Wait();
+}
+
 TEST_F(CpuGemmTest, DoubleMatchesTheTripleLoopOnOneThreadAndOnAPool) {
   for (const Case<double>& c : Cases<double>()) {
     ExpectProduct<double>(GemmLibrary::kOpenBlas, nullptr, c, 1e-12);

@@ -136,6 +136,33 @@ TEST(ScatterAddTest, AddsRowsInPlaceRepeatsAccumulate) {
   ExpectTensorEqual(ref.tensor, Tensor::FromVector<int64_t>({1, 102, 3, 104}));
 }
 
+// An embedding table's update, as BERT's Adam makes it: rows wide enough
+// that the columns are split over the pool's threads, a row named many
+// times. Each element gets its additions in the order of the indices, so
+// the table is the sequential loop's to the bit.
+TEST(ScatterAddTest, WideRowsSplitOverThreadsAddInIndexOrder) {
+  constexpr int64_t kRows = 50, kCols = 3000, kUpdates = 400;
+  std::vector<float> table(kRows * kCols), values(kUpdates * kCols);
+  std::vector<int32_t> indices(kUpdates);
+  for (int64_t i = 0; i < kRows * kCols; ++i) table[i] = 0.001f * static_cast<float>(i % 977);
+  for (int64_t i = 0; i < kUpdates * kCols; ++i) values[i] = 1.0f / static_cast<float>(1 + i % 131);
+  for (int64_t i = 0; i < kUpdates; ++i) indices[i] = static_cast<int32_t>((i * 7) % 13);
+  std::vector<float> want = table;
+  for (int64_t i = 0; i < kUpdates; ++i) {
+    for (int64_t k = 0; k < kCols; ++k) want[indices[i] * kCols + k] += values[i * kCols + k];
+  }
+  KernelRunner runner(
+      MakeNodeDef("scatter", "ScatterAdd", {{"T", DT_FLOAT}, {"Tindices", DT_INT32}}),
+      /*intra_op_threads=*/4);
+  RefSlot ref;
+  ref.tensor = Tensor::FromVector<float>(table, TensorShape({kRows, kCols}));
+  Tensor rows = Tensor::FromVector<int32_t>(indices, TensorShape({kUpdates}));
+  Tensor updates = Tensor::FromVector<float>(values, TensorShape({kUpdates, kCols}));
+  auto out = runner.RunWithValues({ref.value(), Value(&rows), Value(&updates)});
+  ASSERT_TRUE(out.ok()) << out.status();
+  ExpectTensorEqual(ref.tensor, Tensor::FromVector<float>(want, TensorShape({kRows, kCols})));
+}
+
 TEST(ScatterAddTest, BadIndexOrShapeIsInvalidArgumentAndChangesNothing) {
   NodeDef def = MakeNodeDef("emb_update", "ScatterAdd", {{"T", DT_FLOAT}, {"Tindices", DT_INT32}});
   def.input = {"emb", "ids", "grads"};
