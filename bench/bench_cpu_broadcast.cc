@@ -10,6 +10,7 @@
 
 #include "benchmark/benchmark.h"
 #include "ops/kernels/cpu_broadcast_rows.h"
+#include "ops/kernels/cwise_ops_common.h"
 #include "ops/util/bcast.h"
 #include "platform/cpu_info.h"
 #include "runtime/threadpool.h"
@@ -55,17 +56,14 @@ BENCHMARK(BM_Rows)->Arg(0)->Arg(1)->Arg(2)->UseRealTime();
 
 template <int N>
 void EigenBroadcast(const BCast& b, const float* x, const float* y, float* z) {
-  Eigen::array<Eigen::DenseIndex, N> xd, yd, xb, yb, zd;
-  for (int i = 0; i < N; ++i) {
-    xd[i] = b.x_reshape()[i];
-    yd[i] = b.y_reshape()[i];
-    xb[i] = b.x_bcast()[i];
-    yb[i] = b.y_bcast()[i];
-    zd[i] = b.result_dims()[i];
-  }
-  const Eigen::TensorMap<Eigen::Tensor<const float, N, Eigen::RowMajor>> xm(x, xd), ym(y, yd);
-  Eigen::TensorMap<Eigen::Tensor<float, N, Eigen::RowMajor>> zm(z, zd);
-  zm.device(Pool().eigen_device()) = xm.broadcast(xb) * ym.broadcast(yb);
+  const Eigen::TensorMap<Eigen::Tensor<const float, N, Eigen::RowMajor>> xm(
+      x, ToEigenArray<N>(b.x_reshape()));
+  const Eigen::TensorMap<Eigen::Tensor<const float, N, Eigen::RowMajor>> ym(
+      y, ToEigenArray<N>(b.y_reshape()));
+  Eigen::TensorMap<Eigen::Tensor<float, N, Eigen::RowMajor>> zm(z,
+                                                                ToEigenArray<N>(b.result_dims()));
+  zm.device(Pool().eigen_device()) =
+      xm.broadcast(ToEigenArray<N>(b.x_bcast())) * ym.broadcast(ToEigenArray<N>(b.y_bcast()));
 }
 
 void BM_EigenBroadcast(benchmark::State& state) {
