@@ -17,7 +17,8 @@
 #   warnings      what the scenario asks for but will not get is said
 #   coordinator   --coordinator tgs: the jobs are steered by a coordinator
 #                 (it finds both, measures the guarantee job alone, then
-#                 resumes the other); coordinator.csv logs it, summary.json
+#                 resumes the other); coordinator.csv logs it, the
+#                 progress lines show the perfControl it set, summary.json
 #                 names the policy; an unknown policy is exit 2
 #                 before the run
 #   processes     --processes: each job a `minitf job` process (its log and
@@ -32,6 +33,8 @@
 #                 opportunistic job's process has CUDA_MPS_CLIENT_PRIORITY=1
 #                 in its environment, the guarantee job's none (not even
 #                 the one colocate was given); summary.json says so
+#   processes_coordinator  --processes --coordinator antman: the progress
+#                 lines show the perfControl each job process says it holds
 #   processes_kill_coordinator  the coordinator process killed with
 #                 SIGKILL: the jobs go on to their end, the summary says
 #                 when the coordinator ended
@@ -181,6 +184,10 @@ coordinator)
   grep -q '^[0-9.]*,b,found,,guarantee' "$csv" || fail "the guarantee job was not found"
   grep -q '^[0-9.]*,a,perfControl,[0-9]*,0,calibrating' "$csv" || fail "no calibration"
   grep -q '^[0-9.]*,a,perfControl,0,[0-9]*,calibrated: b alone at' "$csv" || fail "not resumed"
+  # The progress line printed at 5 s, in the calibration, shows the
+  # perfControl the coordinator gave job a, not the scenario's.
+  grep -q '^\[ *5\.[0-9]/12\.0 s\]  a [0-9.]* steps/s (perf 0)' "$dir/log" ||
+    fail "the progress line at 5 s does not show a's perfControl 0"
   grep -q '"policy": "tgs"' "$out/summary.json" || fail "summary.json does not name the policy"
   "$minitf" colocate "$dir/mlp.json" --coordinator fifo --out "$out" > "$dir/log" 2>&1
   rc=$?
@@ -266,6 +273,18 @@ processes_below_normal)
   [ $rc -eq 0 ] || fail "exit status $rc, want 0"
   grep -q '"below_normal_opportunistic": true' "$out/summary.json" ||
     fail "summary.json does not say the opportunistic jobs were BELOW_NORMAL"
+  ;;
+processes_coordinator)
+  # As `coordinator`, each job and the coordinator a process of its own:
+  # the job processes say which perfControl they hold.
+  "$minitf" colocate "$dir/mlp.json" --processes --coordinator antman --seconds 7 \
+    --out "$out" --no-plots --no-trace > "$dir/log" 2>&1
+  rc=$?
+  [ $rc -eq 0 ] || fail "exit status $rc, want 0"
+  grep -q '^[0-9.]*,a,perfControl,[0-9]*,0,calibrating' "$out/coordinator.csv" ||
+    fail "no calibration"
+  grep -q '^\[ *5\.[0-9]/7\.0 s\]  a [0-9.]* steps/s (perf 0)' "$dir/log" ||
+    fail "the progress line at 5 s does not show a's perfControl 0"
   ;;
 processes_kill_coordinator)
   "$minitf" colocate "$dir/mlp.json" --processes --coordinator antman --seconds 10 \

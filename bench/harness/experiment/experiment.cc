@@ -153,8 +153,10 @@ class Progress {
   Progress(const ExperimentOptions& options, const std::vector<JobSpec>& jobs, double total_s)
       : options_(options), jobs_(jobs), total_s_(total_s) {}
 
+  // `samples`: the jobs' latest, in scenario order. The perfControl shown is
+  // the one a job says it holds (a coordinator's too), else the timeline's.
   void Update(double now_s, const std::vector<std::unique_ptr<ExperimentJob>>& runners,
-              const TimelineDriver& driver) {
+              const TimelineDriver& driver, const std::vector<JobSample>& samples) {
     if (options_.progress == nullptr) return;
     std::vector<int64_t> steps;
     for (const auto& r : runners) steps.push_back(r->steps_done());
@@ -170,7 +172,8 @@ class Progress {
     for (size_t i = 0; i < runners.size(); ++i) {
       const double rate =
           now_s > then_s ? static_cast<double>(steps[i] - then_steps[i]) / (now_s - then_s) : 0;
-      const std::optional<int> perf = driver.config(jobs_[i].name).perf_control;
+      std::optional<int> perf = i < samples.size() ? samples[i].perf_control : std::nullopt;
+      if (!perf.has_value()) perf = driver.config(jobs_[i].name).perf_control;
       line += fmt::format("  {} {:.1f} steps/s (perf {})", jobs_[i].name, rate, perf.value_or(100));
       if (runners[i]->finished()) line += " done";
     }
@@ -517,7 +520,7 @@ absl::Status ExperimentRun::Observe() {
     failure = CoordinatorRound(now_s);
     if (!failure.ok()) break;
     Sample(now_s);
-    progress.Update(now_s, runners_, *driver_);
+    progress.Update(now_s, runners_, *driver_, result_.timeline.back().jobs);
 
     const bool all_finished = std::all_of(runners_.begin(), runners_.end(),
                                           [](const auto& r) { return r->finished(); });

@@ -8,6 +8,7 @@
 #define MINITF_BENCH_HARNESS_JOBS_EXPERIMENT_JOB_H_
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -35,6 +36,9 @@ struct JobSample {
   int64_t device_limit_bytes = 0;
   int64_t host_bytes_in_use = 0;  // VMem's host fallback
   absl::Duration gpu_busy;        // the job's kernels on the engine, so far
+  // The perfControl the job's GPU holds now, whoever set it (the timeline or
+  // a coordinator); unset before the job has said.
+  std::optional<int> perf_control;
 };
 
 class ExperimentJob {

@@ -327,6 +327,22 @@ void JobProcess::ReadStatus() const {
   last_sample_.gpu_busy = absl::Microseconds(IntField(gpu, "gpuBusyUs"));
 }
 
+void JobProcess::ReadConfig() const {
+  // Not the status file's perfControl: the job rewrites that after a step,
+  // and a job held at perfControl 0 takes none.
+  std::error_code error;
+  const std::filesystem::file_time_type written =
+      std::filesystem::last_write_time(options_.config_file, error);
+  if (error || written == config_written_) return;
+  const nlohmann::json config = ReadJson(options_.config_file);
+  if (!config.is_object() || !config.contains("perfControl") ||
+      !config["perfControl"].is_number_integer()) {
+    return;  // Being replaced, or not written yet: read again next time.
+  }
+  config_written_ = written;
+  last_sample_.perf_control = config["perfControl"].get<int>();
+}
+
 bool JobProcess::finished() const {
   MutexLock lock(&mu_);
   return Reap();
@@ -346,6 +362,7 @@ JobSample JobProcess::Sample() const {
     return ended;
   }
   ReadStatus();
+  ReadConfig();
   return last_sample_;
 }
 

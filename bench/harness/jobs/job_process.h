@@ -102,6 +102,9 @@ class JobProcess final : public ExperimentJob {
   // Takes its step count and GPU figures from its statistics file, when the
   // file has changed since last read.
   void ReadStatus() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // The perfControl in the job's config file (the timeline's or a
+  // coordinator's), into last_sample_.
+  void ReadConfig() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Reads its outputs once it has ended.
   void ReadOutputs() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   std::string File(absl::string_view suffix) const;
@@ -124,6 +127,7 @@ class JobProcess final : public ExperimentJob {
   mutable int64_t last_steps_ ABSL_GUARDED_BY(mu_) = 0;
   // When the statistics file last read was written.
   mutable std::filesystem::file_time_type status_written_ ABSL_GUARDED_BY(mu_);
+  mutable std::filesystem::file_time_type config_written_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace minitf::harness

@@ -252,6 +252,10 @@ JobSample JobRunner::Sample() const {
     sample.host_bytes_in_use = vmem->GetVMemStats().host_bytes_in_use;
   }
   sample.gpu_busy = gpu_->ComputeBusyTime();
+  if (const GPUResourceState* resources = GPUResourceManagement::StateOf(session_->action_states());
+      resources != nullptr) {
+    sample.perf_control = resources->perf_control();
+  }
   return sample;
 }
 
