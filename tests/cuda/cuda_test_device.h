@@ -10,6 +10,8 @@
 #ifndef MINITF_TESTS_CUDA_CUDA_TEST_DEVICE_H_
 #define MINITF_TESTS_CUDA_CUDA_TEST_DEVICE_H_
 
+#include <stdlib.h>
+
 #include <algorithm>
 #include <memory>
 #include <random>
@@ -23,6 +25,7 @@
 #include "gtest/gtest.h"
 #include "platform/mutex.h"
 #include "platform/status_macros.h"
+#include "platform/tensor_float_32.h"
 #include "runtime/device_base.h"
 #include "runtime/kernel_registry.h"
 #include "runtime/node_def_util.h"
@@ -36,6 +39,23 @@
 #include "tests/testlib/kernel_runner.h"
 
 namespace minitf::test {
+
+// The CUDA tests compare a GPU's numbers with the CPU's FP32 to rounding, so
+// they run with TF32 off (as TensorFlow's TensorFlowTestCase turns it off),
+// and several share one GPU, so their GPU memory grows on demand. ctest's
+// environment says both (tests/CMakeLists.txt); these say them again for a
+// binary run by hand (compute-sanitizer, cuda-gdb), keeping a
+// TF_FORCE_GPU_ALLOW_GROWTH the caller set. The test of TF32 itself defines
+// MINITF_CUDA_TESTS_KEEP_TF32 before including this header.
+#ifndef MINITF_CUDA_TESTS_KEEP_TF32
+inline const bool kCudaTestsRunInFp32 = [] {
+  EnableTensorFloat32Execution(false);
+  return true;
+}();
+#endif
+inline const bool kCudaTestsGrowGpuMemory = [] {
+  return setenv("TF_FORCE_GPU_ALLOW_GROWTH", "true", /*overwrite=*/0) == 0;
+}();
 
 // CUDA devices the CUDA platform sees (0 without a GPU or driver).
 inline int VisibleCudaDevices() {

@@ -10,6 +10,9 @@
 #include "gtest/gtest.h"
 #include "platform/tensor_float_32.h"
 #include "stream/cuda/cuda_dnn.h"
+
+// TF32 as the process starts: this test's own (tests/cuda/cuda_test_device.h).
+#define MINITF_CUDA_TESTS_KEEP_TF32
 #include "tests/cuda/cuda_test_device.h"
 
 namespace minitf {
