@@ -10,6 +10,7 @@
 #include "optimizer/dependency_optimizer.h"
 #include "optimizer/div_to_reciprocal_mul.h"
 #include "optimizer/graph_dump.h"
+#include "optimizer/layout_optimizer.h"
 #include "optimizer/optimizer_cse.h"
 #include "optimizer/remapper.h"
 #include "platform/logging.h"
@@ -40,6 +41,12 @@ absl::Status GraphOptimizer::OptimizeOn(Device* host, Graph* graph) const {
       // The folded values tell shape functions more (a Sum's axes).
       if (folded) MINITF_RETURN_IF_ERROR(RefineShapes(graph));
     }
+    // The layout after the folding (which makes the shape inputs of the
+    // gradients Consts), before the arithmetic optimizer cancels the
+    // Transposes that meet; in each round, as the other passes turn nodes
+    // into ones an elementwise chain can follow through (a Sum into an
+    // Identity).
+    if (rewrite.On(rewrite.layout_optimizer)) changed |= ConvertNchwToNhwcOnGpu(graph, nullptr);
     // Grappler's constant folding strength-reduces a division by a constant
     // (TensorFlow's GraphOptimizer does not).
     if (rewrite.On(rewrite.constant_folding)) changed |= ReduceDivToReciprocalMul(graph, nullptr);

@@ -8,8 +8,9 @@
 //   GraphOptimizer optimizer(options.config.graph_options, host_cpu);
 //   MINITF_RETURN_IF_ERROR(optimizer.Optimize(graph.get()));
 //
-// Each round runs, in TensorFlow's order, constant folding, the removal of
-// Identity and NoOp nodes that only pass something on, and common
+// Each round runs, in TensorFlow's order, constant folding, the layout
+// (NCHW image nodes on a GPU into NHWC), the arithmetic simplifications, the
+// removal of Identity and NoOp nodes that only pass something on, and common
 // subexpression elimination; rounds repeat until none changes the graph (at
 // most kMaxRounds times).
 #ifndef MINITF_OPTIMIZER_GRAPH_OPTIMIZER_H_

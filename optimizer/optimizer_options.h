@@ -48,6 +48,9 @@ struct RewriterConfig {
   Toggle common_subgraph_elimination = DEFAULT;
   // Nodes that pass a value on unchanged (arithmetic_optimizer.h).
   Toggle arithmetic_optimization = DEFAULT;
+  // NCHW convolution chains on a GPU in NHWC, the layout its kernels compute
+  // in (layout_optimizer.h).
+  Toggle layout_optimizer = DEFAULT;
   // MatMul + BiasAdd (+ activation) into _FusedMatMul, FusedBatchNormV3 +
   // Relu into _FusedBatchNormEx (remapper.h).
   Toggle remapping = DEFAULT;

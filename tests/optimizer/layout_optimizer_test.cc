@@ -1,0 +1,258 @@
+// ConvertNchwToNhwcOnGpu (optimizer/layout_optimizer.h) on the cases of
+// Grappler's generic_layout_optimizer_test, turned around (minitf's GPU
+// kernels compute in NHWC): an NCHW Conv2D, BiasAdd, Relu and MaxPool chain
+// on a GPU becomes NHWC with its window attrs reordered, and after the
+// session's other passes one Transpose stays at each end; a Const
+// input_sizes of Conv2DBackpropInput reordered, a computed one left alone;
+// the CPU's nodes and an image of unknown rank left alone; and through a
+// SimGPU session, a training step of an NCHW network (convolution, bias,
+// batch norm, Relu, max pooling, a residual AddV2, their gradients) gives
+// the same values with the pass as without.
+#include "optimizer/layout_optimizer.h"
+
+#include <cmath>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "ops/cc/gradients.h"
+#include "ops/cc/scope.h"
+#include "ops/standard_ops.h"
+#include "optimizer/graph_optimizer.h"
+#include "runtime/node_def_util.h"
+#include "runtime/step_stats.h"
+#include "session/session.h"
+#include "tests/testlib/graph_testing.h"
+#include "tests/testlib/optimizer_testing.h"
+
+namespace minitf {
+namespace {
+
+using test::CountOps;
+using test::kCpu;
+using test::kGpu;
+using test::ToPlacedGraph;
+
+Tensor Filled(const TensorShape& shape, float scale, int period) {
+  Tensor t(DT_FLOAT, shape);
+  for (int64_t i = 0; i < t.NumElements(); ++i) {
+    t.flat<float>()(i) = scale * static_cast<float>(i % period - period / 2);
+  }
+  return t;
+}
+
+// x [2,3,8,8] NCHW: Conv2D (3x3, 4 filters, SAME), BiasAdd, Relu, MaxPool
+// (2x2, stride 2) into "pool", summed over its channels into "out".
+Scope NchwChain(bool x_shape_known = true) {
+  Scope root = Scope::NewRootScope();
+  auto x = ops::Placeholder(
+      root.WithOpName("x"), DT_FLOAT,
+      {.shape = x_shape_known ? PartialTensorShape({2, 3, 8, 8}) : PartialTensorShape()});
+  auto filter = ops::Const(root.WithOpName("f"), Filled(TensorShape({3, 3, 3, 4}), 0.05f, 9));
+  auto b = ops::Const(root.WithOpName("b"), {0.5f, -0.5f, 0.25f, 0.0f});
+  auto conv = ops::Conv2D(root.WithOpName("conv"), x, filter,
+                          {.strides = {1, 1, 1, 1}, .padding = "SAME", .data_format = "NCHW"});
+  auto sum = ops::BiasAdd(root.WithOpName("ba"), conv, b, {.data_format = "NCHW"});
+  auto relu = ops::Relu(root.WithOpName("relu"), sum);
+  auto pool = ops::MaxPool(
+      root.WithOpName("pool"), relu,
+      {.ksize = {1, 1, 2, 2}, .strides = {1, 1, 2, 2}, .padding = "VALID", .data_format = "NCHW"});
+  ops::Sum(root.WithOpName("out"), pool, {1});
+  return root;
+}
+
+std::string FormatOf(const Graph& g, const std::string& name) {
+  const Node* n = g.FindNode(name);
+  std::string format;
+  if (n == nullptr || !GetNodeAttr(n->def(), "data_format", &format).ok()) return "";
+  return format;
+}
+
+TEST(LayoutOptimizerTest, AnNchwChainOnAGpuBecomesNhwc) {
+  std::unique_ptr<Graph> g = ToPlacedGraph(NchwChain(), kGpu);
+  ASSERT_TRUE(ConvertNchwToNhwcOnGpu(g.get(), nullptr));
+  for (const char* name : {"conv", "ba", "pool"}) EXPECT_EQ(FormatOf(*g, name), "NHWC") << name;
+  std::vector<int64_t> ksize, strides;
+  ASSERT_TRUE(GetNodeAttr(g->FindNode("pool")->def(), "ksize", &ksize).ok());
+  ASSERT_TRUE(GetNodeAttr(g->FindNode("pool")->def(), "strides", &strides).ok());
+  EXPECT_EQ(ksize, (std::vector<int64_t>{1, 2, 2, 1}));
+  EXPECT_EQ(strides, (std::vector<int64_t>{1, 2, 2, 1}));
+  // Into and out of each of the four nodes (the Relu follows).
+  EXPECT_EQ(CountOps(*g, "Transpose"), 8);
+  for (const Node* n : g->op_nodes()) {
+    if (n->type_string() == "Transpose") {
+      EXPECT_EQ(n->assigned_device_name(), kGpu);
+    }
+  }
+  // The pooled value leaves in NCHW.
+  const Node* out = g->FindNode("out");
+  ASSERT_NE(out, nullptr);
+  const Node* back = nullptr;
+  for (const Edge* e : out->in_edges()) {
+    if (!e->IsControlEdge()) back = e->src();
+  }
+  ASSERT_NE(back, nullptr);
+  EXPECT_EQ(back->type_string(), "Transpose");
+}
+
+TEST(LayoutOptimizerTest, TheSessionsPassesLeaveOneTransposeAtEachEnd) {
+  std::unique_ptr<Graph> g = ToPlacedGraph(NchwChain(), kGpu);
+  GraphOptions options;
+  options.rewrite_options.remapping = RewriterConfig::OFF;
+  ASSERT_TRUE(GraphOptimizer(options).Optimize(g.get()).ok());
+  EXPECT_EQ(CountOps(*g, "Transpose"), 2);
+  for (const char* name : {"conv", "ba", "pool"}) EXPECT_EQ(FormatOf(*g, name), "NHWC") << name;
+
+  std::unique_ptr<Graph> off = ToPlacedGraph(NchwChain(), kGpu);
+  options.rewrite_options.layout_optimizer = RewriterConfig::OFF;
+  ASSERT_TRUE(GraphOptimizer(options).Optimize(off.get()).ok());
+  EXPECT_EQ(CountOps(*off, "Transpose"), 0);
+  EXPECT_EQ(FormatOf(*off, "conv"), "NCHW");
+}
+
+TEST(LayoutOptimizerTest, TheCpusNodesAndNhwcNodesStay) {
+  std::unique_ptr<Graph> on_cpu = ToPlacedGraph(NchwChain(), kCpu);
+  EXPECT_FALSE(ConvertNchwToNhwcOnGpu(on_cpu.get(), nullptr));
+  EXPECT_EQ(FormatOf(*on_cpu, "conv"), "NCHW");
+
+  // An image of unknown rank may not be 4-D: the node stays as written (and
+  // fails as it would have); the convolution's output is 4-D, so what reads
+  // it converts.
+  std::unique_ptr<Graph> unknown = ToPlacedGraph(NchwChain(/*x_shape_known=*/false), kGpu);
+  EXPECT_TRUE(ConvertNchwToNhwcOnGpu(unknown.get(), nullptr));
+  EXPECT_EQ(FormatOf(*unknown, "conv"), "NCHW");
+  EXPECT_EQ(FormatOf(*unknown, "ba"), "NHWC");
+
+  Scope root = Scope::NewRootScope();
+  auto x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  auto filter = ops::Const(root.WithOpName("f"), Filled(TensorShape({3, 3, 3, 4}), 0.05f, 9));
+  ops::Conv2D(root.WithOpName("conv"), x, filter, {.strides = {1, 1, 1, 1}, .padding = "SAME"});
+  std::unique_ptr<Graph> nhwc = ToPlacedGraph(root, kGpu);
+  EXPECT_FALSE(ConvertNchwToNhwcOnGpu(nhwc.get(), nullptr));
+}
+
+// Conv2DBackpropInput's input_sizes is in the data_format: a Const one is
+// reordered (a new Const, as the old one may have other readers), a computed
+// one leaves the node as it is.
+TEST(LayoutOptimizerTest, AConstInputSizesIsReorderedAComputedOneIsNot) {
+  for (bool computed : {false, true}) {
+    SCOPED_TRACE(computed ? "computed" : "Const");
+    Scope root = Scope::NewRootScope();
+    auto dy = ops::Placeholder(root.WithOpName("dy"), DT_FLOAT,
+                               {.shape = PartialTensorShape({2, 4, 8, 8})});
+    auto filter = ops::Const(root.WithOpName("f"), Filled(TensorShape({3, 3, 3, 4}), 0.05f, 9));
+    Output sizes = ops::Const(root.WithOpName("sizes"), {2, 3, 8, 8});
+    if (computed) sizes = ops::Identity(root.WithOpName("sizes_read"), sizes);
+    ops::Conv2DBackpropInput(root.WithOpName("dx"), sizes, filter, dy,
+                             {.strides = {1, 1, 1, 1}, .padding = "SAME", .data_format = "NCHW"});
+    std::unique_ptr<Graph> g = ToPlacedGraph(root, kGpu);
+    EXPECT_EQ(ConvertNchwToNhwcOnGpu(g.get(), nullptr), !computed);
+    const Node* dx = g->FindNode("dx");
+    ASSERT_NE(dx, nullptr);
+    EXPECT_EQ(FormatOf(*g, "dx"), computed ? "NCHW" : "NHWC");
+    if (computed) continue;
+    const Edge* in = nullptr;
+    for (const Edge* e : dx->in_edges()) {
+      if (!e->IsControlEdge() && e->dst_input() == 0) in = e;
+    }
+    ASSERT_NE(in, nullptr);
+    Tensor value;
+    ASSERT_TRUE(GetNodeAttr(in->src()->def(), "value", &value).ok());
+    ASSERT_EQ(value.NumElements(), 4);
+    EXPECT_EQ(value.flat<int32_t>()(1), 8);
+    EXPECT_EQ(value.flat<int32_t>()(3), 3);
+  }
+}
+
+// x [2,3,8,8] NCHW on the GPU: Conv2D + BiasAdd, FusedBatchNormV3 in
+// training, Relu, a residual AddV2 with a second convolution of the Relu,
+// MaxPool; the loss's gradients for both filters, the bias and the scale.
+Scope NchwNetwork() {
+  Scope root = Scope::NewRootScope().WithDevice("/device:GPU:0");
+  auto x =
+      ops::Placeholder(root.WithOpName("x"), DT_FLOAT, {.shape = PartialTensorShape({2, 3, 8, 8})});
+  auto f1 = ops::Const(root.WithOpName("f1"), Filled(TensorShape({3, 3, 3, 4}), 0.05f, 9));
+  auto f2 = ops::Const(root.WithOpName("f2"), Filled(TensorShape({3, 3, 4, 4}), 0.03f, 7));
+  auto b = ops::Const(root.WithOpName("b"), {0.5f, -0.5f, 0.25f, 0.0f});
+  auto scale = ops::Const(root.WithOpName("scale"), {1.0f, 0.5f, 2.0f, 1.5f});
+  auto offset = ops::Const(root.WithOpName("offset"), {0.0f, 0.1f, -0.1f, 0.2f});
+  auto empty = ops::Const(root.WithOpName("empty"), Tensor(DT_FLOAT, TensorShape({0})));
+  const ops::Conv2DAttrs same{.strides = {1, 1, 1, 1}, .padding = "SAME", .data_format = "NCHW"};
+  auto conv = ops::Conv2D(root.WithOpName("conv"), x, f1, same);
+  auto sum = ops::BiasAdd(root.WithOpName("ba"), conv, b, {.data_format = "NCHW"});
+  auto bn = ops::FusedBatchNormV3(root.WithOpName("bn"), sum, scale, offset, empty, empty,
+                                  {.data_format = "NCHW"});
+  auto relu = ops::Relu(root.WithOpName("relu"), bn.y);
+  auto conv2 = ops::Conv2D(root.WithOpName("conv2"), relu, f2, same);
+  auto residual = ops::AddV2(root.WithOpName("residual"), conv2, relu);
+  auto pool = ops::MaxPool(
+      root.WithOpName("pool"), residual,
+      {.ksize = {1, 1, 2, 2}, .strides = {1, 1, 2, 2}, .padding = "VALID", .data_format = "NCHW"});
+  auto loss = ops::Sum(root.WithOpName("loss"), ops::Square(root, pool), {0, 1, 2, 3});
+  std::vector<Output> grads;
+  EXPECT_TRUE(
+      AddSymbolicGradients(root, {loss}, {Output(f1), Output(f2), Output(b), Output(scale)}, &grads)
+          .ok())
+      << root.status();
+  for (int i = 0; i < 4; ++i) ops::Identity(root.WithOpName("d" + std::to_string(i)), grads[i]);
+  return root;
+}
+
+struct Step {
+  std::vector<Tensor> fetched;
+  int gpu_transposes = 0;  // Transposes the GPU ran
+  int gpu_nodes = 0;       // nodes the GPU ran
+};
+
+Step RunOnSimGpu(const GraphDef& def, RewriterConfig::Toggle layout) {
+  SessionOptions options;
+  options.config.allow_soft_placement = true;
+  options.config.graph_options.rewrite_options.layout_optimizer = layout;
+  std::unique_ptr<Session> session = *NewSession(options);
+  const absl::Status created = session->Create(def);
+  EXPECT_TRUE(created.ok()) << created;
+  Step step;
+  RunOptions run_options;
+  run_options.trace_level = RunOptions::FULL_TRACE;
+  RunMetadata metadata;
+  const absl::Status s =
+      session->Run(run_options, {{"x", Filled(TensorShape({2, 3, 8, 8}), 0.1f, 13)}},
+                   {"loss", "pool", "d0", "d1", "d2", "d3"}, {}, &step.fetched, &metadata);
+  EXPECT_TRUE(s.ok()) << s;
+  for (const DeviceStepStats& device : metadata.step_stats.dev_stats) {
+    if (device.device.find("GPU") == std::string::npos) continue;
+    for (const NodeExecStats& n : device.node_stats) {
+      ++step.gpu_nodes;
+      if (n.op == "Transpose") ++step.gpu_transposes;
+    }
+  }
+  return step;
+}
+
+TEST(LayoutOptimizerSessionTest, AnNchwNetworkTrainsAsWithoutThePass) {
+  GraphDef def;
+  ASSERT_TRUE(NchwNetwork().ToGraphDef(&def).ok());
+  const Step off = RunOnSimGpu(def, RewriterConfig::OFF);
+  const Step on = RunOnSimGpu(def, RewriterConfig::DEFAULT);
+  ASSERT_EQ(off.fetched.size(), 6u);
+  ASSERT_EQ(on.fetched.size(), 6u);
+  for (size_t i = 0; i < off.fetched.size(); ++i) {
+    SCOPED_TRACE(i);
+    ASSERT_EQ(on.fetched[i].shape(), off.fetched[i].shape());
+    for (int64_t j = 0; j < off.fetched[i].NumElements(); ++j) {
+      const float expected = off.fetched[i].flat<float>()(j);
+      EXPECT_NEAR(on.fetched[i].flat<float>()(j), expected, 1e-4f * (1 + std::abs(expected)));
+    }
+  }
+  // The network ran on the GPU, and with the pass its chain transposed only
+  // at its ends: x in, the pooled value out to the fetch and to the loss,
+  // the loss's gradient in.
+  EXPECT_GT(off.gpu_nodes, 20);
+  EXPECT_EQ(off.gpu_transposes, 0);
+  EXPECT_EQ(on.gpu_transposes, 4);
+}
+
+}  // namespace
+}  // namespace minitf
