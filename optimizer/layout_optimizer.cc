@@ -285,7 +285,7 @@ absl::StatusOr<bool> ConvertFollower(Graph* graph, Node* n,
                                      const std::function<bool(const Node*)>& consider) {
   const std::string& op = n->type_string();
   if (!IsUnaryElementwise(op) && !IsBinaryElementwise(op) && op != "AddN") return false;
-  if (n->num_inputs() == 0 || n->num_outputs() != 1 || !Eligible(*n, consider)) return false;
+  if (n->num_inputs() == 0 || n->num_outputs() != 1 || !OnGpu(*n)) return false;
   bool follows = false;
   std::vector<int> four_d;
   for (int i = 0; i < n->num_inputs(); ++i) {
@@ -299,7 +299,7 @@ absl::StatusOr<bool> ConvertFollower(Graph* graph, Node* n,
       return false;
     }
   }
-  if (!follows) return false;
+  if (!follows || !Eligible(*n, consider)) return false;
   return Convert(graph, n, n->def(), four_d, {}, {0});
 }
 
