@@ -123,6 +123,8 @@ absl::StatusOr<Node*> AddTranspose(Graph* graph, const Node& near, OutputRef in,
   for (int i = 0; i < 4; ++i) perm_value.flat<int32_t>()(i) = perm[i];
   absl::StatusOr<Node*> perm_node = AddConst(graph, near, perm_value, suffix + "_perm");
   if (!perm_node.ok()) return perm_node.status();
+  // In the frame (a loop's) and the cond branch of what it transposes.
+  graph->AddControlEdge(in.node, *perm_node);
   absl::StatusOr<Node*> t = AddBeside(graph, near, TransposeDef(in.node->output_type(in.output)),
                                       suffix, {Permuted(ShapeOf(*in.node, in.output), perm)});
   if (!t.ok()) return t.status();
@@ -228,6 +230,10 @@ absl::StatusOr<bool> Convert(Graph* graph, Node* n, NodeDef def, absl::Span<cons
       absl::StatusOr<Node*> c = AddConst(graph, *n, *nhwc, absl::StrCat("_input", i, "_nhwc"));
       if (!c.ok()) return undo();
       added.push_back(*c);
+      // In the old Const's frame and branch: after what it waited for.
+      for (const Edge* ce : e->src()->in_edges()) {
+        if (ce->IsControlEdge() && ce->src()->IsOp()) graph->AddControlEdge(ce->src(), *c);
+      }
       in = {*c, 0};
     } else if (Contains(to_nhwc, i)) {
       absl::StatusOr<Node*> t =

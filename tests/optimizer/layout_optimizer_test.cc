@@ -7,7 +7,8 @@
 // the CPU's nodes and an image of unknown rank left alone; and through a
 // SimGPU session, a training step of an NCHW network (convolution, bias,
 // batch norm, Relu, max pooling, a residual AddV2, their gradients) gives
-// the same values with the pass as without.
+// the same values with the pass as without, and so does an NCHW
+// convolution in a while loop's body (its Transposes stay in the loop).
 #include "optimizer/layout_optimizer.h"
 
 #include <cmath>
@@ -19,6 +20,7 @@
 #include "gtest/gtest.h"
 #include "ops/cc/gradients.h"
 #include "ops/cc/scope.h"
+#include "ops/cc/while_loop.h"
 #include "ops/standard_ops.h"
 #include "optimizer/graph_optimizer.h"
 #include "runtime/node_def_util.h"
@@ -252,6 +254,66 @@ TEST(LayoutOptimizerSessionTest, AnNchwNetworkTrainsAsWithoutThePass) {
   EXPECT_GT(off.gpu_nodes, 20);
   EXPECT_EQ(off.gpu_transposes, 0);
   EXPECT_EQ(on.gpu_transposes, 4);
+}
+
+// Three times x = Relu(Conv2D(x)) in NCHW, in a while loop on the GPU: the
+// Transposes and their permutations run in the loop's frame.
+TEST(LayoutOptimizerSessionTest, AConvolutionInAWhileLoopRunsAsWithoutThePass) {
+  Scope root = Scope::NewRootScope().WithDevice("/device:GPU:0");
+  auto x =
+      ops::Placeholder(root.WithOpName("x"), DT_FLOAT, {.shape = PartialTensorShape({2, 3, 8, 8})});
+  auto i0 = ops::Const(root.WithOpName("i0"), 0);
+  std::vector<Output> out;
+  ASSERT_TRUE(ops::WhileLoop(
+                  root, {i0, x},
+                  [](const Scope& s, const std::vector<Output>& v, Output* cond) {
+                    *cond = ops::Less(s, v[0], 3);
+                    return s.status();
+                  },
+                  [](const Scope& s, const std::vector<Output>& v, std::vector<Output>* next) {
+                    auto f = ops::Const(s, Filled(TensorShape({3, 3, 3, 3}), 0.04f, 11));
+                    // A loop variable's shape is not known; the image's is.
+                    auto image = ops::Reshape(s, v[1], ops::Const(s, {2, 3, 8, 8}));
+                    auto conv = ops::Conv2D(
+                        s, image, f,
+                        {.strides = {1, 1, 1, 1}, .padding = "SAME", .data_format = "NCHW"});
+                    *next = {ops::Add(s, v[0], 1), ops::Relu(s, conv)};
+                    return s.status();
+                  },
+                  &out)
+                  .ok())
+      << root.status();
+  ops::Identity(root.WithOpName("y"), out[1]);
+  GraphDef def;
+  ASSERT_TRUE(root.ToGraphDef(&def).ok());
+  std::vector<std::vector<Tensor>> results;
+  for (RewriterConfig::Toggle layout : {RewriterConfig::OFF, RewriterConfig::DEFAULT}) {
+    SessionOptions options;
+    options.config.allow_soft_placement = true;
+    options.config.graph_options.rewrite_options.layout_optimizer = layout;
+    std::unique_ptr<Session> session = *NewSession(options);
+    ASSERT_TRUE(session->Create(def).ok());
+    std::vector<Tensor> fetched;
+    RunOptions run_options;
+    run_options.trace_level = RunOptions::FULL_TRACE;
+    RunMetadata metadata;
+    const absl::Status s =
+        session->Run(run_options, {{"x", Filled(TensorShape({2, 3, 8, 8}), 0.1f, 13)}}, {"y"}, {},
+                     &fetched, &metadata);
+    ASSERT_TRUE(s.ok()) << s;
+    results.push_back(fetched);
+    int transposes = 0;
+    for (const DeviceStepStats& device : metadata.step_stats.dev_stats) {
+      for (const NodeExecStats& n : device.node_stats) transposes += n.op == "Transpose";
+    }
+    // Into and out of the convolution, each iteration, with the pass.
+    EXPECT_EQ(transposes, layout == RewriterConfig::OFF ? 0 : 6);
+  }
+  ASSERT_EQ(results[1][0].shape(), results[0][0].shape());
+  for (int64_t j = 0; j < results[0][0].NumElements(); ++j) {
+    const float expected = results[0][0].flat<float>()(j);
+    EXPECT_NEAR(results[1][0].flat<float>()(j), expected, 1e-4f * (1 + std::abs(expected)));
+  }
 }
 
 }  // namespace
