@@ -19,18 +19,6 @@ const absl::flat_hash_set<std::string>& SameShapeMeansSameValue() {
   return *ops;
 }
 
-// A permutation held by a Const, or empty.
-std::vector<int64_t> Permutation(const Node& transpose) {
-  const Tensor* perm = ConstInput(transpose, 1);
-  std::vector<int64_t> out;
-  if (perm == nullptr || perm->dims() != 1) return out;
-  for (int64_t i = 0; i < perm->NumElements(); ++i) {
-    out.push_back(perm->dtype() == DT_INT64 ? perm->flat<int64_t>()(i)
-                                            : perm->flat<int32_t>()(i));
-  }
-  return out;
-}
-
 bool IsIdentityPermutation(const std::vector<int64_t>& perm) {
   for (size_t i = 0; i < perm.size(); ++i) {
     if (perm[i] != static_cast<int64_t>(i)) return false;
@@ -68,11 +56,11 @@ const Edge* PassedOn(const Node& n) {
     return n.input_type(0) == n.output_type(0) ? DataInput(n, 0) : nullptr;
   }
   if (op == "Transpose") {
-    const std::vector<int64_t> perm = Permutation(n);
+    const std::vector<int64_t> perm = ConstIntsInput(n, 1);
     if (IsIdentityPermutation(perm)) return DataInput(n, 0);
     const Edge* in = DataInput(n, 0);
     if (in != nullptr && in->src()->type_string() == "Transpose" &&
-        Cancel(Permutation(*in->src()), perm)) {
+        Cancel(ConstIntsInput(*in->src(), 1), perm)) {
       return DataInput(*in->src(), 0);
     }
     return nullptr;

@@ -1,9 +1,11 @@
 #include "optimizer/layout_optimizer.h"
 
+#include <iterator>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "absl/algorithm/container.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/types/span.h"
@@ -66,13 +68,6 @@ bool IsBinaryElementwise(const std::string& op) {
 
 bool OnGpu(const Node& n) { return DeviceTypeOf(n.assigned_device_name()) == "GPU"; }
 
-bool Contains(absl::Span<const int> values, int v) {
-  for (int x : values) {
-    if (x == v) return true;
-  }
-  return false;
-}
-
 // The shape of `n`'s output `i`, as far as the graph knows it.
 PartialTensorShape ShapeOf(const Node& n, int i) {
   if (i < static_cast<int>(n.output_shapes().size())) return n.output_shapes()[i];
@@ -133,18 +128,18 @@ absl::StatusOr<Node*> AddTranspose(Graph* graph, const Node& near, OutputRef in,
   return *t;
 }
 
-// A 4-element shape in NCHW order, reordered to NHWC; null when `value` is
-// not one.
-std::optional<Tensor> NhwcShape(const Tensor& value) {
-  if (value.dims() != 1 || value.NumElements() != 4) return std::nullopt;
-  Tensor out(value.dtype(), value.shape());
-  for (int i = 0; i < 4; ++i) {
-    if (value.dtype() == DT_INT32) {
-      out.flat<int32_t>()(i) = value.flat<int32_t>()(kToNhwc[i]);
-    } else if (value.dtype() == DT_INT64) {
-      out.flat<int64_t>()(i) = value.flat<int64_t>()(kToNhwc[i]);
+// The 4-element shape in NCHW order that input `i` of `n` is a Const of,
+// reordered to NHWC; null when it is not one.
+std::optional<Tensor> NhwcShapeInput(const Node& n, int i) {
+  const std::vector<int64_t> nchw = ConstIntsInput(n, i);
+  if (nchw.size() != 4) return std::nullopt;
+  const DataType type = ConstInput(n, i)->dtype();
+  Tensor out(type, TensorShape({4}));
+  for (int d = 0; d < 4; ++d) {
+    if (type == DT_INT32) {
+      out.flat<int32_t>()(d) = static_cast<int32_t>(nchw[kToNhwc[d]]);
     } else {
-      return std::nullopt;
+      out.flat<int64_t>()(d) = nchw[kToNhwc[d]];
     }
   }
   return out;
@@ -173,16 +168,8 @@ NodeDef NhwcDef(const NodeDef& def) {
 
 // Whether `n` is a Transpose from NHWC to NCHW (this pass's or another's).
 bool IsBackToNchw(const Node& n) {
-  if (n.type_string() != "Transpose") return false;
-  const Tensor* perm = ConstInput(n, 1);
-  if (perm == nullptr || perm->NumElements() != 4) return false;
-  for (int i = 0; i < 4; ++i) {
-    const int64_t p = perm->dtype() == DT_INT32   ? perm->flat<int32_t>()(i)
-                      : perm->dtype() == DT_INT64 ? perm->flat<int64_t>()(i)
-                                                  : -1;
-    if (p != kToNchw[i]) return false;
-  }
-  return true;
+  return n.type_string() == "Transpose" &&
+         ConstIntsInput(n, 1) == std::vector<int64_t>(std::begin(kToNchw), std::end(kToNchw));
 }
 
 // Gives each reader of `node`'s outputs in `outputs` a Transpose back to
@@ -223,9 +210,8 @@ absl::StatusOr<bool> Convert(Graph* graph, Node* n, NodeDef def, absl::Span<cons
     const Edge* e = DataInput(*n, i);
     if (e == nullptr) return undo();
     OutputRef in{e->src(), e->src_output()};
-    if (Contains(shapes, i)) {
-      const Tensor* value = ConstInput(*n, i);
-      std::optional<Tensor> nhwc = value == nullptr ? std::nullopt : NhwcShape(*value);
+    if (absl::c_linear_search(shapes, i)) {
+      std::optional<Tensor> nhwc = NhwcShapeInput(*n, i);
       if (!nhwc.has_value()) return undo();
       absl::StatusOr<Node*> c = AddConst(graph, *n, *nhwc, absl::StrCat("_input", i, "_nhwc"));
       if (!c.ok()) return undo();
@@ -235,7 +221,7 @@ absl::StatusOr<bool> Convert(Graph* graph, Node* n, NodeDef def, absl::Span<cons
         if (ce->IsControlEdge() && ce->src()->IsOp()) graph->AddControlEdge(ce->src(), *c);
       }
       in = {*c, 0};
-    } else if (Contains(to_nhwc, i)) {
+    } else if (absl::c_linear_search(to_nhwc, i)) {
       absl::StatusOr<Node*> t =
           AddTranspose(graph, *n, in, kToNhwc, absl::StrCat("_input", i, "_to_nhwc"));
       if (!t.ok()) return undo();

@@ -55,6 +55,18 @@ const Tensor* ConstInput(const Node& n, int i) {
   return &it->second.tensor();
 }
 
+std::vector<int64_t> ConstIntsInput(const Node& n, int i) {
+  const Tensor* value = ConstInput(n, i);
+  std::vector<int64_t> out;
+  if (value == nullptr || value->dims() != 1) return out;
+  if (value->dtype() != DT_INT32 && value->dtype() != DT_INT64) return out;
+  for (int64_t k = 0; k < value->NumElements(); ++k) {
+    out.push_back(value->dtype() == DT_INT64 ? value->flat<int64_t>()(k)
+                                             : value->flat<int32_t>()(k));
+  }
+  return out;
+}
+
 bool MayChange(const Node& n) {
   return n.IsOp() && n.op_def() != nullptr && !n.op_def()->is_stateful && !n.IsControlFlow() &&
          !IsFeedFetchOrTransfer(n) && !HasRefInputOrOutput(n);

@@ -33,6 +33,9 @@ const Edge* DataInput(const Node& n, int i);
 
 // The value of data input i when a Const feeds it, else null.
 const Tensor* ConstInput(const Node& n, int i);
+// The values of data input i when a Const of int32 or int64 values, one
+// dimension, feeds it (a permutation, a shape); empty otherwise.
+std::vector<int64_t> ConstIntsInput(const Node& n, int i);
 
 // "CPU" from ".../device:CPU:0"; "" when unplaced.
 std::string DeviceTypeOf(const std::string& device);

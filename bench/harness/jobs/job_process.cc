@@ -50,6 +50,20 @@ nlohmann::json ReadJson(const std::string& path) {
   return nlohmann::json::parse(*text, nullptr, /*allow_exceptions=*/false);
 }
 
+// The JSON object at `path` when the file was rewritten since `*written`
+// (which then moves on); null when unchanged, absent or not an object yet
+// (read again next time). The experiment asks about ten times as often as
+// a job rewrites its files, so an unchanged one is not parsed again.
+nlohmann::json ReadIfRewritten(const std::string& path, std::filesystem::file_time_type* written) {
+  std::error_code error;
+  const std::filesystem::file_time_type now = std::filesystem::last_write_time(path, error);
+  if (error || now == *written) return nlohmann::json();
+  nlohmann::json j = ReadJson(path);
+  if (!j.is_object()) return nlohmann::json();
+  *written = now;
+  return j;
+}
+
 int64_t IntField(const nlohmann::json& j, const char* key) {
   return j.is_object() && j.contains(key) && j[key].is_number_integer() ? j[key].get<int64_t>()
                                                                         : 0;
@@ -305,15 +319,8 @@ int64_t JobProcess::steps_done() const {
 }
 
 void JobProcess::ReadStatus() const {
-  // The job rewrites its statistics about once a second; the experiment
-  // asks ten times as often, so an unchanged file is not parsed again.
-  std::error_code error;
-  const std::filesystem::file_time_type written =
-      std::filesystem::last_write_time(options_.status_file, error);
-  if (error || written == status_written_) return;
-  const nlohmann::json stats = ReadJson(options_.status_file);
-  if (!stats.is_object()) return;  // Not written yet: read again next time.
-  status_written_ = written;
+  const nlohmann::json stats = ReadIfRewritten(options_.status_file, &status_written_);
+  if (stats.is_null()) return;
   last_steps_ = IntField(stats, "stepCount");
   if (!stats.contains("gpuUsageInfo") || !stats["gpuUsageInfo"].is_object() ||
       stats["gpuUsageInfo"].empty()) {
@@ -330,17 +337,10 @@ void JobProcess::ReadStatus() const {
 void JobProcess::ReadConfig() const {
   // Not the status file's perfControl: the job rewrites that after a step,
   // and a job held at perfControl 0 takes none.
-  std::error_code error;
-  const std::filesystem::file_time_type written =
-      std::filesystem::last_write_time(options_.config_file, error);
-  if (error || written == config_written_) return;
-  const nlohmann::json config = ReadJson(options_.config_file);
-  if (!config.is_object() || !config.contains("perfControl") ||
-      !config["perfControl"].is_number_integer()) {
-    return;  // Being replaced, or not written yet: read again next time.
+  const nlohmann::json config = ReadIfRewritten(options_.config_file, &config_written_);
+  if (config.contains("perfControl") && config["perfControl"].is_number_integer()) {
+    last_sample_.perf_control = config["perfControl"].get<int>();
   }
-  config_written_ = written;
-  last_sample_.perf_control = config["perfControl"].get<int>();
 }
 
 bool JobProcess::finished() const {
