@@ -5,6 +5,7 @@
 #include "allocator/allocator.h"
 #include "device/cpu_device.h"
 #include "optimizer/arithmetic_optimizer.h"
+#include "optimizer/batch_matmul_fusion.h"
 #include "optimizer/constant_folding.h"
 #include "optimizer/convert_pow.h"
 #include "optimizer/dependency_optimizer.h"
@@ -72,6 +73,7 @@ absl::Status GraphOptimizer::OptimizeOn(Device* host, Graph* graph) const {
   if (rewrite.On(rewrite.remapping)) {
     FuseContractionBiasAdd(graph, nullptr);
     FuseBatchNormRelu(graph, nullptr);
+    FuseBatchMatMulScaleAdd(graph, nullptr);
   }
   VLOG(1, "GraphOptimizer: {} nodes -> {}", before, graph->num_op_nodes());
   DumpGraph("after_optimization", *graph);

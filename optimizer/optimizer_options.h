@@ -51,8 +51,10 @@ struct RewriterConfig {
   // NCHW convolution chains on a GPU in NHWC, the layout its kernels compute
   // in (layout_optimizer.h).
   Toggle layout_optimizer = DEFAULT;
-  // MatMul + BiasAdd (+ activation) into _FusedMatMul, FusedBatchNormV3 +
-  // Relu into _FusedBatchNormEx (remapper.h).
+  // MatMul + BiasAdd (+ activation, or on the CPU + a residual Add) into
+  // _FusedMatMul, FusedBatchNormV3 + Relu into _FusedBatchNormEx
+  // (remapper.h), on the CPU BatchMatMulV2 + Mul + Add into
+  // _MklFusedBatchMatMulV2 (batch_matmul_fusion.h).
   Toggle remapping = DEFAULT;
   bool disable_meta_optimizer = false;
 

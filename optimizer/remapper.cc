@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/types/span.h"
+#include "optimizer/fusion_rules.h"
 #include "optimizer/gelu_pattern.h"
 #include "optimizer/node_rules.h"
 #include "platform/status_macros.h"
@@ -21,18 +21,6 @@ bool IsActivation(const Node& n) {
   return op == "Relu" || op == "Relu6" || op == "Elu" || op == "Tanh";
 }
 
-// The only node reading `n`'s outputs through data edges, when there is one
-// and no node waits for `n` through a control edge; else null.
-Node* OnlyConsumer(const Node& n) {
-  Node* consumer = nullptr;
-  for (const Edge* e : n.out_edges()) {
-    if (e->dst()->IsSink()) continue;
-    if (e->IsControlEdge() || (consumer != nullptr && consumer != e->dst())) return nullptr;
-    consumer = e->dst();
-  }
-  return consumer;
-}
-
 // A contraction (MatMul or Conv2D), the BiasAdd that alone reads it, and the
 // activation that alone reads the sum, or a MatMul's GELU of the sum, if any.
 struct Pattern {
@@ -40,7 +28,12 @@ struct Pattern {
   Node* bias_add = nullptr;
   Node* activation = nullptr;  // May be null.
   std::optional<GeluPattern> gelu;
+  // A MatMul's residual connection on the CPU: the Add of the sum and an
+  // addend of its shape, which takes the place of an activation.
+  Node* add = nullptr;
+  const Edge* addend = nullptr;
   Node* Last() const {
+    if (add != nullptr) return add;
     if (gelu.has_value()) return gelu->output;
     return activation != nullptr ? activation : bias_add;
   }
@@ -51,9 +44,38 @@ struct Pattern {
   }
 };
 
-bool SameDevice(const Node& a, const Node& b) {
-  return a.assigned_device_name() == b.assigned_device_name() &&
-         a.requested_device() == b.requested_device();
+// Grappler's contraction + BiasAdd + Add (its oneDNN CPU fusion): `add`,
+// an Add, AddV2 or two-input AddN on the CPU in float, reads the sum once
+// and an addend of the sum's known shape (no broadcasting) that does not
+// come from the sum, and has no control edges in or out.
+bool MatchResidualAdd(const Node& bias_add, Node* add, Pattern* p) {
+  const std::string& op = add->type_string();
+  if ((op != "Add" && op != "AddV2" && op != "AddN") || add->num_inputs() != 2 ||
+      !MayChange(*add) || !SameDevice(*add, bias_add) ||
+      DeviceTypeOf(add->assigned_device_name()) != "CPU") {
+    return false;
+  }
+  DataType type = DT_INVALID;
+  if (!GetNodeAttr(add->def(), "T", &type).ok() || type != DT_FLOAT) return false;
+  for (const Edge* e : add->in_edges()) {
+    if (e->IsControlEdge()) return false;
+  }
+  for (const Edge* e : add->out_edges()) {
+    if (e->IsControlEdge() && !e->dst()->IsSink()) return false;
+  }
+  const Edge* in0 = DataInput(*add, 0);
+  const Edge* in1 = DataInput(*add, 1);
+  if (in0 == nullptr || in1 == nullptr) return false;
+  const bool first = in0->src() == &bias_add;
+  if (first == (in1->src() == &bias_add)) return false;  // The sum twice, or not at all.
+  const Edge* addend = first ? in1 : in0;
+  if (!FullyDefinedAndEqual(bias_add, 0, *addend->src(), addend->src_output()) ||
+      !FullyDefinedAndEqual(bias_add, 0, *add, 0) || DependsOn(addend->src(), &bias_add)) {
+    return false;
+  }
+  p->add = add;
+  p->addend = addend;
+  return true;
 }
 
 bool Match(Node* bias_add, Pattern* p) {
@@ -79,9 +101,13 @@ bool Match(Node* bias_add, Pattern* p) {
   p->bias_add = bias_add;
   p->activation = nullptr;
   p->gelu.reset();
+  p->add = nullptr;
+  p->addend = nullptr;
   Node* next = OnlyConsumer(*bias_add);
   if (next != nullptr && IsActivation(*next) && MayChange(*next) && SameDevice(*next, *bias_add)) {
     p->activation = next;
+  } else if (op == "MatMul" && next != nullptr && MatchResidualAdd(*bias_add, next, p)) {
+    return true;
   } else if (op == "MatMul") {
     // As Grappler, a GELU fuses into MatMuls only.
     p->gelu = MatchGelu(*bias_add);
@@ -106,8 +132,9 @@ NodeDef FusedDef(const Pattern& p) {
   for (const char* attr : names) {
     if (auto it = attrs.find(attr); it != attrs.end()) def.attr[attr] = it->second;
   }
-  def.attr["num_args"] = int64_t{1};
+  def.attr["num_args"] = int64_t{p.add != nullptr ? 2 : 1};
   std::vector<std::string> fused_ops = {"BiasAdd"};
+  if (p.add != nullptr) fused_ops.push_back("Add");
   if (const std::string act = p.ActivationName(); !act.empty()) fused_ops.push_back(act);
   def.attr["fused_ops"] = fused_ops;
   return def;
@@ -126,9 +153,11 @@ absl::Status Fuse(Graph* graph, const Pattern& p) {
   }
   const Edge* bias = DataInput(*p.bias_add, 1);
   inputs.push_back({bias->src(), bias->src_output()});
+  if (p.addend != nullptr) inputs.push_back({p.addend->src(), p.addend->src_output()});
   std::vector<Node*> control;
   std::vector<Node*> fused = {p.contraction, p.bias_add};
   if (p.activation != nullptr) fused.push_back(p.activation);
+  if (p.add != nullptr) fused.push_back(p.add);
   if (p.gelu.has_value()) fused.insert(fused.end(), p.gelu->nodes.begin(), p.gelu->nodes.end());
   for (Node* n : fused) {
     for (const Edge* e : n->in_edges()) {
@@ -181,31 +210,6 @@ Node* FusableBatchNorm(const Edge* input, const Node& reader) {
     return nullptr;
   }
   return bn;
-}
-
-bool FullyDefinedAndEqual(const Node& a, int a_output, const Node& b, int b_output) {
-  if (a_output >= static_cast<int>(a.output_shapes().size()) ||
-      b_output >= static_cast<int>(b.output_shapes().size())) {
-    return false;
-  }
-  const PartialTensorShape& sa = a.output_shapes()[a_output];
-  const PartialTensorShape& sb = b.output_shapes()[b_output];
-  return sa.IsFullyDefined() && sa == sb;
-}
-
-// Whether `target` is `n` or one of its ancestors.
-bool DependsOn(const Node* n, const Node* target) {
-  std::vector<const Node*> stack = {n};
-  absl::flat_hash_set<const Node*> seen = {n};
-  while (!stack.empty()) {
-    const Node* at = stack.back();
-    stack.pop_back();
-    if (at == target) return true;
-    for (const Edge* e : at->in_edges()) {
-      if (seen.insert(e->src()).second) stack.push_back(e->src());
-    }
-  }
-  return false;
 }
 
 bool MatchBatchNormRelu(Node* relu, BatchNormPattern* p) {
@@ -325,7 +329,8 @@ bool FuseContractionBiasAdd(Graph* graph, const std::function<bool(const Node*)>
     Pattern p;
     if (n == nullptr || !Match(n, &p)) continue;
     if (consider && (!consider(p.contraction) || !consider(p.bias_add) ||
-                     (p.activation != nullptr && !consider(p.activation)))) {
+                     (p.activation != nullptr && !consider(p.activation)) ||
+                     (p.add != nullptr && !consider(p.add)))) {
       continue;
     }
     if (consider && p.gelu.has_value() &&

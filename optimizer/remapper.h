@@ -1,16 +1,14 @@
-// Grappler's remapper: a MatMul or a Conv2D whose output only a BiasAdd
-// reads, and the activation (Relu, Relu6, Elu or Tanh) that alone reads the
-// sum if there is one, or for a MatMul the GELU of the sum written out in
-// elementwise ops (tf.nn.gelu, approximate or exact: gelu_pattern.h) that
-// alone reads it, become one _FusedMatMul or _FusedConv2D node
-// (ops/defs/nn_ops.cc) with the name of the last node fused, its device, and
-// the control inputs of all of them. Fused only where the device has the
-// fused kernel for the type (the CPU, float and double), the BiasAdd adds
-// along the contraction's channels (NHWC after a MatMul, the Conv2D's own
-// data_format, NHWC or NCHW, after a Conv2D) and nothing else reads the fused
-// nodes' outputs (a training graph's gradients read the activation's output,
-// which the fused node gives, and never the product or the convolution
-// itself).
+// Grappler's remapper: a MatMul or a Conv2D whose output only a BiasAdd reads, and the activation
+// (Relu, Relu6, Elu or Tanh) that alone reads the sum if there is one, or for a MatMul the GELU of
+// the sum written out in elementwise ops (tf.nn.gelu, approximate or exact: gelu_pattern.h) that
+// alone reads it, become one _FusedMatMul or _FusedConv2D node (ops/defs/nn_ops.cc) with the name
+// of the last node fused, its device, and the control inputs of all of them. On the CPU, a MatMul's
+// sum that only an Add of an addend of its shape reads (a residual connection: Grappler's oneDNN
+// fusion) fuses with the Add instead, fused_ops [BiasAdd, Add]. Fused only where the device has the
+// fused kernel for the type (the CPU, float and double), the BiasAdd adds along the contraction's
+// channels (NHWC after a MatMul, the Conv2D's own data_format, NHWC or NCHW, after a Conv2D) and
+// nothing else reads the fused nodes' outputs (a training graph's gradients read the activation's
+// output, which the fused node gives, and never the product or the convolution itself).
 //
 //   bool changed = FuseContractionBiasAdd(graph, nullptr);
 //   changed |= FuseBatchNormRelu(graph, nullptr);

@@ -5,7 +5,8 @@
 // LessEqual, Greater, GreaterEqual, Equal, NotEqual) and logical ops
 // (LogicalAnd, LogicalOr, LogicalNot), which give bools, the unary ops (Neg,
 // Square, Sqrt, Rsqrt, Exp, Log, Abs, Sign, Reciprocal, Erf, Erfc), Cast, the
-// reductions (Sum, Mean, Max, Min, Prod), AddN, BatchMatMul and BatchMatMulV2.
+// reductions (Sum, Mean, Max, Min, Prod), AddN, BatchMatMul, BatchMatMulV2 and
+// the remapper's _MklFusedBatchMatMulV2.
 // Select, SelectV2 and ArgMax are in selection_ops.cc.
 #include <vector>
 
@@ -390,6 +391,24 @@ REGISTER_OP("BatchMatMulV2")
     .Attr("adj_y: bool = false")
     .Attr("grad_x: bool = false")
     .Attr("grad_y: bool = false")
+    .SetShapeFn(BatchMatMulV2Shape);
+
+// The remapper's BatchMatMulV2 + Mul + AddV2 on the CPU, under the name
+// TensorFlow's oneDNN build gives it: output = product * args[0] + args[1],
+// the product BatchMatMulV2's, args[0] a tensor of one element, args[1]
+// broadcast to the product's shape (an attention's scores scaled and
+// masked). fused_ops is ["Mul", "Add"] with num_args 2, or ["Mul"] with
+// num_args 1. Made by the optimizer (optimizer/batch_matmul_fusion.h).
+REGISTER_OP("_MklFusedBatchMatMulV2")
+    .Input("x: T")
+    .Input("y: T")
+    .Input("args: num_args * T")
+    .Output("output: T")
+    .Attr("T: {float}")
+    .Attr("adj_x: bool = false")
+    .Attr("adj_y: bool = false")
+    .Attr("num_args: int >= 0")
+    .Attr("fused_ops: list(string) = []")
     .SetShapeFn(BatchMatMulV2Shape);
 
 }  // namespace

@@ -279,7 +279,10 @@ REGISTER_OP("MatMul")
 // TensorFlow's _FusedMatMul): product = act(op(a) * op(b) + args[0]).
 // fused_ops is ["BiasAdd"] or ["BiasAdd", act] with act one of Relu, Relu6,
 // Elu, Tanh, GeluApproximate, GeluExact (tf.nn.gelu with approximate true
-// and false); num_args is 1. Made by the optimizer (optimizer/remapper.h),
+// and false); num_args is 1. Or, on the CPU (TensorFlow's oneDNN fusion of
+// a residual connection), ["BiasAdd", "Add"] with num_args 2: product =
+// op(a) * op(b) + args[0] + args[1], args[1] of the product's shape. Made by
+// the optimizer (optimizer/remapper.h),
 // never by TensorFlow's graphs; epsilon and leakyrelu_alpha are TensorFlow's
 // attrs, unused by these fusions.
 REGISTER_OP("_FusedMatMul")

@@ -49,6 +49,38 @@ absl::StatusOr<FusedActivation> FusedActivationFromAttrs(const OpKernelConstruct
   return activation;
 }
 
+absl::StatusOr<bool> FusedOpsAddAnAddend(const OpKernelConstruction& ctx) {
+  std::vector<std::string> fused_ops;
+  MINITF_RETURN_IF_ERROR(ctx.GetAttr("fused_ops", &fused_ops));
+  if (fused_ops != std::vector<std::string>{"BiasAdd", "Add"}) return false;
+  int64_t num_args = 0;
+  MINITF_RETURN_IF_ERROR(ctx.GetAttr("num_args", &num_args));
+  if (num_args != 2) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "fused_ops [BiasAdd, Add] takes two arguments (the bias and the addend); num_args is ",
+        num_args));
+  }
+  return true;
+}
+
+template <typename T>
+void AddBiasAndAddend(const Eigen::ThreadPoolDevice& d, const Tensor& bias, const Tensor& addend,
+                      Tensor* output) {
+  const Eigen::Index channels = bias.NumElements();
+  if (channels == 0 || output->NumElements() == 0) return;
+  const Eigen::Index rows = output->NumElements() / channels;
+  auto out = output->shaped<T, 2>({rows, channels});
+  const Eigen::array<Eigen::Index, 2> one_row = {1, channels};
+  const Eigen::array<Eigen::Index, 2> every_row = {rows, 1};
+  out.device(d) = out + bias.vec<T>().reshape(one_row).broadcast(every_row) +
+                  addend.shaped<T, 2>({rows, channels});
+}
+
+template void AddBiasAndAddend<float>(const Eigen::ThreadPoolDevice&, const Tensor&, const Tensor&,
+                                      Tensor*);
+template void AddBiasAndAddend<double>(const Eigen::ThreadPoolDevice&, const Tensor&,
+                                       const Tensor&, Tensor*);
+
 template <typename T>
 void AddBiasAndActivate(const Eigen::ThreadPoolDevice& d, FusedActivation activation,
                         const Tensor& bias, Tensor* output) {

@@ -37,6 +37,12 @@ absl::StatusOr<FusedActivation> ParseFusedOps(const std::vector<std::string>& fu
 // (InvalidArgument naming both counts otherwise).
 absl::StatusOr<FusedActivation> FusedActivationFromAttrs(const OpKernelConstruction& ctx);
 
+// Whether the attrs ask for a MatMul's residual connection: fused_ops
+// [BiasAdd, Add] (the CPU's, as TensorFlow's oneDNN build), with num_args 2
+// (the bias, then an addend of the output's shape); InvalidArgument naming
+// the count when num_args is not 2.
+absl::StatusOr<bool> FusedOpsAddAnAddend(const OpKernelConstruction& ctx);
+
 // output = act(output + bias), the bias along the last dimension, in place.
 // REQUIRES: `bias` is a vector of the output's last dimension (the kernels
 // check it, naming the node), T float or double.
@@ -44,8 +50,14 @@ template <typename T>
 void AddBiasAndActivate(const Eigen::ThreadPoolDevice& d, FusedActivation activation,
                         const Tensor& bias, Tensor* output);
 
+// output = output + bias + addend in one pass, the bias along the last
+// dimension. REQUIRES: `addend` has the output's shape, T float or double.
+template <typename T>
+void AddBiasAndAddend(const Eigen::ThreadPoolDevice& d, const Tensor& bias, const Tensor& addend,
+                      Tensor* output);
+
 #ifdef MINITF_WITH_CUDA
-// The same on the kernel's CUDA compute stream (fused_bias_activation_gpu.h),
+// AddBiasAndActivate on the kernel's CUDA compute stream (fused_bias_activation_gpu.h),
 // float only; the launch's error as a Status naming the kernel.
 absl::Status AddBiasAndActivateOnComputeStream(OpKernelContext* ctx, FusedActivation activation,
                                                const Tensor& bias, Tensor* output);

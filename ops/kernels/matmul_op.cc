@@ -7,7 +7,9 @@
 // BiasAdd + activation) runs on both: the product, then the bias and the
 // activation in one pass (on CUDA, cuBLASLt's epilogue in the product's
 // kernel for the bias alone and the tanh GELU; for the others a kernel of
-// its own after cuBLAS's product, fused_bias_activation_gpu.h).
+// its own after cuBLAS's product, fused_bias_activation_gpu.h). With
+// fused_ops [BiasAdd, Add] (a residual connection's Add, fused on the CPU
+// only, as TensorFlow's oneDNN build) the pass adds the bias and an addend.
 //
 // BLAS is column-major and tensors are row-major, so the CUDA kernel
 // computes product^T = op(b)^T op(a)^T: a row-major matrix read as
@@ -141,6 +143,14 @@ template <typename Device>
 class FusedMatMulOp : public MatMulOp<Device> {
  public:
   explicit FusedMatMulOp(OpKernelConstruction* ctx) : MatMulOp<Device>(ctx) {
+    absl::StatusOr<bool> addend = FusedOpsAddAnAddend(*ctx);
+    OP_REQUIRES_OK(ctx, addend.status());
+    with_addend_ = *addend;
+    if (with_addend_) {
+      OP_REQUIRES(ctx, kAddsAnAddend,
+                  absl::UnimplementedError("fused_ops [BiasAdd, Add] has a CPU kernel only"));
+      return;
+    }
     absl::StatusOr<FusedActivation> activation = FusedActivationFromAttrs(*ctx);
     OP_REQUIRES_OK(ctx, activation.status());
     activation_ = *activation;
@@ -160,6 +170,10 @@ class FusedMatMulOp : public MatMulOp<Device> {
                     bias.dim_size(0), " vs. ", n)));
     // Where the device's GEMM can add the bias (and the activation) itself,
     // it does; otherwise a pass over the product adds them.
+    if (with_addend_) {
+      ComputeWithAddend(ctx, bias);
+      return;
+    }
     bool fused = false;
     Tensor* product = this->ComputeProduct(
         ctx, [&](const MatMulPlan& plan, const Tensor& a, const Tensor& b,
@@ -178,7 +192,30 @@ class FusedMatMulOp : public MatMulOp<Device> {
   }
 
  private:
-  FusedActivation activation_ = FusedActivation::kNone;  // Constant after construction.
+  static constexpr bool kAddsAnAddend = requires { &Device::AddBiasAndAddend; };
+
+  // product + bias + args[1], the addend of the product's shape.
+  void ComputeWithAddend(OpKernelContext* ctx, const Tensor& bias) {
+    if constexpr (kAddsAnAddend) {
+      const Tensor& addend = ctx->input(3);
+      Tensor* product = this->ComputeProduct(
+          ctx, [&](const MatMulPlan& plan, const Tensor& a, const Tensor& b, Tensor* out) {
+            return Device::Multiply(ctx, plan, a, b, out);
+          });
+      if (product == nullptr) return;
+      OP_REQUIRES(ctx, addend.shape() == product->shape(),
+                  AttachNodeName(absl::InvalidArgumentError(absl::StrCat(
+                                     "Incompatible shapes: ", product->shape().DebugString(),
+                                     " vs. ", addend.shape().DebugString(),
+                                     " (the product and the addend)")),
+                                 this->def()));
+      OP_REQUIRES_OK(ctx, Device::AddBiasAndAddend(ctx, bias, addend, product));
+    }
+  }
+
+  // Constant after construction.
+  FusedActivation activation_ = FusedActivation::kNone;
+  bool with_addend_ = false;  // fused_ops [BiasAdd, Add].
 };
 
 template <typename T>
@@ -208,6 +245,12 @@ struct CpuMatMul {
   static absl::Status AddBiasAndActivate(OpKernelContext* ctx, FusedActivation activation,
                                          const Tensor& bias, Tensor* product) {
     minitf::AddBiasAndActivate<T>(ctx->eigen_cpu_device(), activation, bias, product);
+    return absl::OkStatus();
+  }
+
+  static absl::Status AddBiasAndAddend(OpKernelContext* ctx, const Tensor& bias,
+                                       const Tensor& addend, Tensor* product) {
+    minitf::AddBiasAndAddend<T>(ctx->eigen_cpu_device(), bias, addend, product);
     return absl::OkStatus();
   }
 };

@@ -1,8 +1,10 @@
 // _FusedMatMul (the remapper's MatMul + BiasAdd + activation) on the CPU:
 // the same values as MatMul, BiasAdd and the activation's own kernel run
 // one after another, for each activation and transpose; the GELUs' values
-// as tf.nn.gelu's formulas give them; and its errors: a
-// fusion it does not know, a bias of the wrong size, two arguments.
+// as tf.nn.gelu's formulas give them; a residual connection's Add
+// (fused_ops [BiasAdd, Add]) as MatMul, BiasAdd and AddV2 give it; and its
+// errors: a fusion it does not know, a bias of the wrong size, two
+// arguments for one, an addend of another shape or a missing one.
 #include <cmath>
 #include <string>
 #include <vector>
@@ -133,6 +135,57 @@ TEST(FusedMatMulOpTest, TwoArgumentsAreInvalidAndNamed) {
   ASSERT_FALSE(out.ok());
   EXPECT_EQ(out.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_NE(std::string(out.status().message()).find("num_args is 2"), std::string::npos)
+      << out.status();
+}
+
+TEST(FusedMatMulOpTest, TheResidualAddIsTheUnfusedSum) {
+  Tensor bias(DT_FLOAT, TensorShape({5}));
+  for (int i = 0; i < 5; ++i) bias.flat<float>()(i) = 0.4f * static_cast<float>(i) - 0.9f;
+  const Tensor addend = Matrix(3, 5, -0.2f);
+  for (bool ta : {false, true}) {
+    for (bool tb : {false, true}) {
+      SCOPED_TRACE(std::string(ta ? " transpose_a" : "") + (tb ? " transpose_b" : ""));
+      const Tensor a = ta ? Matrix(4, 3, 0.5f) : Matrix(3, 4, 0.5f);
+      const Tensor b = tb ? Matrix(5, 4, 0.25f) : Matrix(4, 5, 0.25f);
+      KernelRunner fused(Fused(ta, tb, {"BiasAdd", "Add"}, 2));
+      absl::StatusOr<std::vector<Tensor>> out = fused.Run({a, b, bias, addend});
+      ASSERT_TRUE(out.ok()) << out.status();
+      KernelRunner add(MakeNodeDef("add", "AddV2", {{"T", DT_FLOAT}}));
+      const Tensor expected = (*add.Run({Unfused(a, b, bias, ta, tb, ""), addend}))[0];
+      ASSERT_EQ((*out)[0].shape(), expected.shape());
+      for (int64_t i = 0; i < expected.NumElements(); ++i) {
+        EXPECT_NEAR((*out)[0].flat<float>()(i), expected.flat<float>()(i), 1e-6f) << i;
+      }
+    }
+  }
+}
+
+TEST(FusedMatMulOpTest, AResidualAddendOfAnotherShapeIsInvalidAndNamed) {
+  const Tensor bias(DT_FLOAT, TensorShape({4}));
+  // AddV2 would broadcast a row; the fused node adds an addend of the
+  // product's own shape only (the remapper fuses no other).
+  for (const TensorShape& shape : {TensorShape({4}), TensorShape({1, 4}), TensorShape({4, 2})}) {
+    SCOPED_TRACE(shape.DebugString());
+    KernelRunner fused(Fused(false, false, {"BiasAdd", "Add"}, 2));
+    absl::StatusOr<std::vector<Tensor>> out =
+        fused.Run({Matrix(2, 3, 1), Matrix(3, 4, 1), bias, Tensor(DT_FLOAT, shape)});
+    ASSERT_FALSE(out.ok());
+    EXPECT_EQ(out.status().code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_NE(std::string(out.status().message()).find("Incompatible shapes: [2,4] vs. "),
+              std::string::npos)
+        << out.status();
+    EXPECT_NE(std::string(out.status().message()).find("'fused'"), std::string::npos)
+        << out.status();
+  }
+}
+
+TEST(FusedMatMulOpTest, AResidualAddWithOneArgumentIsInvalid) {
+  KernelRunner fused(Fused(false, false, {"BiasAdd", "Add"}, 1));
+  absl::StatusOr<std::vector<Tensor>> out =
+      fused.Run({Matrix(2, 2, 1), Matrix(2, 2, 1), Tensor(DT_FLOAT, TensorShape({2}))});
+  ASSERT_FALSE(out.ok());
+  EXPECT_EQ(out.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(std::string(out.status().message()).find("num_args is 1"), std::string::npos)
       << out.status();
 }
 

@@ -212,7 +212,7 @@ TEST(GradOpRegistryTest, EveryShippedOpIsCovered) {
       "MaxPoolGrad", "FusedBatchNormGrad", "FusedBatchNormGradV3",
       // Fusions the graph optimizer makes after the gradients are built,
       // as TensorFlow's: never differentiated.
-      "_FusedMatMul", "_FusedConv2D", "_FusedBatchNormEx",
+      "_FusedMatMul", "_FusedConv2D", "_FusedBatchNormEx", "_MklFusedBatchMatMulV2",
       // The executor's own ops.
       "_Arg", "_Retval", "_Send", "_Recv", "_HostSend", "_HostRecv"};
   const std::vector<std::string> with_gradient = GradOpRegistry::Global()->RegisteredOps();

@@ -28,6 +28,7 @@ const std::set<std::string>& ShippedOps() {
       "PreventGradient", "Snapshot", "InvertPermutation", "IdentityN", "AvgPool", "AvgPoolGrad",
       "FusedBatchNorm", "FusedBatchNormV3", "FusedBatchNormGrad", "FusedBatchNormGradV3",
       "BatchMatMulV2", "_FusedMatMul", "_FusedConv2D", "_FusedBatchNormEx",
+      "_MklFusedBatchMatMulV2",
       // Elementwise math, activations, reductions and losses of TensorFlow 2.x graphs.
       "AddV2", "RealDiv", "FloorDiv", "FloorMod", "Pow", "SquaredDifference", "RsqrtGrad",
       "SqrtGrad", "ReciprocalGrad", "SigmoidGrad", "TanhGrad", "Rsqrt", "Abs", "Sign",
@@ -54,9 +55,10 @@ const std::set<std::string>& AnyGPUPlatformOps() {
   return *ops;
 }
 
-// Shipped ops that have no GPU kernel by design (sim_gpu_kernels.cc).
+// Shipped ops that have no GPU kernel by design (sim_gpu_kernels.cc): the
+// runtime's own, and a fusion TensorFlow makes on the CPU only.
 const std::set<std::string>& CpuOnlyOps() {
-  static const auto* ops = new std::set<std::string>{"_Arg", "_Retval"};
+  static const auto* ops = new std::set<std::string>{"_Arg", "_Retval", "_MklFusedBatchMatMulV2"};
   return *ops;
 }
 

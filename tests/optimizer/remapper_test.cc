@@ -4,13 +4,15 @@
 // _FusedConv2D with the convolution's window, in a training graph too, on a
 // GPU as on the CPU, in NCHW as in NHWC; a contraction whose output something else reads, a
 // bias add on a device without the kernel, and an unplaced graph left
-// alone; and through a
+// alone; a residual connection's Add fused into the MatMul on the CPU
+// (Grappler's oneDNN fusion) and not on a GPU; and through a
 // session, a small network and a convolution's training step give the same
 // values with the fusion as without.
 #include "optimizer/remapper.h"
 
 #include <cmath>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -343,6 +345,80 @@ TEST(RemapperSessionTest, TheFusedNetworkGivesTheSameValues) {
   Tensor xv(DT_FLOAT, TensorShape({2, 3}));
   for (int i = 0; i < 6; ++i) xv.flat<float>()(i) = 0.3f * static_cast<float>(i) - 0.7f;
   ExpectSameValues(RunUnoptimizedAndOptimized(def, {{"x", xv}}, {"y:0", "h:0"}), 1e-6f);
+}
+
+// A transformer's residual connection: x [3,4] @ w [4,4] + b, plus `addend`
+// (x itself when unset), then its loss; with the loss's gradients with
+// respect to x, w and b when `train`.
+Scope Residual(bool train, std::optional<PartialTensorShape> addend_shape = std::nullopt) {
+  Scope root = Scope::NewRootScope();
+  auto x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT, {.shape = {3, 4}});
+  Tensor wv(DT_FLOAT, TensorShape({4, 4}));
+  for (int i = 0; i < 16; ++i) wv.flat<float>()(i) = 0.1f * static_cast<float>(i % 7 - 3);
+  auto w = ops::Const(root.WithOpName("w"), wv);
+  auto b = ops::Const(root.WithOpName("b"), {0.5f, -0.5f, 0.25f, 0.0f});
+  auto sum = ops::BiasAdd(root.WithOpName("ba"), ops::MatMul(root.WithOpName("mm"), x, w), b);
+  Output addend = x;
+  if (addend_shape.has_value()) {
+    addend = ops::Placeholder(root.WithOpName("addend"), DT_FLOAT, {.shape = *addend_shape});
+  }
+  auto out = ops::AddV2(root.WithOpName("add"), addend, sum);
+  auto loss = ops::Sum(root.WithOpName("loss"), ops::Square(root, ops::Tanh(root, out)), {0, 1});
+  if (train) {
+    std::vector<Output> grads;
+    EXPECT_TRUE(AddSymbolicGradients(root, {loss}, {x, w, b}, &grads).ok()) << root.status();
+    for (int i = 0; i < 3; ++i)
+      ops::Identity(root.WithOpName("grad" + std::to_string(i)), grads[i]);
+  }
+  return root;
+}
+
+// Grappler's oneDNN remapper fuses MatMul + BiasAdd + Add on the CPU into
+// one _FusedMatMul [BiasAdd, Add], the addend its fourth input.
+TEST(RemapperTest, AResidualAddFusesIntoTheMatMulOnTheCpu) {
+  std::unique_ptr<Graph> g = ToPlacedGraph(Residual(false), kCpu);
+  EXPECT_TRUE(FuseContractionBiasAdd(g.get(), nullptr));
+  EXPECT_EQ(CountOps(*g, "MatMul") + CountOps(*g, "BiasAdd") + CountOps(*g, "AddV2"), 0);
+  const Node* fused = g->FindNode("add");
+  ASSERT_NE(fused, nullptr);
+  EXPECT_EQ(fused->type_string(), "_FusedMatMul");
+  std::vector<std::string> fused_ops;
+  ASSERT_TRUE(GetNodeAttr(fused->def(), "fused_ops", &fused_ops).ok());
+  EXPECT_EQ(fused_ops, (std::vector<std::string>{"BiasAdd", "Add"}));
+  int64_t num_args = 0;
+  ASSERT_TRUE(GetNodeAttr(fused->def(), "num_args", &num_args).ok());
+  EXPECT_EQ(num_args, 2);
+  absl::StatusOr<const Edge*> addend = fused->input_edge(3);
+  ASSERT_TRUE(addend.ok()) << addend.status();
+  EXPECT_EQ((*addend)->src()->name(), "x");
+
+  // A GPU fuses the bias alone (its kernels have no addend), and an Add
+  // that broadcasts, or whose addend's shape is unknown, stays.
+  std::unique_ptr<Graph> on_gpu = ToPlacedGraph(Residual(false), kGpu);
+  EXPECT_TRUE(FuseContractionBiasAdd(on_gpu.get(), nullptr));
+  EXPECT_EQ(CountOps(*on_gpu, "AddV2"), 1);
+  EXPECT_EQ(on_gpu->FindNode("add")->type_string(), "AddV2");
+  for (const PartialTensorShape& shape : {PartialTensorShape({4}), PartialTensorShape()}) {
+    SCOPED_TRACE(shape.DebugString());
+    std::unique_ptr<Graph> broadcast = ToPlacedGraph(Residual(false, shape), kCpu);
+    EXPECT_TRUE(FuseContractionBiasAdd(broadcast.get(), nullptr));
+    EXPECT_EQ(CountOps(*broadcast, "AddV2"), 1);
+    const Node* ba = broadcast->FindNode("ba");
+    ASSERT_NE(ba, nullptr);
+    std::vector<std::string> bias_only;
+    ASSERT_TRUE(GetNodeAttr(ba->def(), "fused_ops", &bias_only).ok());
+    EXPECT_EQ(bias_only, (std::vector<std::string>{"BiasAdd"}));
+  }
+}
+
+TEST(RemapperSessionTest, AResidualConnectionTrainsAsTheUnfusedOne) {
+  GraphDef def;
+  ASSERT_TRUE(Residual(true).ToGraphDef(&def).ok());
+  Tensor xv(DT_FLOAT, TensorShape({3, 4}));
+  for (int i = 0; i < 12; ++i) xv.flat<float>()(i) = 0.2f * static_cast<float>(i % 5) - 0.4f;
+  const std::vector<std::vector<Tensor>> results =
+      RunUnoptimizedAndOptimized(def, {{"x", xv}}, {"loss:0", "grad0:0", "grad1:0", "grad2:0"});
+  ExpectSameValues(results, 1e-5f);
 }
 
 }  // namespace
