@@ -21,21 +21,10 @@ struct Pattern {
   const Edge* addend = nullptr;
 };
 
-bool NoControlEdges(const Node& n) {
-  for (const Edge* e : n.in_edges()) {
-    if (e->IsControlEdge() && !e->src()->IsSource()) return false;
-  }
-  for (const Edge* e : n.out_edges()) {
-    if (e->IsControlEdge() && !e->dst()->IsSink()) return false;
-  }
-  return true;
-}
-
 // A node the fusion may take in: `op`, float, on the CPU beside `root`.
 bool Fusable(const Node& n, const char* op, const Node& root) {
-  DataType type = DT_INVALID;
   return n.type_string() == op && MayChange(n) && NoControlEdges(n) && SameDevice(n, root) &&
-         GetNodeAttr(n.def(), "T", &type).ok() && type == DT_FLOAT;
+         TypeIsFloat(n);
 }
 
 const PartialTensorShape* KnownShape(const Node& n, int output) {

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
+#include "runtime/node_def_util.h"
 
 namespace minitf {
 
@@ -29,6 +30,21 @@ bool FullyDefinedAndEqual(const Node& a, int a_output, const Node& b, int b_outp
   const PartialTensorShape& sa = a.output_shapes()[a_output];
   const PartialTensorShape& sb = b.output_shapes()[b_output];
   return sa.IsFullyDefined() && sa == sb;
+}
+
+bool NoControlEdges(const Node& n) {
+  for (const Edge* e : n.in_edges()) {
+    if (e->IsControlEdge() && !e->src()->IsSource()) return false;
+  }
+  for (const Edge* e : n.out_edges()) {
+    if (e->IsControlEdge() && !e->dst()->IsSink()) return false;
+  }
+  return true;
+}
+
+bool TypeIsFloat(const Node& n) {
+  DataType type = DT_INVALID;
+  return GetNodeAttr(n.def(), "T", &type).ok() && type == DT_FLOAT;
 }
 
 bool DependsOn(const Node* n, const Node* target) {

@@ -51,17 +51,9 @@ struct Pattern {
 bool MatchResidualAdd(const Node& bias_add, Node* add, Pattern* p) {
   const std::string& op = add->type_string();
   if ((op != "Add" && op != "AddV2" && op != "AddN") || add->num_inputs() != 2 ||
-      !MayChange(*add) || !SameDevice(*add, bias_add) ||
-      DeviceTypeOf(add->assigned_device_name()) != "CPU") {
+      !MayChange(*add) || !SameDevice(*add, bias_add) || !NoControlEdges(*add) ||
+      !TypeIsFloat(*add) || DeviceTypeOf(add->assigned_device_name()) != "CPU") {
     return false;
-  }
-  DataType type = DT_INVALID;
-  if (!GetNodeAttr(add->def(), "T", &type).ok() || type != DT_FLOAT) return false;
-  for (const Edge* e : add->in_edges()) {
-    if (e->IsControlEdge()) return false;
-  }
-  for (const Edge* e : add->out_edges()) {
-    if (e->IsControlEdge() && !e->dst()->IsSink()) return false;
   }
   const Edge* in0 = DataInput(*add, 0);
   const Edge* in1 = DataInput(*add, 1);

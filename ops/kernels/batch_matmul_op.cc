@@ -216,13 +216,14 @@ struct CpuBatchMatMul {
 class ScaleAndAdd {
  public:
   // InvalidArgument, without the node's name, when `scale` has not one
-  // element or the addend does not broadcast to `output` (more dimensions,
+  // element or more dimensions than `output`, or the addend does not broadcast to `output` (more dimensions,
   // or one that is neither 1 nor the output's).
   static absl::StatusOr<ScaleAndAdd> Make(const TensorShape& output, const Tensor& scale,
                                           const Tensor* addend) {
-    if (scale.NumElements() != 1) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "the Mul's factor must have one element, got shape ", scale.shape().DebugString()));
+    if (scale.NumElements() != 1 || scale.dims() > output.dims()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("the Mul's factor must have one element and at most the product's rank, ",
+                       output.dims(), "; got shape ", scale.shape().DebugString()));
     }
     ScaleAndAdd e;
     e.scale_ = scale.flat<float>()(0);

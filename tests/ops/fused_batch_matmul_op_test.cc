@@ -5,8 +5,9 @@
 // allows and along rows and columns, for one product (one after another)
 // and many (shared out over the pool), with k = 0, with fused_ops [Mul]
 // alone; and its errors, each an InvalidArgument naming the node: a factor
-// of two elements, an addend that does not broadcast to the product,
-// fused_ops it does not know or a num_args that does not match them.
+// of two elements or of a higher rank than the product's, an addend that
+// does not broadcast to the product, fused_ops it does not know or a
+// num_args that does not match them.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -121,7 +122,10 @@ TEST(FusedBatchMatMulOpTest, BadArgumentsAreInvalidAndNamed) {
   const Tensor factor = Tensor::FromVector<float>({0.5f}, TensorShape({}));
   ExpectInvalid(FusedDef(false, false, {"Mul", "Add"}, 2),
                 {x, y, Values(TensorShape({2}), 1), Values(TensorShape({2, 1, 4, 5}), 1)},
-                "the Mul's factor must have one element, got shape [2]");
+                "the Mul's factor must have one element and at most the product's rank, 4; "
+                "got shape [2]");
+  ExpectInvalid(FusedDef(false, false, {"Mul"}, 1), {x, y, Values(TensorShape({1, 1, 1, 1, 1}), 1)},
+                "got shape [1,1,1,1,1]");
   // An addend AddV2 would broadcast the product to, or one that does not
   // broadcast at all.
   for (const TensorShape& shape :
