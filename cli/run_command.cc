@@ -52,6 +52,10 @@ options:
   --optimize on|off     the session's graph passes (default on, as
                         TensorFlow's GraphOptimizer: common subexpressions
                         merged); off runs every node of the graph
+  --layout-optimizer on|off
+                        with --optimize on, the pass that runs a GPU's
+                        NCHW image nodes in NHWC (default on, as
+                        TensorFlow's RewriterConfig.layout_optimizer)
   --profile             run the measured steps with step stats and print,
                         per op type and device, the nodes run, their time
                         per step and per node and their share of all op
@@ -114,6 +118,7 @@ absl::StatusOr<bool> OnOrOff(const std::string& flag, const std::string& value) 
 absl::StatusOr<std::optional<RunCommandOptions>> ParseRun(const std::vector<std::string>& args) {
   RunCommandOptions command;
   RunGraphOptions& out = command.graph;
+  bool layout_asked = false;  // --layout-optimizer on, said.
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     auto value = [&] { return FlagValue(args, &i); };
@@ -144,6 +149,10 @@ absl::StatusOr<std::optional<RunCommandOptions>> ParseRun(const std::vector<std:
     } else if (a == "--optimize") {
       MINITF_ASSIGN_OR_RETURN(std::string v, value());
       MINITF_ASSIGN_OR_RETURN(out.optimize, OnOrOff(a, v));
+    } else if (a == "--layout-optimizer") {
+      MINITF_ASSIGN_OR_RETURN(std::string v, value());
+      MINITF_ASSIGN_OR_RETURN(out.layout_optimizer, OnOrOff(a, v));
+      layout_asked = out.layout_optimizer;
     } else if (a == "--timeout") {
       MINITF_ASSIGN_OR_RETURN(std::string v, value());
       if (!absl::SimpleAtod(v, &out.timeout_seconds) || !(out.timeout_seconds > 0) ||
@@ -173,6 +182,10 @@ absl::StatusOr<std::optional<RunCommandOptions>> ParseRun(const std::vector<std:
     }
   }
   if (out.graph.empty()) return absl::InvalidArgumentError("run wants a GRAPH file");
+  if (layout_asked && !out.optimize) {
+    return absl::InvalidArgumentError(
+        "--layout-optimizer on wants --optimize on (--optimize off runs no graph pass)");
+  }
   if (out.targets.empty() && out.fetches.empty() && out.init.empty()) {
     return absl::InvalidArgumentError("run wants something to run: --init, --target or --fetch");
   }

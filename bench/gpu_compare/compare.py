@@ -3,8 +3,9 @@ the same GPU, with TF32 off and on, and prints one table (docs/BENCHMARKS.md,
 "Side by side with PyTorch on a GPU"). run.sh calls it with the environment's
 knobs; it can be called directly too:
 
-    compare.py --minitf build/bin/minitf [--models resnet50,bert] [--tf32 off,on]
-               [--optimize on|off|on,off] [--steps 20] [--warmup 5]
+    compare.py --minitf build/bin/minitf [--models resnet50,bert,resnet50_nchw]
+               [--tf32 off,on] [--optimize on|off|nolayout|on,off,...] [--steps 20]
+               [--warmup 5]
                [--only minitf|torch] [--work DIR]
 
 minitf's side is `minitf run GRAPH --device GPU --init init --target train
@@ -18,7 +19,9 @@ allow_tf32 flags off). The last loss of each side is printed as it finishes,
 a check that both trained. With `--optimize on,off` minitf runs each step
 both with its graph passes (the default, as TensorFlow's) and without
 (`minitf run --optimize off`), and the table adds the step time without them
-and what the passes gain.
+and what the passes gain; `nolayout` likewise runs them without the layout
+pass (`--layout-optimizer off`), for resnet50_nchw (the same network written
+in NCHW, which the layout pass runs in NHWC; PyTorch's side is its ResNet-50).
 
 The figure is the median step time over the N steps after W warm-up steps,
 on both sides.
@@ -43,10 +46,17 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 FIXTURES = os.path.join(REPO, "tests", "fixtures", "tf")
-MODELS = {  # name: (fixture, unit of the throughput)
-    "resnet50": ("resnet50_train", "img/s"),
-    "bert": ("bert_train", "seq/s"),
+MODELS = {  # name: (fixture, unit of the throughput, PyTorch's model)
+    "resnet50": ("resnet50_train", "img/s", "resnet50"),
+    "bert": ("bert_train", "seq/s", "bert"),
+    # The same network written in NCHW (PyTorch's own layout): what minitf's
+    # layout pass gains, with --layout-optimizer on,off.
+    "resnet50_nchw": ("resnet50_nchw_train", "img/s", "resnet50"),
 }
+
+
+# --optimize's values: the key of each run's figures in a row.
+RUN_KEYS = {"on": "minitf", "off": "minitf_off", "nolayout": "minitf_nolayout"}
 
 
 class BenchError(Exception):
@@ -156,7 +166,10 @@ def RunMinitf(args, manifest, fixture, feeds, tf32, optimize):
     command = [args.minitf, "run", os.path.join(FIXTURES, fixture, manifest["graph"]),
                "--device", "GPU", "--init", manifest["init"], "--target", manifest["target"],
                "--steps", str(args.steps), "--warmup", str(args.warmup), "--tf32", tf32,
-               "--optimize", optimize, "--fetch", LOSS]
+               "--fetch", LOSS]
+    # nolayout: the graph passes without the layout pass.
+    command += (["--optimize", "on", "--layout-optimizer", "off"] if optimize == "nolayout"
+                else ["--optimize", optimize])
     for tensor, path in feeds:
         command += ["--feed", f"{tensor}={path}"]
     return ParseMinitf(Run(command, Environment(tf32), args.timeout), args.steps)
@@ -217,13 +230,15 @@ def PrintTable(rows, args, gpu, torch_info):
                 if torch_info else "PyTorch not run")
     print(f"\nminitf ({args.minitf}) vs PyTorch on {device}; {versions}; fp32, "
           f"median step time over {args.steps} steps after {args.warmup} warm-up\n")
-    passes_off = "off" in args.optimize_modes
+    others = [(key, title) for key, title in (("minitf_off", "passes off"),
+                                              ("minitf_nolayout", "layout pass off"))
+              if any(RUN_KEYS[o] == key for o in args.optimize_modes)]
     print("| model | batch | TF32 | minitf ms/step | PyTorch ms/step | minitf / PyTorch "
           "| minitf throughput | PyTorch throughput | minitf GPU busy ms/step |"
-          + (" minitf ms/step, passes off | the passes' gain |" if passes_off else ""))
-    print("|---|---|---|---|---|---|---|---|---|" + ("---|---|" if passes_off else ""))
+          + "".join(f" minitf ms/step, {t} | the gain |" for _, t in others))
+    print("|---|---|---|---|---|---|---|---|---|" + "---|---|" * len(others))
     for row in rows:
-        mt, pt, off = row.get("minitf"), row.get("torch"), row.get("minitf_off")
+        mt, pt = row.get("minitf"), row.get("torch")
         def Ms(r):
             return f"{r['median_ms']:.1f}" if isinstance(r, dict) else (r or "-")
         def Rate(r):
@@ -235,10 +250,11 @@ def PrintTable(rows, args, gpu, torch_info):
                  if isinstance(mt, dict) and isinstance(pt, dict) else "-")
         busy = f"{mt['busy_ms']:.1f}" if isinstance(mt, dict) and mt.get("busy_ms") else "-"
         extra = ""
-        if passes_off:
+        for key, _ in others:
+            off = row.get(key)
             gain = (f"{(1 - mt['median_ms'] / off['median_ms']) * 100:.1f} %"
                     if isinstance(mt, dict) and isinstance(off, dict) else "-")
-            extra = f" {Ms(off)} | {gain} |"
+            extra += f" {Ms(off)} | {gain} |"
         print(f"| {row['model']} | {row['shape']} | {row['tf32']} | {Ms(mt)} | {Ms(pt)} "
               f"| {ratio} | {Rate(mt)} | {Rate(pt)} | {busy} |{extra}")
 
@@ -250,8 +266,9 @@ def Main():
     parser.add_argument("--models", default="resnet50,bert")
     parser.add_argument("--tf32", default="off,on", help="off, on or both (default off,on)")
     parser.add_argument("--optimize", default="on",
-                        help="minitf's graph passes: on (default), off, or on,off (both, "
-                             "and the table adds what they gain)")
+                        help="minitf's graph passes: on (default), off, nolayout (on but "
+                             "the layout pass), or several (on,off: the table adds what "
+                             "they gain)")
     parser.add_argument("--steps", type=int, default=20, help="timed steps (default 20)")
     parser.add_argument("--warmup", type=int, default=5, help="warm-up steps (default 5)")
     parser.add_argument("--only", choices=["minitf", "torch"], help="run one side only")
@@ -263,9 +280,9 @@ def Main():
     modes = args.tf32.split(",")
     args.optimize_modes = args.optimize.split(",")
     if (not set(models) <= set(MODELS) or not set(modes) <= {"on", "off"} or
-            not set(args.optimize_modes) <= {"on", "off"}):
-        parser.error(f"--models wants some of {','.join(MODELS)}; --tf32 and --optimize "
-                     "some of on,off")
+            not set(args.optimize_modes) <= set(RUN_KEYS)):
+        parser.error(f"--models wants some of {','.join(MODELS)}; --tf32 some of on,off; "
+                     "--optimize some of on,off,nolayout")
     if args.steps < 1 or args.warmup < 0 or args.timeout < 1:
         parser.error("--steps and --timeout want at least 1, --warmup at least 0")
     args.sides = [args.only] if args.only else ["minitf", "torch"]
@@ -286,7 +303,7 @@ def Main():
         failed = True
     try:
         for model in models:
-            fixture, unit = MODELS[model]
+            fixture, unit, peer = MODELS[model]
             manifest, feeds, batch, seq = MakeFeeds(fixture, args.work)
             shape = f"{batch}x{seq}" if model == "bert" else str(batch)
             for i, tf32 in enumerate(modes):
@@ -297,8 +314,7 @@ def Main():
                 runs = []
                 for side in sides:
                     if side == "minitf":
-                        runs += [("minitf" if o == "on" else "minitf_off", o)
-                                 for o in args.optimize_modes]
+                        runs += [(RUN_KEYS[o], o) for o in args.optimize_modes]
                     else:
                         runs.append(("torch", None))
                 for key, optimize in runs:
@@ -307,7 +323,7 @@ def Main():
                         if optimize is not None:
                             row[key] = RunMinitf(args, manifest, fixture, feeds, tf32, optimize)
                         else:
-                            row[key] = RunTorch(args, model, batch, seq, tf32)
+                            row[key] = RunTorch(args, peer, batch, seq, tf32)
                         print(f"{model} tf32={tf32} {label}: {row[key]['median_ms']:.1f} ms/step, "
                               f"loss {row[key]['loss']}", flush=True)
                     except BenchError as e:

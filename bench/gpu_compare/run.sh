@@ -8,6 +8,7 @@
 #   bench/gpu_compare/run.sh                       # 20 steps after 5 warm-up
 #   STEPS=50 MODELS=bert TF32=on bench/gpu_compare/run.sh
 #   OPTIMIZE=on,off bench/gpu_compare/run.sh       # minitf with its passes and without
+#   MODELS=resnet50_nchw OPTIMIZE=on,nolayout bench/gpu_compare/run.sh  # the layout pass
 #   bench/gpu_compare/run.sh --only torch          # extra arguments go to compare.py
 #
 # What it does: compare.py writes each fixture's feeds as .npy files
@@ -20,8 +21,9 @@
 # with NVIDIA_TF32_OVERRIDE=0 in both environments for TF32 off. The table
 # goes to stdout, every figure to WORK_DIR/results.json.
 #
-# Environment: STEPS (20), WARMUP (5), MODELS (resnet50,bert), TF32 (off,on),
-# OPTIMIZE (on; on,off adds minitf without its graph passes), TIMEOUT (600,
+# Environment: STEPS (20), WARMUP (5), MODELS (resnet50,bert; resnet50_nchw too), TF32 (off,on),
+# OPTIMIZE (on; on,off adds minitf without its graph passes, nolayout
+# without the layout pass), TIMEOUT (600,
 # seconds per run), MINITF (build/bin/minitf), PYTHON (python3, one with
 # PyTorch), WORK_DIR (build/gpu_compare).
 #

@@ -14,6 +14,9 @@
 #               of the measured steps (warm-up steps left out), on the CPU
 #               and on the GPU, and the OpenBLAS kernels of the host's
 #               products; none without --profile
+#   layout      --layout-optimizer: ResNet-50 written in NCHW on the GPU runs
+#               Transposes with the layout pass and none without it; a bad
+#               value, or on with --optimize off, exits 2 saying why
 #   missing_op  a graph using ops minitf lacks: exit 1, every one named
 #   bad_args    a bad --steps, --timeout or --feed: exit 2 with the usage
 #   bounds      hostile inputs end at once, saying why: a never-ending while
@@ -53,6 +56,20 @@ skip_without_gpu() {
     echo "skipped: no GPU on this machine: $(cat "$dir/log")"
     exit 77
   fi
+}
+
+# A NumPy file of zeros: npy_zeros PATH DESCR SHAPE BYTES (DESCR as '<f4',
+# SHAPE as '32, 3' within the tuple's parentheses).
+npy_zeros() {
+  header="{'descr': '$2', 'fortran_order': False, 'shape': ($3), }"
+  # The magic, version, length and header take a multiple of 64 bytes.
+  length=$(( (${#header} + 1 + 10 + 63) / 64 * 64 - 10 ))
+  {
+    printf '\223NUMPY\001\000'
+    printf "\\$(printf %o $((length % 256)))\\$(printf %o $((length / 256)))"
+    printf "%-$((length - 1))s\n" "$header"
+    head -c "$4" /dev/zero
+  } > "$1"
 }
 
 case $case_name in
@@ -155,6 +172,39 @@ profile)
   [ $status -eq 0 ] || fail "exit status $status on the GPU, expected 0"
   grep -q "^profile of 3 steps: " "$dir/log" || fail "no profile on the GPU"
   grep -q "^MatMul  *GPU:0  *2.0 " "$dir/log" || fail "no MatMul row on the GPU"
+  ;;
+layout)
+  # ResNet-50 written in NCHW on the GPU (SimGPU in timing mode: its kernels
+  # take their modeled time and do no arithmetic), fed zeros: the layout
+  # pass runs its image nodes in NHWC, with Transposes at the chains' ends;
+  # --layout-optimizer off leaves it NCHW, without one.
+  graph="$fixtures/resnet50_nchw_train/graph.pb"
+  npy_zeros "$dir/images.npy" "<f4" "32, 3, 224, 224" $((32 * 3 * 224 * 224 * 4))
+  npy_zeros "$dir/labels.npy" "<i4" "32," $((32 * 4))
+  for layout in on off; do
+    MINITF_SIMGPU=mode=timing "$minitf" run "$graph" --device GPU --init init --target train \
+      --steps 1 --layout-optimizer $layout --profile --feed "images:0=$dir/images.npy" \
+      --feed "labels:0=$dir/labels.npy" > "$dir/log" 2>&1
+    status=$?
+    [ $status -eq 0 ] || skip_without_gpu
+    [ $status -eq 0 ] || fail "--layout-optimizer $layout: exit status $status, expected 0"
+    grep -q "^Conv2D  *GPU:0 " "$dir/log" || fail "--layout-optimizer $layout: no Conv2D on the GPU"
+    if [ $layout = on ]; then
+      grep -q "^Transpose  *GPU:0 " "$dir/log" || fail "the layout pass made no Transpose"
+    else
+      grep -q "^Transpose " "$dir/log" && fail "a Transpose with --layout-optimizer off"
+    fi
+  done
+  "$minitf" run "$graph" --target train --layout-optimizer sideways > "$dir/log" 2>&1
+  status=$?
+  [ $status -eq 2 ] || fail "--layout-optimizer sideways: exit status $status, expected 2"
+  grep -q "layout-optimizer wants on or off, got 'sideways'" "$dir/log" ||
+    fail "--layout-optimizer sideways: no reason given"
+  "$minitf" run "$graph" --target train --optimize off --layout-optimizer on > "$dir/log" 2>&1
+  status=$?
+  [ $status -eq 2 ] || fail "--optimize off --layout-optimizer on: exit status $status"
+  grep -q "layout-optimizer on wants --optimize on" "$dir/log" ||
+    fail "--optimize off --layout-optimizer on: no reason given"
   ;;
 missing_op)
   cat > "$dir/g.pbtxt" <<'GRAPH'

@@ -1,4 +1,5 @@
-"""Timing graphs: full-size ResNet-50 v1.5 and BERT-base training steps.
+"""Timing graphs: full-size ResNet-50 v1.5 (NHWC, and NCHW for a GPU's
+layout pass) and BERT-base training steps.
 Weights come from TensorFlow's random initializers inside the graph (a fixed
 graph seed keeps graph.pb identical between runs); no outputs are recorded.
 The manifest describes each feed by shape, dtype and distribution."""
@@ -23,9 +24,10 @@ def he_init():
                                                      distribution="truncated_normal")
 
 
-def conv_bn(x, name, size, filters, stride, relu=True):
+def conv_bn(x, name, size, filters, stride, relu=True, data_format="NHWC"):
     """Conv (no bias) + batch norm [+ relu].  Strided convs wider than 1x1
     pad explicitly and run VALID, as the reference ResNet does."""
+    nchw = data_format == "NCHW"
     with tf.compat.v1.variable_scope(name):
         padding = "SAME"
         if stride > 1:
@@ -33,40 +35,46 @@ def conv_bn(x, name, size, filters, stride, relu=True):
             if size > 1:
                 before = (size - 1) // 2
                 after = size - 1 - before
-                x = tf.pad(x, [[0, 0], [before, after], [before, after], [0, 0]])
-        x = layers.conv2d(x, "conv", [size, size, int(x.shape[-1]), filters], he_init(),
-                          stride=stride, padding=padding)
-        x = layers.batch_norm(x, "bn", momentum=0.9, epsilon=1e-5)
+                spatial = [[before, after], [before, after]]
+                x = tf.pad(x, [[0, 0], [0, 0]] + spatial if nchw else
+                           [[0, 0]] + spatial + [[0, 0]])
+        channels = int(x.shape[1 if nchw else -1])
+        x = layers.conv2d(x, "conv", [size, size, channels, filters], he_init(),
+                          stride=stride, padding=padding, data_format=data_format)
+        x = layers.batch_norm(x, "bn", momentum=0.9, epsilon=1e-5, data_format=data_format)
         return tf.nn.relu(x) if relu else x
 
 
-def bottleneck(x, name, filters, stride, project):
+def bottleneck(x, name, filters, stride, project, data_format="NHWC"):
     """ResNet v1.5 bottleneck: the stride sits on the 3x3 convolution; the
     first block of a stage projects the shortcut with a strided 1x1 conv."""
     with tf.compat.v1.variable_scope(name):
-        shortcut = conv_bn(x, "shortcut", 1, 4 * filters, stride, relu=False) if project else x
-        y = conv_bn(x, "a", 1, filters, 1)
-        y = conv_bn(y, "b", 3, filters, stride)
-        y = conv_bn(y, "c", 1, 4 * filters, 1, relu=False)
+        shortcut = (conv_bn(x, "shortcut", 1, 4 * filters, stride, relu=False,
+                            data_format=data_format) if project else x)
+        y = conv_bn(x, "a", 1, filters, 1, data_format=data_format)
+        y = conv_bn(y, "b", 3, filters, stride, data_format=data_format)
+        y = conv_bn(y, "c", 1, 4 * filters, 1, relu=False, data_format=data_format)
         return tf.nn.relu(y + shortcut)
 
 
-def resnet50_train(root):
+def resnet50_train(root, data_format="NHWC"):
     batch, classes = 32, 1000
+    nchw = data_format == "NCHW"
+    image_shape = [batch, 3, 224, 224] if nchw else [batch, 224, 224, 3]
     graph = tf.Graph()
     with graph.as_default():
         tf.compat.v1.set_random_seed(50)
-        images = tf.compat.v1.placeholder(tf.float32, [batch, 224, 224, 3], name="images")
+        images = tf.compat.v1.placeholder(tf.float32, image_shape, name="images")
         labels = tf.compat.v1.placeholder(tf.int32, [batch], name="labels")
         with tf.compat.v1.variable_scope("resnet50"):
-            x = conv_bn(images, "stem", 7, 64, 2)
-            x = tf.nn.max_pool2d(x, 3, 2, "SAME")
+            x = conv_bn(images, "stem", 7, 64, 2, data_format=data_format)
+            x = tf.nn.max_pool2d(x, 3, 2, "SAME", data_format=data_format)
             for stage, (blocks, filters) in enumerate(zip([3, 4, 6, 3], [64, 128, 256, 512])):
                 for block in range(blocks):
                     stride = 2 if stage > 0 and block == 0 else 1
                     x = bottleneck(x, "stage%d_block%d" % (stage + 1, block + 1), filters,
-                                   stride, project=block == 0)
-            x = tf.reduce_mean(x, axis=[1, 2])
+                                   stride, project=block == 0, data_format=data_format)
+            x = tf.reduce_mean(x, axis=[2, 3] if nchw else [1, 2])
             logits = layers.dense(x, "fc", classes,
                                   tf.compat.v1.random_normal_initializer(stddev=0.01))
         xent = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits)
@@ -76,10 +84,18 @@ def resnet50_train(root):
             opt.minimize(loss, name="train")
         tf.compat.v1.global_variables_initializer()
     feeds = collections.OrderedDict([
-        ("images:0", {"shape": [batch, 224, 224, 3], "dtype": "float32", "random": "normal"}),
+        ("images:0", {"shape": image_shape, "dtype": "float32", "random": "normal"}),
         ("labels:0", {"shape": [batch], "dtype": "int32", "random": "uniform_int",
                       "low": 0, "high": classes}),
     ])
+    if nchw:
+        return write_timing(root, "resnet50_nchw_train", graph, feeds,
+                            "Timing graph: resnet50_train's network and step with every "
+                            "image node in NCHW (images [32,3,224,224]; Conv2D, "
+                            "FusedBatchNormV3, MaxPool, the padding and the mean in NCHW), as "
+                            "a GPU model is often written; what a GPU's layout pass has to "
+                            "work on. Variables start from in-graph random initializers; no "
+                            "expected outputs.")
     return write_timing(root, "resnet50_train", graph, feeds,
                         "Timing graph: ResNet-50 v1.5 training step (stride on the 3x3 conv "
                         "of each bottleneck, fused batch norm in training mode with moving "
@@ -87,6 +103,10 @@ def resnet50_train(root):
                         "224x224x3 images; loss:0 is the mean sparse softmax cross-entropy. "
                         "Variables start from in-graph random initializers; no expected "
                         "outputs.")
+
+
+def resnet50_nchw_train(root):
+    return resnet50_train(root, data_format="NCHW")
 
 
 def bert_train(root):
@@ -181,4 +201,4 @@ def smoke(root, name, steps=2):
     return results
 
 
-CASES = [resnet50_train, bert_train]
+CASES = [resnet50_train, bert_train, resnet50_nchw_train]

@@ -19,13 +19,14 @@ def variable(name, shape, initializer, dtype=tf.float32, trainable=True):
                                      trainable=trainable)
 
 
-def conv2d(x, name, kernel_shape, kernel_init, stride=1, padding="SAME", bias_init=None):
+def conv2d(x, name, kernel_shape, kernel_init, stride=1, padding="SAME", bias_init=None,
+           data_format="NHWC"):
     with tf.compat.v1.variable_scope(name):
         kernel = variable("kernel", kernel_shape, kernel_init, dtype=x.dtype)
-        y = tf.nn.conv2d(x, kernel, strides=[1, stride, stride, 1], padding=padding)
+        y = tf.nn.conv2d(x, kernel, strides=stride, padding=padding, data_format=data_format)
         if bias_init is not None:
             bias = variable("bias", kernel_shape[-1:], bias_init, dtype=x.dtype)
-            y = tf.nn.bias_add(y, bias)
+            y = tf.nn.bias_add(y, bias, data_format=data_format)
         return y
 
 
@@ -36,10 +37,10 @@ def dense(x, name, units, kernel_init, bias_init=ZEROS):
         return tf.nn.bias_add(tf.matmul(x, kernel), bias)
 
 
-def batch_norm(x, name, momentum=0.9, epsilon=1e-3):
+def batch_norm(x, name, momentum=0.9, epsilon=1e-3, data_format="NHWC"):
     """Training-mode fused batch norm, as tf.compat.v1.layers.batch_normalization
     (training=True, fused=True) writes it."""
-    channels = int(x.shape[-1])
+    channels = int(x.shape[1 if data_format == "NCHW" else -1])
     with tf.compat.v1.variable_scope(name):
         gamma = variable("gamma", [channels], ONES, dtype=x.dtype)
         beta = variable("beta", [channels], ZEROS, dtype=x.dtype)
@@ -55,6 +56,7 @@ def batch_norm(x, name, momentum=0.9, epsilon=1e-3):
             var = var * (count / (count - 1.0))
         else:
             y, mean, var = tf.compat.v1.nn.fused_batch_norm(x, gamma, beta, epsilon=epsilon,
+                                                            data_format=data_format,
                                                             is_training=True)
         for moving, batch in ((moving_mean, mean), (moving_var, var)):
             with tf.compat.v1.name_scope("AssignMovingAvg"):

@@ -100,6 +100,9 @@ absl::StatusOr<std::vector<std::pair<std::string, Tensor>>> ReadFeeds(
 absl::StatusOr<std::unique_ptr<Session>> OpenSession(const RunGraphOptions& options) {
   SessionOptions session_options;
   if (!options.optimize) session_options.config.graph_options = GraphOptions::Unoptimized();
+  if (!options.layout_optimizer) {
+    session_options.config.graph_options.rewrite_options.layout_optimizer = RewriterConfig::OFF;
+  }
   if (options.device == "CPU") {
     session_options.config.device_count["GPU"] = 0;
   } else {

@@ -51,6 +51,9 @@ struct RunGraphOptions {
   // The session's graph passes (ConfigProto graph_options): true runs them
   // as TensorFlow does by default (OptimizerOptions::L1), false none (L0).
   bool optimize = true;
+  // With `optimize`, Grappler's layout pass (RewriterConfig::layout_optimizer:
+  // NCHW image nodes on a GPU run in NHWC); false turns that pass alone off.
+  bool layout_optimizer = true;
 };
 
 struct RunGraphResult {
