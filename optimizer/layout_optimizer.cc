@@ -194,12 +194,19 @@ absl::Status TransposeOutputsBack(Graph* graph, Node* node, absl::Span<const int
   return absl::OkStatus();
 }
 
+// A Const input of a node in NCHW terms (a shape, paddings, axes) and its
+// value in NHWC terms.
+struct ConstRewrite {
+  int input;
+  Tensor value;
+};
+
 // Replaces `n` by `def` reading its data inputs in `to_nhwc` through
-// Transposes and its shape inputs in `shapes` reordered, its outputs in
-// `outputs` given back in NCHW. False, with the graph as it was, where the
-// pieces cannot be made.
+// Transposes and the Const inputs `consts` names their new values, its
+// outputs in `outputs` given back in NCHW. False, with the graph as it was,
+// where the pieces cannot be made.
 absl::StatusOr<bool> Convert(Graph* graph, Node* n, NodeDef def, absl::Span<const int> to_nhwc,
-                             absl::Span<const int> shapes, absl::Span<const int> outputs) {
+                             absl::Span<const ConstRewrite> consts, absl::Span<const int> outputs) {
   std::vector<OutputRef> inputs;
   std::vector<Node*> added;
   auto undo = [&] {
@@ -210,10 +217,10 @@ absl::StatusOr<bool> Convert(Graph* graph, Node* n, NodeDef def, absl::Span<cons
     const Edge* e = DataInput(*n, i);
     if (e == nullptr) return undo();
     OutputRef in{e->src(), e->src_output()};
-    if (absl::c_linear_search(shapes, i)) {
-      std::optional<Tensor> nhwc = NhwcShapeInput(*n, i);
-      if (!nhwc.has_value()) return undo();
-      absl::StatusOr<Node*> c = AddConst(graph, *n, *nhwc, absl::StrCat("_input", i, "_nhwc"));
+    auto rewrite = absl::c_find_if(consts, [i](const ConstRewrite& c) { return c.input == i; });
+    if (rewrite != consts.end()) {
+      absl::StatusOr<Node*> c =
+          AddConst(graph, *n, rewrite->value, absl::StrCat("_input", i, "_nhwc"));
       if (!c.ok()) return undo();
       added.push_back(*c);
       // In the old Const's frame and branch: after what it waited for.
@@ -265,8 +272,13 @@ absl::StatusOr<bool> ConvertSensitive(Graph* graph, Node* n,
   }
   NodeDef def = NhwcDef(n->def());
   if (!HasKernel(def, n->assigned_device_name())) return false;
-  return Convert(graph, n, std::move(def), rule->data_inputs, rule->shape_inputs,
-                 rule->data_outputs);
+  std::vector<ConstRewrite> shapes;
+  for (int i : rule->shape_inputs) {
+    std::optional<Tensor> nhwc = NhwcShapeInput(*n, i);
+    if (!nhwc.has_value()) return false;
+    shapes.push_back({i, *std::move(nhwc)});
+  }
+  return Convert(graph, n, std::move(def), rule->data_inputs, shapes, rule->data_outputs);
 }
 
 // An elementwise node whose inputs are 4-D or scalars (two 4-D ones
@@ -295,6 +307,116 @@ absl::StatusOr<bool> ConvertFollower(Graph* graph, Node* n,
   return Convert(graph, n, n->def(), four_d, {}, {0});
 }
 
+// Paddings [4, 2] of an NCHW image (a Const input `i` of `n`), their rows
+// reordered for NHWC; nullopt when they are not a Const of that shape.
+std::optional<Tensor> NhwcPaddings(const Node& n, int i) {
+  const Tensor* nchw = ConstInput(n, i);
+  if (nchw == nullptr || nchw->shape() != TensorShape({4, 2}) ||
+      (nchw->dtype() != DT_INT32 && nchw->dtype() != DT_INT64)) {
+    return std::nullopt;
+  }
+  Tensor out(nchw->dtype(), nchw->shape());
+  for (int row = 0; row < 4; ++row) {
+    for (int col = 0; col < 2; ++col) {
+      const int from = 2 * kToNhwc[row] + col;
+      if (nchw->dtype() == DT_INT32) {
+        out.flat<int32_t>()(2 * row + col) = nchw->flat<int32_t>()(from);
+      } else {
+        out.flat<int64_t>()(2 * row + col) = nchw->flat<int64_t>()(from);
+      }
+    }
+  }
+  return out;
+}
+
+bool IsReduction(const std::string& op) {
+  return op == "Sum" || op == "Mean" || op == "Max" || op == "Min" || op == "Prod";
+}
+
+// The Const axes (input 1) of a reduction of an NCHW image, as the same
+// dimensions of the NHWC image; sets `*output_is_image` when the
+// reduction keeps its dimensions (its output is an image to give back in
+// NCHW). nullopt where the axes are not a Const of distinct dimensions of
+// a 4-D image, or where the dimensions kept without keep_dims would come
+// out in another order than in NCHW.
+std::optional<Tensor> NhwcAxes(const Node& n, bool* output_is_image) {
+  const Tensor* nchw = ConstInput(n, 1);
+  bool keep_dims = false;
+  if (nchw == nullptr || nchw->dims() > 1 ||
+      (nchw->dtype() != DT_INT32 && nchw->dtype() != DT_INT64) ||
+      !GetNodeAttr(n.def(), "keep_dims", &keep_dims).ok()) {
+    return std::nullopt;
+  }
+  std::vector<int64_t> axes;
+  for (int64_t k = 0; k < nchw->NumElements(); ++k) {
+    int64_t a = nchw->dtype() == DT_INT32 ? nchw->flat<int32_t>()(k) : nchw->flat<int64_t>()(k);
+    if (a < 0) a += 4;
+    if (a < 0 || a >= 4 || absl::c_linear_search(axes, a)) return std::nullopt;
+    axes.push_back(a);
+  }
+  if (!keep_dims) {
+    // The dimensions left, by their NCHW numbers, in each layout's order.
+    std::vector<int64_t> left_nchw, left_nhwc;
+    for (int d = 0; d < 4; ++d) {
+      if (!absl::c_linear_search(axes, d)) left_nchw.push_back(d);
+      if (!absl::c_linear_search(axes, kToNhwc[d])) left_nhwc.push_back(kToNhwc[d]);
+    }
+    if (left_nchw != left_nhwc) return std::nullopt;
+  }
+  *output_is_image = keep_dims;
+  Tensor out(nchw->dtype(), nchw->shape());
+  for (int64_t k = 0; k < nchw->NumElements(); ++k) {
+    const int64_t a = kToNchw[axes[k]];
+    if (nchw->dtype() == DT_INT32) {
+      out.flat<int32_t>()(k) = static_cast<int32_t>(a);
+    } else {
+      out.flat<int64_t>()(k) = a;
+    }
+  }
+  return out;
+}
+
+// A Pad, PadV2 or MirrorPad with Const paddings, a Slice with Const begin
+// and size, or a reduction with Const axes, whose input 0, a 4-D image,
+// comes back from a converted node (Grappler's PadTransposer,
+// SliceTransposer and ReduceTransposer): it works on the NHWC image, its
+// Consts reordered; its output goes back to NCHW unless a reduction
+// without keep_dims leaves the same dimensions in the same order in both
+// layouts (the mean over height and width: [N, C] either way).
+absl::StatusOr<bool> ConvertLayoutAgnostic(Graph* graph, Node* n,
+                                           const std::function<bool(const Node*)>& consider) {
+  const std::string& op = n->type_string();
+  const bool pad = op == "Pad" || op == "PadV2" || op == "MirrorPad";
+  if ((!pad && op != "Slice" && !IsReduction(op)) || n->num_outputs() != 1 || !OnGpu(*n)) {
+    return false;
+  }
+  const Edge* image = DataInput(*n, 0);
+  if (image == nullptr || !IsBackToNchw(*image->src()) ||
+      ShapeOf(*image->src(), image->src_output()).dims() != 4 || !Eligible(*n, consider)) {
+    return false;
+  }
+  std::vector<ConstRewrite> consts;
+  bool output_is_image = true;
+  if (pad) {
+    std::optional<Tensor> paddings = NhwcPaddings(*n, 1);
+    if (!paddings.has_value()) return false;
+    consts.push_back({1, *std::move(paddings)});
+  } else if (op == "Slice") {
+    for (int i : {1, 2}) {
+      std::optional<Tensor> nhwc = NhwcShapeInput(*n, i);
+      if (!nhwc.has_value()) return false;
+      consts.push_back({i, *std::move(nhwc)});
+    }
+  } else {
+    std::optional<Tensor> axes = NhwcAxes(*n, &output_is_image);
+    if (!axes.has_value()) return false;
+    consts.push_back({1, *std::move(axes)});
+  }
+  std::vector<int> outputs;
+  if (output_is_image) outputs.push_back(0);
+  return Convert(graph, n, n->def(), {0}, consts, outputs);
+}
+
 }  // namespace
 
 bool ConvertNchwToNhwcOnGpu(Graph* graph, const std::function<bool(const Node*)>& consider) {
@@ -317,7 +439,8 @@ bool ConvertNchwToNhwcOnGpu(Graph* graph, const std::function<bool(const Node*)>
       Node* n = graph->FindNodeId(id);
       if (n == nullptr) continue;
       const std::string name = n->name();
-      if (ConvertFollower(graph, n, consider).value_or(false)) {
+      if (ConvertFollower(graph, n, consider).value_or(false) ||
+          ConvertLayoutAgnostic(graph, n, consider).value_or(false)) {
         more = changed = true;
         followed.insert(name);
       }

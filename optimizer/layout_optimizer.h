@@ -9,7 +9,12 @@
 // Transpose to NHWC and each 4-D data output given back through a Transpose
 // to NCHW; the elementwise nodes between converted ones (a Relu, a
 // residual AddV2 of two 4-D tensors, an AddN of gradients, a ReluGrad,
-// a product by a scalar) follow. Where a converted
+// a product by a scalar) follow, and so do a Pad with Const paddings, a
+// Slice with Const begin and size (a Pad's gradient) and a reduction with
+// Const axes, their Consts reordered (Grappler's Pad, Slice and Reduce
+// transposers); a reduction without keep_dims gives its output as it is
+// where it leaves the same dimensions in the same order in both layouts
+// (the mean over height and width: [N, C]). Where a converted
 // node reads another, the Transposes meet and cancel (the arithmetic
 // optimizer, arithmetic_optimizer.h), so a chain transposes once at each
 // end, as Grappler's NHWC-to-NCHW conversion does in the other direction.

@@ -2,13 +2,15 @@
 // Grappler's generic_layout_optimizer_test, turned around (minitf's GPU
 // kernels compute in NHWC): an NCHW Conv2D, BiasAdd, Relu and MaxPool chain
 // on a GPU becomes NHWC with its window attrs reordered, and after the
-// session's other passes one Transpose stays at each end; a Const
+// session's other passes one Transpose stays, at its input; a Const
 // input_sizes of Conv2DBackpropInput reordered, a computed one left alone;
 // the CPU's nodes and an image of unknown rank left alone; and through a
 // SimGPU session, a training step of an NCHW network (convolution, bias,
 // batch norm, Relu, max pooling, a residual AddV2, their gradients) gives
-// the same values with the pass as without, and so does an NCHW
-// convolution in a while loop's body (its Transposes stay in the loop).
+// the same values with the pass as without, and so do a padded strided
+// convolution with a mean over height and width (the Pad, its gradient's
+// Slice and the mean follow the chain in NHWC) and an NCHW convolution in
+// a while loop's body (its Transposes stay in the loop).
 #include "optimizer/layout_optimizer.h"
 
 #include <cmath>
@@ -23,6 +25,7 @@
 #include "ops/cc/while_loop.h"
 #include "ops/standard_ops.h"
 #include "optimizer/graph_optimizer.h"
+#include "optimizer/node_rules.h"
 #include "runtime/node_def_util.h"
 #include "runtime/step_stats.h"
 #include "session/session.h"
@@ -81,30 +84,30 @@ TEST(LayoutOptimizerTest, AnNchwChainOnAGpuBecomesNhwc) {
   ASSERT_TRUE(GetNodeAttr(g->FindNode("pool")->def(), "strides", &strides).ok());
   EXPECT_EQ(ksize, (std::vector<int64_t>{1, 2, 2, 1}));
   EXPECT_EQ(strides, (std::vector<int64_t>{1, 2, 2, 1}));
-  // Into and out of each of the four nodes (the Relu follows).
-  EXPECT_EQ(CountOps(*g, "Transpose"), 8);
+  // Into and out of each of the four nodes (the Relu follows), and into the
+  // channel sum, which follows too: it leaves [N, H, W] in either layout.
+  EXPECT_EQ(CountOps(*g, "Transpose"), 9);
   for (const Node* n : g->op_nodes()) {
     if (n->type_string() == "Transpose") {
       EXPECT_EQ(n->assigned_device_name(), kGpu);
     }
   }
-  // The pooled value leaves in NCHW.
+  // The sum reads the pooled value in NHWC and sums its last dimension.
   const Node* out = g->FindNode("out");
   ASSERT_NE(out, nullptr);
-  const Node* back = nullptr;
-  for (const Edge* e : out->in_edges()) {
-    if (!e->IsControlEdge()) back = e->src();
-  }
-  ASSERT_NE(back, nullptr);
-  EXPECT_EQ(back->type_string(), "Transpose");
+  ASSERT_NE(DataInput(*out, 0), nullptr);
+  EXPECT_EQ(DataInput(*out, 0)->src()->type_string(), "Transpose");
+  EXPECT_EQ(ConstIntsInput(*out, 1), std::vector<int64_t>{3});
 }
 
-TEST(LayoutOptimizerTest, TheSessionsPassesLeaveOneTransposeAtEachEnd) {
+// The Transposes that meet cancel: one is left, x's into the chain (the
+// channel sum reads the NHWC value).
+TEST(LayoutOptimizerTest, TheSessionsPassesLeaveOneTransposeAtTheInput) {
   std::unique_ptr<Graph> g = ToPlacedGraph(NchwChain(), kGpu);
   GraphOptions options;
   options.rewrite_options.remapping = RewriterConfig::OFF;
   ASSERT_TRUE(GraphOptimizer(options).Optimize(g.get()).ok());
-  EXPECT_EQ(CountOps(*g, "Transpose"), 2);
+  EXPECT_EQ(CountOps(*g, "Transpose"), 1);
   for (const char* name : {"conv", "ba", "pool"}) EXPECT_EQ(FormatOf(*g, name), "NHWC") << name;
 
   std::unique_ptr<Graph> off = ToPlacedGraph(NchwChain(), kGpu);
@@ -249,11 +252,86 @@ TEST(LayoutOptimizerSessionTest, AnNchwNetworkTrainsAsWithoutThePass) {
     }
   }
   // The network ran on the GPU, and with the pass its chain transposed only
-  // at its ends: x in, the pooled value out to the fetch and to the loss,
-  // the loss's gradient in.
+  // at its ends: x in, the pooled value out to the fetch, the loss's
+  // gradient in (the loss, a sum over every dimension, reads NHWC).
   EXPECT_GT(off.gpu_nodes, 20);
   EXPECT_EQ(off.gpu_transposes, 0);
-  EXPECT_EQ(on.gpu_transposes, 4);
+  EXPECT_EQ(on.gpu_transposes, 3);
+}
+
+// ResNet's strided block and head in NCHW on the GPU: x [2,3,9,9], Conv2D
+// (3x3, 4 filters) + Relu, a Pad of height and width then a strided VALID
+// Conv2D + Relu, and the mean over height and width (keep_dims false)
+// into logits; with the gradients of both filters (the Pad's is a Slice).
+// And the mean over the channels kept as a dimension, and the mean over
+// the batch, which leaves [C, H, W] in NCHW and [H, W, C] in NHWC.
+Scope NchwStridedHead() {
+  Scope root = Scope::NewRootScope().WithDevice("/device:GPU:0");
+  auto x =
+      ops::Placeholder(root.WithOpName("x"), DT_FLOAT, {.shape = PartialTensorShape({2, 3, 9, 9})});
+  auto f1 = ops::Const(root.WithOpName("f1"), Filled(TensorShape({3, 3, 3, 4}), 0.05f, 9));
+  auto f2 = ops::Const(root.WithOpName("f2"), Filled(TensorShape({3, 3, 4, 4}), 0.03f, 7));
+  auto conv = ops::Conv2D(root.WithOpName("conv"), x, f1,
+                          {.strides = {1, 1, 1, 1}, .padding = "SAME", .data_format = "NCHW"});
+  auto relu = ops::Relu(root.WithOpName("relu"), conv);
+  auto paddings = ops::Const(
+      root, Tensor::FromVector<int32_t>({0, 0, 0, 0, 1, 1, 1, 1}, TensorShape({4, 2})));
+  auto padded = ops::Pad(root.WithOpName("pad"), relu, paddings);
+  auto conv2 = ops::Conv2D(root.WithOpName("conv2"), padded, f2,
+                           {.strides = {1, 1, 2, 2}, .padding = "VALID", .data_format = "NCHW"});
+  auto relu2 = ops::Relu(root.WithOpName("relu2"), conv2);
+  auto logits = ops::Mean(root.WithOpName("logits"), relu2, {2, 3});
+  Output loss = ops::Sum(root.WithOpName("loss"), ops::Square(root, logits), {0, 1});
+  ops::Mean(root.WithOpName("channel_mean"), relu2, {1}, {.keep_dims = true});
+  ops::Mean(root.WithOpName("batch_mean"), relu2, {0});
+  std::vector<Output> grads;
+  EXPECT_TRUE(AddSymbolicGradients(root, {loss}, {Output(f1), Output(f2)}, &grads).ok())
+      << root.status();
+  ops::Identity(root.WithOpName("d0"), grads[0]);
+  ops::Identity(root.WithOpName("d1"), grads[1]);
+  return root;
+}
+
+TEST(LayoutOptimizerSessionTest, PadsSlicesAndMeansFollowTheChain) {
+  GraphDef def;
+  ASSERT_TRUE(NchwStridedHead().ToGraphDef(&def).ok());
+  std::vector<std::vector<Tensor>> results;
+  std::vector<int> transposes;
+  for (RewriterConfig::Toggle layout : {RewriterConfig::OFF, RewriterConfig::DEFAULT}) {
+    SessionOptions options;
+    options.config.allow_soft_placement = true;
+    options.config.graph_options.rewrite_options.layout_optimizer = layout;
+    std::unique_ptr<Session> session = *NewSession(options);
+    ASSERT_TRUE(session->Create(def).ok());
+    std::vector<Tensor> fetched;
+    RunOptions run_options;
+    run_options.trace_level = RunOptions::FULL_TRACE;
+    RunMetadata metadata;
+    const absl::Status s = session->Run(
+        run_options, {{"x", Filled(TensorShape({2, 3, 9, 9}), 0.1f, 13)}},
+        {"loss", "logits", "channel_mean", "batch_mean", "d0", "d1"}, {}, &fetched, &metadata);
+    ASSERT_TRUE(s.ok()) << s;
+    results.push_back(fetched);
+    int count = 0;
+    for (const DeviceStepStats& device : metadata.step_stats.dev_stats) {
+      for (const NodeExecStats& n : device.node_stats) count += n.op == "Transpose";
+    }
+    transposes.push_back(count);
+  }
+  for (size_t i = 0; i < results[0].size(); ++i) {
+    SCOPED_TRACE(i);
+    ASSERT_EQ(results[1][i].shape(), results[0][i].shape());
+    for (int64_t j = 0; j < results[0][i].NumElements(); ++j) {
+      const float expected = results[0][i].flat<float>()(j);
+      EXPECT_NEAR(results[1][i].flat<float>()(j), expected, 1e-4f * (1 + std::abs(expected)));
+    }
+  }
+  // x in; the channel mean (kept as an image) out; the batch mean's input
+  // out (its [C, H, W] would come out as [H, W, C]); the mean's gradient
+  // (a Tile of the logits' gradient) in: the Pad, the strided convolution,
+  // the head's mean and the Pad's gradient (a Slice) in NHWC.
+  EXPECT_EQ(transposes[0], 0);
+  EXPECT_EQ(transposes[1], 4);
 }
 
 // Three times x = Relu(Conv2D(x)) in NCHW, in a while loop on the GPU: the
