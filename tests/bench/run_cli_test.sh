@@ -14,9 +14,10 @@
 #               of the measured steps (warm-up steps left out), on the CPU
 #               and on the GPU, and the OpenBLAS kernels of the host's
 #               products; none without --profile
-#   layout      --layout-optimizer: ResNet-50 written in NCHW on the GPU runs
-#               Transposes with the layout pass and none without it; a bad
-#               value, or on with --optimize off, exits 2 saying why
+#   layout      --layout-optimizer: an NCHW convolution on the GPU runs
+#               Transposes with the layout pass and none without it, to the
+#               same values; a bad value, or on with --optimize off, exits 2
+#               saying why
 #   missing_op  a graph using ops minitf lacks: exit 1, every one named
 #   bad_args    a bad --steps, --timeout or --feed: exit 2 with the usage
 #   bounds      hostile inputs end at once, saying why: a never-ending while
@@ -58,9 +59,10 @@ skip_without_gpu() {
   fi
 }
 
-# A NumPy file of zeros: npy_zeros PATH DESCR SHAPE BYTES (DESCR as '<f4',
-# SHAPE as '32, 3' within the tuple's parentheses).
-npy_zeros() {
+# A NumPy file whose every byte of data is FILL (octal, 000 by default):
+# npy_file PATH DESCR SHAPE BYTES [FILL] (DESCR as '<f4', SHAPE as '32, 3'
+# within the tuple's parentheses).
+npy_file() {
   header="{'descr': '$2', 'fortran_order': False, 'shape': ($3), }"
   # The magic, version, length and header take a multiple of 64 bytes.
   length=$(( (${#header} + 1 + 10 + 63) / 64 * 64 - 10 ))
@@ -68,7 +70,7 @@ npy_zeros() {
     printf '\223NUMPY\001\000'
     printf "\\$(printf %o $((length % 256)))\\$(printf %o $((length / 256)))"
     printf "%-$((length - 1))s\n" "$header"
-    head -c "$4" /dev/zero
+    head -c "$4" /dev/zero | tr '\000' "\\${5:-000}"
   } > "$1"
 }
 
@@ -174,33 +176,50 @@ profile)
   grep -q "^MatMul  *GPU:0  *2.0 " "$dir/log" || fail "no MatMul row on the GPU"
   ;;
 layout)
-  # ResNet-50 written in NCHW on the GPU (SimGPU in timing mode: its kernels
-  # take their modeled time and do no arithmetic), fed zeros: the layout
-  # pass runs its image nodes in NHWC, with Transposes at the chains' ends;
-  # --layout-optimizer off leaves it NCHW, without one.
-  graph="$fixtures/resnet50_nchw_train/graph.pb"
-  npy_zeros "$dir/images.npy" "<f4" "32, 3, 224, 224" $((32 * 3 * 224 * 224 * 4))
-  npy_zeros "$dir/labels.npy" "<i4" "32," $((32 * 4))
+  # An NCHW convolution and its Relu on the GPU: the layout pass runs them
+  # in NHWC, with Transposes at the chain's ends, and gives the same values;
+  # --layout-optimizer off leaves them NCHW, without a Transpose.
+  graph="$dir/nchw.pbtxt"
+  # The filter's 54 values, each its own; x is 0.747 everywhere (bytes 0x3f).
+  values=$(awk 'BEGIN { for (i = 0; i < 54; ++i) printf "float_val: %.2f ", (i % 11) * 0.1 - 0.4 }')
+  cat > "$graph" <<GRAPH
+node { name: "x" op: "Placeholder"
+  attr { key: "dtype" value { type: DT_FLOAT } }
+  attr { key: "shape" value { shape { dim { size: 1 } dim { size: 3 } dim { size: 4 } dim { size: 4 } } } } }
+node { name: "f" op: "Const"
+  attr { key: "dtype" value { type: DT_FLOAT } }
+  attr { key: "value" value { tensor { dtype: DT_FLOAT
+    tensor_shape { dim { size: 3 } dim { size: 3 } dim { size: 3 } dim { size: 2 } }
+    $values } } } }
+node { name: "conv" op: "Conv2D" input: "x" input: "f"
+  attr { key: "T" value { type: DT_FLOAT } }
+  attr { key: "strides" value { list { i: 1 i: 1 i: 1 i: 1 } } }
+  attr { key: "padding" value { s: "SAME" } }
+  attr { key: "data_format" value { s: "NCHW" } } }
+node { name: "y" op: "Relu" input: "conv" attr { key: "T" value { type: DT_FLOAT } } }
+GRAPH
+  npy_file "$dir/x.npy" "<f4" "1, 3, 4, 4" $((3 * 4 * 4 * 4)) 077
   for layout in on off; do
-    MINITF_SIMGPU=mode=timing "$minitf" run "$graph" --device GPU --init init --target train \
-      --steps 1 --layout-optimizer $layout --profile --feed "images:0=$dir/images.npy" \
-      --feed "labels:0=$dir/labels.npy" > "$dir/log" 2>&1
+    "$minitf" run "$graph" --device GPU --target y --steps 1 --fetch y:0 --profile \
+      --layout-optimizer $layout --feed "x:0=$dir/x.npy" > "$dir/log" 2>&1
     status=$?
     [ $status -eq 0 ] || skip_without_gpu
     [ $status -eq 0 ] || fail "--layout-optimizer $layout: exit status $status, expected 0"
     grep -q "^Conv2D  *GPU:0 " "$dir/log" || fail "--layout-optimizer $layout: no Conv2D on the GPU"
+    grep "^y:0 " "$dir/log" > "$dir/y_$layout" || fail "--layout-optimizer $layout: no y:0"
     if [ $layout = on ]; then
       grep -q "^Transpose  *GPU:0 " "$dir/log" || fail "the layout pass made no Transpose"
     else
       grep -q "^Transpose " "$dir/log" && fail "a Transpose with --layout-optimizer off"
     fi
   done
-  "$minitf" run "$graph" --target train --layout-optimizer sideways > "$dir/log" 2>&1
+  cmp -s "$dir/y_on" "$dir/y_off" || fail "y differs: $(cat "$dir/y_on") vs $(cat "$dir/y_off")"
+  "$minitf" run "$graph" --target y --layout-optimizer sideways > "$dir/log" 2>&1
   status=$?
   [ $status -eq 2 ] || fail "--layout-optimizer sideways: exit status $status, expected 2"
   grep -q "layout-optimizer wants on or off, got 'sideways'" "$dir/log" ||
     fail "--layout-optimizer sideways: no reason given"
-  "$minitf" run "$graph" --target train --optimize off --layout-optimizer on > "$dir/log" 2>&1
+  "$minitf" run "$graph" --target y --optimize off --layout-optimizer on > "$dir/log" 2>&1
   status=$?
   [ $status -eq 2 ] || fail "--optimize off --layout-optimizer on: exit status $status"
   grep -q "layout-optimizer on wants --optimize on" "$dir/log" ||
