@@ -179,11 +179,13 @@ layout)
   # An NCHW convolution and its Relu on the GPU: the layout pass runs them
   # in NHWC, with Transposes at the chain's ends, and gives the same values;
   # --layout-optimizer off leaves them NCHW, without a Transpose.
+  # (Its node names are not runaway's, whose graph runaway_cgroup reads
+  # from this file by the names of its first and last nodes.)
   graph="$dir/nchw.pbtxt"
-  # The filter's 54 values, each its own; x is 0.747 everywhere (bytes 0x3f).
+  # The filter's 54 values, each its own; the image is 0.747 everywhere (bytes 0x3f).
   values=$(awk 'BEGIN { for (i = 0; i < 54; ++i) printf "float_val: %.2f ", (i % 11) * 0.1 - 0.4 }')
   cat > "$graph" <<GRAPH
-node { name: "x" op: "Placeholder"
+node { name: "image" op: "Placeholder"
   attr { key: "dtype" value { type: DT_FLOAT } }
   attr { key: "shape" value { shape { dim { size: 1 } dim { size: 3 } dim { size: 4 } dim { size: 4 } } } } }
 node { name: "f" op: "Const"
@@ -191,7 +193,7 @@ node { name: "f" op: "Const"
   attr { key: "value" value { tensor { dtype: DT_FLOAT
     tensor_shape { dim { size: 3 } dim { size: 3 } dim { size: 3 } dim { size: 2 } }
     $values } } } }
-node { name: "conv" op: "Conv2D" input: "x" input: "f"
+node { name: "conv" op: "Conv2D" input: "image" input: "f"
   attr { key: "T" value { type: DT_FLOAT } }
   attr { key: "strides" value { list { i: 1 i: 1 i: 1 i: 1 } } }
   attr { key: "padding" value { s: "SAME" } }
@@ -201,7 +203,7 @@ GRAPH
   npy_file "$dir/x.npy" "<f4" "1, 3, 4, 4" $((3 * 4 * 4 * 4)) 077
   for layout in on off; do
     "$minitf" run "$graph" --device GPU --target y --steps 1 --fetch y:0 --profile \
-      --layout-optimizer $layout --feed "x:0=$dir/x.npy" > "$dir/log" 2>&1
+      --layout-optimizer $layout --feed "image:0=$dir/x.npy" > "$dir/log" 2>&1
     status=$?
     [ $status -eq 0 ] || skip_without_gpu
     [ $status -eq 0 ] || fail "--layout-optimizer $layout: exit status $status, expected 0"
